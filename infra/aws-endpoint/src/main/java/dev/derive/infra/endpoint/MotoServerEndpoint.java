@@ -1,11 +1,15 @@
 package dev.derive.infra.endpoint;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,6 +26,8 @@ public final class MotoServerEndpoint implements AwsEndpoint {
   /** How long moto may take to answer its first request (it imports every service at start). */
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
+  private static final String ATOMIC_SERVER_SCRIPT = "moto_atomic_server.py";
+
   private final Process process;
   private final URI uri;
   private final Thread shutdownHook;
@@ -34,25 +40,40 @@ public final class MotoServerEndpoint implements AwsEndpoint {
   }
 
   /**
-   * Starts moto on a free port of 127.0.0.1 and waits until it answers.
+   * Starts moto on a free port of 127.0.0.1 and waits until it answers. moto runs through {@code
+   * moto_atomic_server.py} (beside this class), which applies each request atomically as AWS does
+   * (see that file for why).
    *
-   * @param log where moto's own output goes (appended)
+   * @param log where moto's own output goes (appended); the wrapper script is written beside it
    * @throws EndpointUnavailableException if moto is not installed or does not come up in time
    */
   public static MotoServerEndpoint start(Path log) {
-    List<String> command = new ArrayList<>(findLauncher());
+    Path python = findPython();
     int port = freePort();
-    command.addAll(List.of("-H", "127.0.0.1", "-p", Integer.toString(port)));
     Process process;
+    List<String> command;
     try {
-      Files.createDirectories(log.toAbsolutePath().getParent());
+      Path dir = log.toAbsolutePath().getParent();
+      Files.createDirectories(dir);
+      Path script = dir.resolve(ATOMIC_SERVER_SCRIPT);
+      try (InputStream in = MotoServerEndpoint.class.getResourceAsStream(ATOMIC_SERVER_SCRIPT)) {
+        Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+      }
+      command =
+          List.of(
+              python.toString(),
+              script.toString(),
+              "-H",
+              "127.0.0.1",
+              "-p",
+              Integer.toString(port));
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
     } catch (IOException e) {
-      throw new EndpointUnavailableException("cannot start moto server " + command, e);
+      throw new EndpointUnavailableException("cannot start moto server with " + python, e);
     }
     URI uri = URI.create("http://127.0.0.1:" + port);
     MotoServerEndpoint endpoint = new MotoServerEndpoint(process, uri);
@@ -61,44 +82,65 @@ public final class MotoServerEndpoint implements AwsEndpoint {
   }
 
   /**
-   * Finds a way to run moto: {@code moto_server} on the PATH, then under pyenv's {@code
-   * versions/}*{@code /bin/}, then {@code python3 -m moto.server} if that module imports.
+   * Finds a Python interpreter that has moto: the one {@code moto_server} on the PATH was installed
+   * with, then those under pyenv's {@code versions/}*{@code /bin/}, then {@code python3} on the
+   * PATH.
    */
-  static List<String> findLauncher() {
-    Optional<Path> onPath = onPath("moto_server");
-    if (onPath.isPresent()) {
-      return List.of(onPath.get().toString());
-    }
+  static Path findPython() {
+    List<Path> candidates = new ArrayList<>();
+    onPath("moto_server").ifPresent(script -> candidates.addAll(interpretersOf(script)));
     String pyenvRoot =
         System.getenv().getOrDefault("PYENV_ROOT", System.getProperty("user.home") + "/.pyenv");
     Path versions = Path.of(pyenvRoot, "versions");
     if (Files.isDirectory(versions)) {
       try (Stream<Path> dirs = Files.list(versions)) {
-        Optional<Path> pyenv =
-            dirs.map(d -> d.resolve("bin/moto_server"))
-                .filter(Files::isExecutable)
-                .max(Comparator.naturalOrder());
-        if (pyenv.isPresent()) {
-          return List.of(pyenv.get().toString());
-        }
+        dirs.sorted(Comparator.reverseOrder())
+            .map(d -> d.resolve("bin/moto_server"))
+            .filter(Files::isRegularFile)
+            .forEach(script -> candidates.addAll(interpretersOf(script)));
       } catch (IOException e) {
         // fall through to python3
       }
     }
-    Optional<Path> python = onPath("python3");
-    if (python.isPresent() && pythonHasMoto(python.get())) {
-      return List.of(python.get().toString(), "-m", "moto.server");
+    onPath("python3").ifPresent(candidates::add);
+    for (Path candidate : candidates) {
+      if (Files.isExecutable(candidate) && importsMoto(candidate)) {
+        return candidate;
+      }
     }
     throw new EndpointUnavailableException(
-        "No AWS endpoint: moto_server was not found on PATH, under pyenv's versions/*/bin, nor as"
-            + " python3 -m moto.server. Install it with `pip install 'moto[server]'` (moto 5.x), or"
-            + " set AWS_ENDPOINT_URL to a running endpoint such as LocalStack.");
+        "No AWS endpoint: no Python with moto was found (looked for moto_server on PATH, under"
+            + " pyenv's versions/*/bin, and python3 on PATH). Install it with"
+            + " `pip install 'moto[server]'` (moto 5.x), or set AWS_ENDPOINT_URL to a running"
+            + " endpoint such as LocalStack.");
   }
 
-  private static boolean pythonHasMoto(Path python) {
+  /** The interpreters a console script may run with: its neighbours, then its shebang's. */
+  private static List<Path> interpretersOf(Path script) {
+    List<Path> found = new ArrayList<>();
+    Path bin = script.toAbsolutePath().getParent();
+    found.add(bin.resolve("python3"));
+    found.add(bin.resolve("python"));
+    try (BufferedReader reader = Files.newBufferedReader(script, StandardCharsets.UTF_8)) {
+      String first = reader.readLine();
+      if (first != null && first.startsWith("#!")) {
+        String[] words = first.substring(2).trim().split("\\s+");
+        if (words[0].endsWith("/env") && words.length > 1) {
+          onPath(words[1]).ifPresent(found::add);
+        } else {
+          found.add(Path.of(words[0]));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not a readable script; its neighbours may still do
+    }
+    return found;
+  }
+
+  private static boolean importsMoto(Path python) {
     try {
       Process probe =
-          new ProcessBuilder(python.toString(), "-c", "import moto.server")
+          new ProcessBuilder(python.toString(), "-c", "import moto.server, moto.sqs.models")
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();
