@@ -1,0 +1,30 @@
+package dev.derive.coordinator.api;
+
+import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.job.CoordinatorFactory;
+import dev.derive.coordinator.job.DerivativeService;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Makes the framework-free coordinator core available as CDI beans. Settings are read from Quarkus
+ * config by the variable names {@code template.yaml} uses, so an environment variable overrides the
+ * default in {@code application.properties}.
+ */
+public class CoordinatorBeans {
+
+  /** The coordinator's settings. */
+  @Produces
+  @Singleton
+  CoordinatorSettings settings(Config config) {
+    return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
+  }
+
+  /** The request flow behind {@code /v1/derivatives}, wired onto AWS. */
+  @Produces
+  @Singleton
+  DerivativeService derivativeService(CoordinatorSettings settings) {
+    return CoordinatorFactory.derivativeService(settings);
+  }
+}

@@ -1,0 +1,19 @@
+package dev.derive.coordinator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.derive.coordinator.validate.Violation;
+import java.util.List;
+
+/**
+ * An RFC 9457 problem details object ({@code application/problem+json}).
+ *
+ * @param type URI naming the kind of problem, stable per kind
+ * @param title short summary of the kind
+ * @param status HTTP status code
+ * @param detail explanation of this occurrence, naming the field when one is at fault
+ * @param errors for invalid requests: each violation with its JSON pointer (an RFC 9457 extension
+ *     member)
+ */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record Problem(
+    String type, String title, int status, String detail, List<Violation> errors) {}

@@ -1,0 +1,68 @@
+package dev.derive.coordinator.api;
+
+import dev.derive.coordinator.CoordinatorException;
+import dev.derive.coordinator.dispatch.DispatchFailedException;
+import dev.derive.coordinator.identity.SourceNotFoundException;
+import dev.derive.coordinator.identity.SourceTooLargeException;
+import dev.derive.coordinator.identity.UnsupportedMediaTypeException;
+import dev.derive.coordinator.job.JobNotFoundException;
+import dev.derive.coordinator.plan.NoConversionException;
+import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.Violation;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the coordinator's error kinds into RFC 9457 problem responses. The problem {@code type} is
+ * {@code https://derive.dev/problems/<kind>}; kinds are never renamed.
+ */
+public final class Problems {
+  /** Base of every problem type URI. */
+  public static final String TYPE_BASE = "https://derive.dev/problems/";
+
+  /** The media type of problem responses (RFC 9457 section 3). */
+  public static final String MEDIA_TYPE = "application/problem+json";
+
+  private record Kind(int status, String title) {}
+
+  private static final Map<String, Kind> KINDS =
+      Map.of(
+          InvalidRequestException.KIND, new Kind(400, "Invalid request"),
+          SourceNotFoundException.KIND, new Kind(404, "Source not found"),
+          SourceTooLargeException.KIND, new Kind(413, "Source too large"),
+          UnsupportedMediaTypeException.KIND, new Kind(415, "Unsupported media type"),
+          NoConversionException.KIND, new Kind(422, "No conversion"),
+          JobNotFoundException.KIND, new Kind(404, "Not found"),
+          DispatchFailedException.KIND, new Kind(503, "Dispatch failed"));
+
+  private Problems() {}
+
+  /** The problem type URI of error kind {@code kind}. */
+  public static String typeOf(String kind) {
+    return TYPE_BASE + kind;
+  }
+
+  /** The response for a domain exception. */
+  public static Response of(CoordinatorException e) {
+    Kind kind = KINDS.getOrDefault(e.kind(), new Kind(500, "Internal error"));
+    List<Violation> errors =
+        e instanceof InvalidRequestException invalid ? invalid.violations() : List.of();
+    return response(
+        new Problem(typeOf(e.kind()), kind.title(), kind.status(), e.getMessage(), errors));
+  }
+
+  /** A 400 invalid-request problem for {@code violations}. */
+  public static Response invalidRequest(List<Violation> violations) {
+    return of(new InvalidRequestException(violations));
+  }
+
+  /** A problem response with a kind outside the coordinator core (e.g. {@code internal}). */
+  public static Response of(String kind, String title, int status, String detail) {
+    return response(new Problem(typeOf(kind), title, status, detail, List.of()));
+  }
+
+  private static Response response(Problem problem) {
+    return Response.status(problem.status()).type(MEDIA_TYPE).entity(problem).build();
+  }
+}

@@ -1,0 +1,250 @@
+package dev.derive.coordinator.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.ExternalEndpoint;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+@QuarkusTest
+@QuarkusTestResource(LocalCloudResource.class)
+class DerivativesResourceTest {
+  private static final String PROBLEM = "application/problem+json";
+  private static final byte[] JPEG_HEAD = {
+    (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
+  };
+
+  private static S3Client s3;
+  private static DynamoDbClient dynamoDb;
+  private static SqsClient sqs;
+  private static String queueUrl;
+
+  @BeforeAll
+  static void clients() {
+    ExternalEndpoint endpoint =
+        new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl")));
+    s3 = AwsClients.s3(endpoint);
+    dynamoDb = AwsClients.dynamoDb(endpoint);
+    sqs = AwsClients.sqs(endpoint);
+    queueUrl = ConfigProvider.getConfig().getValue("IMAGE_QUEUE_URL", String.class);
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("photos/cat.jpg"),
+        RequestBody.fromBytes(JPEG_HEAD));
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/readme.txt"),
+        RequestBody.fromString("just text, no image"));
+  }
+
+  @AfterAll
+  static void close() {
+    s3.close();
+    dynamoDb.close();
+    sqs.close();
+  }
+
+  @BeforeEach
+  void emptyQueue() {
+    sqs.purgeQueue(b -> b.queueUrl(queueUrl));
+  }
+
+  private static String request(String key, int width) {
+    return """
+        {"source":{"key":"%s"},"target":{"mediaType":"image/jpeg","width":%d,"height":64}}
+        """
+        .formatted(key, width);
+  }
+
+  private static Response post(String body) {
+    return given().contentType("application/json").body(body).when().post("/v1/derivatives");
+  }
+
+  private static List<Message> queued() {
+    return sqs.receiveMessage(
+            b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).messageAttributeNames("All"))
+        .messages();
+  }
+
+  private static int jobRecords() {
+    return dynamoDb.scan(b -> b.tableName(LocalCloudResource.JOBS_TABLE)).count();
+  }
+
+  @Test
+  void malformedJsonIsA400Problem() {
+    post("{\"source\": {")
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/invalid-request"))
+        .body("status", equalTo(400))
+        .body("detail", containsString("malformed JSON"));
+  }
+
+  @Test
+  void anUnknownFieldIsA400NamingIt() {
+    post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"image/jpeg\","
+            + "\"width\":64,\"height\":64,\"colour\":\"red\"}}")
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("detail", startsWith("/target/colour"))
+        .body("errors.pointer", hasItem("/target/colour"));
+  }
+
+  @Test
+  void widthZeroIsA400NamingTheWidth() {
+    post(request("photos/cat.jpg", 0))
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("title", equalTo("Invalid request"))
+        .body("detail", startsWith("/target/width"))
+        .body("errors[0].pointer", equalTo("/target/width"));
+  }
+
+  @Test
+  void widthOneHundredThousandIsA400NamingTheWidth() {
+    post(request("photos/cat.jpg", 100000))
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("errors[0].pointer", equalTo("/target/width"));
+  }
+
+  @Test
+  void aMissingSourceIsA404Problem() {
+    post(request("photos/none.jpg", 64))
+        .then()
+        .statusCode(404)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/source-not-found"))
+        .body("detail", containsString("photos/none.jpg"));
+  }
+
+  @Test
+  void aSourceOfUnsupportedContentIsA415ListingWhatIsSupported() {
+    post(request("docs/readme.txt", 64))
+        .then()
+        .statusCode(415)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/unsupported-media-type"))
+        .body("detail", containsString("image/webp"));
+  }
+
+  @Test
+  void aNewDerivativeIsAcceptedWithItsLocationAndItsFirstStepQueued() {
+    Response response = post(request("photos/cat.jpg", 65));
+
+    response
+        .then()
+        .statusCode(202)
+        .body("status", equalTo("PENDING"))
+        .body("id", matchesPattern("[0-9a-f]{64}"));
+    String id = response.jsonPath().getString("id");
+    assertThat(response.header("Location")).endsWith("/v1/derivatives/" + id);
+    List<Message> messages = queued();
+    assertThat(messages).hasSize(1);
+    assertThat(messages.get(0).messageAttributes().get("jobId").stringValue()).isEqualTo(id);
+    assertThat(messages.get(0).body()).contains("\"capability\":\"image\"");
+
+    given()
+        .when()
+        .get("/v1/derivatives/" + id)
+        .then()
+        .statusCode(200)
+        .body("status", equalTo("PENDING"))
+        .body("steps[0].capability", equalTo("image"))
+        .body("steps[0].status", equalTo("PENDING"));
+  }
+
+  @Test
+  void anIdenticalRequestJoinsTheJobWithoutASecondMessage() {
+    String first = post(request("photos/cat.jpg", 66)).jsonPath().getString("id");
+    queued();
+    sqs.purgeQueue(b -> b.queueUrl(queueUrl));
+
+    post(request("photos/cat.jpg", 66)).then().statusCode(202).body("id", equalTo(first));
+
+    assertThat(queued()).isEmpty();
+  }
+
+  @Test
+  void aCachedDerivativeIsServedWithoutAJobRecordOrAMessage() {
+    String id = post(request("photos/cat.jpg", 67)).jsonPath().getString("id");
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + id),
+        RequestBody.fromBytes(JPEG_HEAD));
+    dynamoDb.deleteItem(
+        b ->
+            b.tableName(LocalCloudResource.JOBS_TABLE)
+                .key(Map.of("jobId", AttributeValue.fromS(id))));
+    sqs.purgeQueue(b -> b.queueUrl(queueUrl));
+    int recordsBefore = jobRecords();
+
+    post(request("photos/cat.jpg", 67))
+        .then()
+        .statusCode(200)
+        .body("id", equalTo(id))
+        .body("status", equalTo("SUCCEEDED"))
+        .body("download.url", containsString("derivatives/" + id))
+        .body("download.url", startsWith(System.getProperty("aws.endpointUrl")))
+        .body("download.expiresAt", matchesPattern("\\d{4}-.*Z"));
+
+    assertThat(jobRecords()).isEqualTo(recordsBefore);
+    assertThat(
+            dynamoDb
+                .getItem(
+                    b ->
+                        b.tableName(LocalCloudResource.JOBS_TABLE)
+                            .key(Map.of("jobId", AttributeValue.fromS(id))))
+                .hasItem())
+        .isFalse();
+    assertThat(queued()).isEmpty();
+
+    given()
+        .when()
+        .get("/v1/derivatives/" + id)
+        .then()
+        .statusCode(200)
+        .body("status", equalTo("SUCCEEDED"))
+        .body("download.url", containsString("derivatives/" + id));
+  }
+
+  @Test
+  void anUnknownOrMalformedIdIsA404Problem() {
+    given()
+        .when()
+        .get("/v1/derivatives/" + "0".repeat(64))
+        .then()
+        .statusCode(404)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/not-found"));
+    given()
+        .when()
+        .get("/v1/derivatives/NOT-A-FINGERPRINT")
+        .then()
+        .statusCode(404)
+        .contentType(PROBLEM);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.derive.coordinator.api;
+
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.MotoServerEndpoint;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.nio.file.Path;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Starts a real moto server for the API tests, creates the source and derivatives buckets, the jobs
+ * table and the image queue as {@code template.yaml} shapes them, points the SDK at it through its
+ * standard system properties, and hands the function's settings to Quarkus config.
+ */
+public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
+  static final String SOURCE_BUCKET = "source";
+  static final String DERIVATIVES_BUCKET = "derivatives";
+  static final String JOBS_TABLE = "jobs";
+
+  private MotoServerEndpoint endpoint;
+
+  @Override
+  public Map<String, String> start() {
+    endpoint = MotoServerEndpoint.start(Path.of("target", "moto", "moto.log"));
+    System.setProperty("aws.endpointUrl", endpoint.uri().toString());
+    System.setProperty("aws.region", endpoint.region());
+    System.setProperty("aws.accessKeyId", endpoint.accessKeyId());
+    System.setProperty("aws.secretAccessKey", endpoint.secretAccessKey());
+    String queueUrl;
+    try (S3Client s3 = AwsClients.s3(endpoint);
+        DynamoDbClient dynamoDb = AwsClients.dynamoDb(endpoint);
+        SqsClient sqs = AwsClients.sqs(endpoint)) {
+      s3.createBucket(b -> b.bucket(SOURCE_BUCKET));
+      s3.createBucket(b -> b.bucket(DERIVATIVES_BUCKET));
+      dynamoDb.createTable(
+          b ->
+              b.tableName(JOBS_TABLE)
+                  .billingMode(BillingMode.PAY_PER_REQUEST)
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName("jobId")
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .keySchema(
+                      KeySchemaElement.builder()
+                          .attributeName("jobId")
+                          .keyType(KeyType.HASH)
+                          .build()));
+      queueUrl = sqs.createQueue(b -> b.queueName("image")).queueUrl();
+    }
+    return Map.of(
+        "JOBS_TABLE", JOBS_TABLE,
+        "SOURCE_BUCKET", SOURCE_BUCKET,
+        "DERIVATIVES_BUCKET", DERIVATIVES_BUCKET,
+        "IMAGE_QUEUE_URL", queueUrl,
+        "DERIVE_S3_PATH_STYLE", "true",
+        "MAX_SOURCE_BYTES", "1000000");
+  }
+
+  @Override
+  public void stop() {
+    if (endpoint != null) {
+      endpoint.close();
+    }
+    for (String property :
+        new String[] {"aws.endpointUrl", "aws.region", "aws.accessKeyId", "aws.secretAccessKey"}) {
+      System.clearProperty(property);
+    }
+  }
+}

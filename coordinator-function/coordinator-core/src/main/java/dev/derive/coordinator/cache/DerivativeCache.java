@@ -1,0 +1,45 @@
+package dev.derive.coordinator.cache;
+
+import dev.derive.coordinator.identity.DerivativeFingerprint;
+import dev.derive.coordinator.storage.ObjectStore;
+import dev.derive.coordinator.storage.PresignedDownload;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The result cache: the derivatives bucket itself. A derivative with fingerprint {@code fp} exists
+ * iff the object {@code derivatives/<fp>} does, so a lookup is one HeadObject and a hit is answered
+ * with a presigned GET URL; a hit touches neither the jobs table nor any queue.
+ */
+public final class DerivativeCache {
+  private final ObjectStore objects;
+  private final String derivativesBucket;
+  private final Duration downloadLifetime;
+
+  /**
+   * @param derivativesBucket bucket named by {@code DERIVATIVES_BUCKET}
+   * @param downloadLifetime lifetime of the presigned URLs ({@code PRESIGNED_URL_EXPIRY_SECONDS})
+   */
+  public DerivativeCache(ObjectStore objects, String derivativesBucket, Duration downloadLifetime) {
+    this.objects = objects;
+    this.derivativesBucket = derivativesBucket;
+    this.downloadLifetime = downloadLifetime;
+  }
+
+  /**
+   * Looks up the derivative with {@code fingerprint}.
+   *
+   * @return a download of it, or empty when it has not been made (or has expired from the bucket)
+   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   */
+  public Optional<PresignedDownload> lookup(String fingerprint) {
+    String key = DerivativeFingerprint.objectKey(fingerprint);
+    return objects.head(derivativesBucket, key, null).map(head -> download(fingerprint));
+  }
+
+  /** A download of the derivative with {@code fingerprint}, without checking that it exists. */
+  public PresignedDownload download(String fingerprint) {
+    return objects.presignGet(
+        derivativesBucket, DerivativeFingerprint.objectKey(fingerprint), downloadLifetime);
+  }
+}

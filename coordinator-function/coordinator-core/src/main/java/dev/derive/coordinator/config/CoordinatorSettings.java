@@ -1,0 +1,111 @@
+package dev.derive.coordinator.config;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The coordinator's settings, read by the environment variable names {@code template.yaml} defines
+ * ({@code JOBS_TABLE}, {@code SOURCE_BUCKET}, ...). The lookup is a function so that a framework
+ * (Quarkus config, where application properties give defaults and environment variables override
+ * them) or plain {@link System#getenv(String)} can supply the values.
+ *
+ * @param jobsTable DynamoDB table of job records ({@code JOBS_TABLE})
+ * @param sourceBucket bucket holding the sources ({@code SOURCE_BUCKET})
+ * @param derivativesBucket bucket holding derivatives and intermediate outputs ({@code
+ *     DERIVATIVES_BUCKET})
+ * @param presignedUrlExpiry lifetime of download URLs ({@code PRESIGNED_URL_EXPIRY_SECONDS},
+ *     default 300 s; SigV4 allows at most 7 days)
+ * @param jobLease how long a claim stays valid without progress ({@code JOB_LEASE_SECONDS}, default
+ *     900 s)
+ * @param jobRetention how long DynamoDB keeps a job record before its TTL deletes it ({@code
+ *     JOB_RETENTION_SECONDS}, default 7 days)
+ * @param maxSourceBytes largest source accepted, in bytes ({@code MAX_SOURCE_BYTES}, default 100
+ *     MiB)
+ * @param s3PathStyle whether S3 is addressed path-style ({@code DERIVE_S3_PATH_STYLE=true}, needed
+ *     on local endpoints)
+ * @param lookup the lookup the settings came from, used for names only known at run time (queue URL
+ *     variables named by capability descriptors)
+ */
+public record CoordinatorSettings(
+    String jobsTable,
+    String sourceBucket,
+    String derivativesBucket,
+    Duration presignedUrlExpiry,
+    Duration jobLease,
+    Duration jobRetention,
+    long maxSourceBytes,
+    boolean s3PathStyle,
+    Function<String, Optional<String>> lookup) {
+
+  /** Default download URL lifetime: 300 s. */
+  public static final long DEFAULT_PRESIGNED_URL_EXPIRY_SECONDS = 300;
+
+  /** Default lease: 900 s, the same as the {@code JobLeaseSeconds} template parameter. */
+  public static final long DEFAULT_JOB_LEASE_SECONDS = 900;
+
+  /** Default record retention: 7 days. */
+  public static final long DEFAULT_JOB_RETENTION_SECONDS = 7 * 24 * 3600;
+
+  /** Default source limit: 100 MiB, the same as the {@code MaxSourceBytes} template parameter. */
+  public static final long DEFAULT_MAX_SOURCE_BYTES = 100L * 1024 * 1024;
+
+  /**
+   * Reads the settings through {@code lookup} (variable name to value).
+   *
+   * @throws MissingSettingException if a required variable is unset or blank, or a number is not a
+   *     positive integer
+   */
+  public static CoordinatorSettings from(Function<String, Optional<String>> lookup) {
+    Function<String, Optional<String>> present =
+        name -> lookup.apply(name).map(String::trim).filter(v -> !v.isEmpty());
+    return new CoordinatorSettings(
+        required(present, "JOBS_TABLE"),
+        required(present, "SOURCE_BUCKET"),
+        required(present, "DERIVATIVES_BUCKET"),
+        Duration.ofSeconds(
+            positive(
+                present, "PRESIGNED_URL_EXPIRY_SECONDS", DEFAULT_PRESIGNED_URL_EXPIRY_SECONDS)),
+        Duration.ofSeconds(positive(present, "JOB_LEASE_SECONDS", DEFAULT_JOB_LEASE_SECONDS)),
+        Duration.ofSeconds(
+            positive(present, "JOB_RETENTION_SECONDS", DEFAULT_JOB_RETENTION_SECONDS)),
+        positive(present, "MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
+        present.apply("DERIVE_S3_PATH_STYLE").map("true"::equalsIgnoreCase).orElse(false),
+        present);
+  }
+
+  /** Reads the settings from the process environment. */
+  public static CoordinatorSettings fromEnvironment() {
+    return from(name -> Optional.ofNullable(System.getenv(name)));
+  }
+
+  /**
+   * Returns the value of a variable named at run time, e.g. the queue URL variable of a capability.
+   *
+   * @throws MissingSettingException if it is unset or blank
+   */
+  public String require(String variable) {
+    return lookup.apply(variable).orElseThrow(() -> new MissingSettingException(variable));
+  }
+
+  private static String required(Function<String, Optional<String>> lookup, String name) {
+    return lookup.apply(name).orElseThrow(() -> new MissingSettingException(name));
+  }
+
+  private static long positive(
+      Function<String, Optional<String>> lookup, String name, long fallback) {
+    Optional<String> value = lookup.apply(name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    try {
+      long parsed = Long.parseLong(value.get());
+      if (parsed > 0) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new MissingSettingException(name + " must be a positive integer, got " + value.get());
+  }
+}

@@ -1,0 +1,36 @@
+package dev.derive.coordinator.dispatch;
+
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.plan.PlannedStep;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.StepMessage;
+
+/** Builds the {@link StepMessage} for a step of a job, straight from the job's plan. */
+public final class StepMessages {
+  private StepMessages() {}
+
+  /** The first step: it reads the source (at the version the request named, if any). */
+  public static StepMessage first(Job job) {
+    return of(job, 0, job.source().ref());
+  }
+
+  /**
+   * Step {@code index}, reading {@code input} (the previous step's output).
+   *
+   * @throws IndexOutOfBoundsException if the plan has no such step
+   */
+  public static StepMessage of(Job job, int index, ObjectRef input) {
+    PlannedStep step = job.plan().step(index);
+    return new StepMessage(
+        job.jobId(),
+        index,
+        job.plan().size(),
+        step.capability(),
+        step.operations(),
+        input,
+        step.inputMediaType(),
+        step.output(),
+        step.outputMediaType(),
+        job.traceId());
+  }
+}

@@ -1,0 +1,67 @@
+package dev.derive.coordinator.identity;
+
+import dev.derive.coordinator.plan.PlannedStep;
+import dev.derive.protocol.identity.Fingerprint;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fingerprint of a derivative: {@link Fingerprint#of} over {@code {pipelineVersion, source:
+ * {bucket, key, versionId or etag}, steps: [{capability, operations, outputMediaType}]}}. Two
+ * requests that mean the same bytes get the same fingerprint (parameters are normalised and
+ * defaults filled in before this), and a new source version, a changed ETag or any changed
+ * parameter gives a new one. The fingerprint is the job id, and the derivative lives at {@code
+ * derivatives/<fingerprint>}; an intermediate step output is addressed by the fingerprint of the
+ * source and the steps up to it.
+ */
+public final class DerivativeFingerprint {
+  /**
+   * Version of the whole pipeline's output. Raise it when a change to a worker changes the bytes it
+   * writes for the same request, so that the cache is not served stale.
+   */
+  public static final String PIPELINE_VERSION = "1";
+
+  /** Key prefix of derivatives and intermediate outputs in the derivatives bucket. */
+  public static final String KEY_PREFIX = "derivatives/";
+
+  private DerivativeFingerprint() {}
+
+  /**
+   * Fingerprints the output of {@code steps} applied to {@code source}.
+   *
+   * @throws IllegalArgumentException if {@code steps} is empty
+   */
+  public static String of(SourceIdentity source, List<PlannedStep> steps) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("a derivative has at least one step");
+    }
+    Map<String, Object> sourcePart = new LinkedHashMap<>();
+    sourcePart.put("bucket", source.bucket());
+    sourcePart.put("key", source.key());
+    if (source.versionId() != null) {
+      sourcePart.put("versionId", source.versionId());
+    } else {
+      sourcePart.put("etag", source.etag());
+    }
+    List<Map<String, Object>> stepParts = new ArrayList<>();
+    for (PlannedStep step : steps) {
+      Map<String, Object> part = new LinkedHashMap<>();
+      part.put("capability", step.capability());
+      part.put("operations", step.operations());
+      part.put("outputMediaType", step.outputMediaType());
+      stepParts.add(part);
+    }
+    Map<String, Object> identity = new LinkedHashMap<>();
+    identity.put("pipelineVersion", PIPELINE_VERSION);
+    identity.put("source", sourcePart);
+    identity.put("steps", stepParts);
+    return Fingerprint.of(identity);
+  }
+
+  /** The object key of the derivative (or intermediate output) with this fingerprint. */
+  public static String objectKey(String fingerprint) {
+    return KEY_PREFIX + fingerprint;
+  }
+}

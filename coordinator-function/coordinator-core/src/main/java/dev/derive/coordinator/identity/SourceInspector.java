@@ -1,0 +1,74 @@
+package dev.derive.coordinator.identity;
+
+import dev.derive.coordinator.storage.ObjectMetadata;
+import dev.derive.coordinator.storage.ObjectStore;
+import dev.derive.coordinator.validate.SourceSpec;
+import dev.derive.protocol.capability.CapabilityDescriptor;
+import dev.derive.protocol.capability.Conversion;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Establishes a source's identity: HEAD for existence, size and ETag, then a ranged GET of its
+ * first bytes to detect the media type from content (never from the key's extension).
+ */
+public final class SourceInspector {
+  private final ObjectStore objects;
+  private final MediaTypeDetector detector;
+  private final String sourceBucket;
+  private final long maxSourceBytes;
+  private final Set<String> readable;
+
+  /**
+   * @param sourceBucket bucket named by {@code SOURCE_BUCKET}
+   * @param maxSourceBytes largest accepted source, in bytes
+   * @param capabilities the capabilities whose source media types are accepted
+   */
+  public SourceInspector(
+      ObjectStore objects,
+      MediaTypeDetector detector,
+      String sourceBucket,
+      long maxSourceBytes,
+      List<CapabilityDescriptor> capabilities) {
+    this.objects = objects;
+    this.detector = detector;
+    this.sourceBucket = sourceBucket;
+    this.maxSourceBytes = maxSourceBytes;
+    Set<String> sources = new TreeSet<>();
+    for (CapabilityDescriptor capability : capabilities) {
+      for (Conversion conversion : capability.conversions()) {
+        sources.add(conversion.source());
+      }
+    }
+    this.readable = Set.copyOf(sources);
+  }
+
+  /**
+   * Identifies the source of a request.
+   *
+   * @throws SourceNotFoundException if the object (or version) does not exist
+   * @throws SourceTooLargeException if it is larger than the limit
+   * @throws UnsupportedMediaTypeException if its content is no media type a capability reads
+   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails otherwise
+   */
+  public SourceIdentity inspect(SourceSpec source) {
+    ObjectMetadata head =
+        objects
+            .head(sourceBucket, source.key(), source.versionId())
+            .orElseThrow(() -> new SourceNotFoundException(source.key(), source.versionId()));
+    if (head.sizeBytes() > maxSourceBytes) {
+      throw new SourceTooLargeException(source.key(), head.sizeBytes(), maxSourceBytes);
+    }
+    byte[] prefix =
+        objects.readPrefix(sourceBucket, source.key(), source.versionId(), detector.prefixBytes());
+    String mediaType =
+        detector
+            .detect(prefix)
+            .filter(readable::contains)
+            .orElseThrow(
+                () -> new UnsupportedMediaTypeException(source.key(), new TreeSet<>(readable)));
+    return new SourceIdentity(
+        sourceBucket, source.key(), source.versionId(), head.etag(), head.sizeBytes(), mediaType);
+  }
+}

@@ -1,0 +1,63 @@
+package dev.derive.coordinator.job;
+
+import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.claim.DynamoDbJobStore;
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.config.AwsSdkClients;
+import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.dispatch.SqsStepDispatcher;
+import dev.derive.coordinator.dispatch.StepDispatcher;
+import dev.derive.coordinator.identity.MagicNumberDetector;
+import dev.derive.coordinator.identity.SourceInspector;
+import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.progress.ProgressTracker;
+import dev.derive.coordinator.storage.S3ObjectStore;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.protocol.capability.Capabilities;
+import java.time.Clock;
+
+/**
+ * Wires the coordinator from its settings onto AWS (S3, DynamoDB, SQS) for the function entry
+ * points, which only add their framework around it. Clients are created once, at start-up (before a
+ * SnapStart snapshot).
+ */
+public final class CoordinatorFactory {
+  private CoordinatorFactory() {}
+
+  /** The API's service: validation through dispatch, on AWS. */
+  public static DerivativeService derivativeService(CoordinatorSettings settings) {
+    S3ObjectStore objects =
+        new S3ObjectStore(
+            AwsSdkClients.s3(settings.s3PathStyle()),
+            AwsSdkClients.s3Presigner(settings.s3PathStyle()));
+    return new DerivativeService(
+        new RequestValidator(Capabilities.ALL),
+        new SourceInspector(
+            objects,
+            new MagicNumberDetector(),
+            settings.sourceBucket(),
+            settings.maxSourceBytes(),
+            Capabilities.ALL),
+        new Planner(Capabilities.ALL, settings.derivativesBucket()),
+        new DerivativeCache(objects, settings.derivativesBucket(), settings.presignedUrlExpiry()),
+        jobStore(settings),
+        dispatcher(settings),
+        settings.jobLease(),
+        settings.jobRetention(),
+        Clock.systemUTC());
+  }
+
+  /** The progress function's tracker, on AWS. */
+  public static ProgressTracker progressTracker(CoordinatorSettings settings) {
+    return new ProgressTracker(
+        jobStore(settings), dispatcher(settings), settings.jobLease(), Clock.systemUTC());
+  }
+
+  private static JobStore jobStore(CoordinatorSettings settings) {
+    return new DynamoDbJobStore(AwsSdkClients.dynamoDb(), settings.jobsTable());
+  }
+
+  private static StepDispatcher dispatcher(CoordinatorSettings settings) {
+    return new SqsStepDispatcher(AwsSdkClients.sqs(), settings::require);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.derive.coordinator.job;
+
+import dev.derive.coordinator.identity.SourceIdentity;
+import dev.derive.coordinator.plan.Plan;
+import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.message.ObjectRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The record of one job: the making of one derivative, identified by its fingerprint.
+ *
+ * @param jobId the derivative's fingerprint
+ * @param status life-cycle status
+ * @param plan the steps, each with its output
+ * @param currentStep index of the step in progress; equals the number of steps once SUCCEEDED
+ * @param source the source's identity
+ * @param output where the derivative is written (the last step's output)
+ * @param steps what happened to each step, same length as the plan
+ * @param error why it failed, when FAILED
+ * @param createdAt when the job was claimed
+ * @param updatedAt when the record last changed
+ * @param leaseExpiresAt when the claim lapses if no progress renews it
+ * @param expiresAt when DynamoDB's TTL may delete the record
+ * @param traceId id correlating the logs of every function that worked on the job
+ */
+public record Job(
+    String jobId,
+    JobStatus status,
+    Plan plan,
+    int currentStep,
+    SourceIdentity source,
+    ObjectRef output,
+    List<StepRun> steps,
+    JobError error,
+    Instant createdAt,
+    Instant updatedAt,
+    Instant leaseExpiresAt,
+    Instant expiresAt,
+    String traceId) {
+  public Job {
+    steps = List.copyOf(steps);
+  }
+
+  /**
+   * A freshly claimed job: PENDING at its first step.
+   *
+   * @param lease how long the claim lasts without progress
+   * @param retention how long the record is kept (its DynamoDB TTL)
+   */
+  public static Job claimed(
+      Plan plan,
+      SourceIdentity source,
+      Instant now,
+      Duration lease,
+      Duration retention,
+      String traceId) {
+    List<StepRun> runs = new ArrayList<>();
+    plan.steps().forEach(s -> runs.add(StepRun.pending(s.capability())));
+    return new Job(
+        plan.fingerprint(),
+        JobStatus.PENDING,
+        plan,
+        0,
+        source,
+        plan.step(plan.size() - 1).output(),
+        runs,
+        null,
+        now,
+        now,
+        now.plus(lease),
+        now.plus(retention),
+        traceId);
+  }
+}

@@ -1,0 +1,22 @@
+package dev.derive.coordinator.job;
+
+import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.protocol.JobStatus;
+import java.util.List;
+
+/**
+ * What {@code GET /v1/derivatives/{id}} reports about a job.
+ *
+ * @param id the job id (the derivative's fingerprint)
+ * @param status life-cycle status
+ * @param steps each step's capability, status and timings (empty when only the cached derivative is
+ *     known)
+ * @param error why it failed, when FAILED
+ * @param download the derivative, when SUCCEEDED
+ */
+public record JobView(
+    String id, JobStatus status, List<StepRun> steps, JobError error, PresignedDownload download) {
+  public JobView {
+    steps = List.copyOf(steps);
+  }
+}

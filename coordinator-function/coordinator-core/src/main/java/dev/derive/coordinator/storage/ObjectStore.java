@@ -1,0 +1,37 @@
+package dev.derive.coordinator.storage;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The seam to the object store (S3): what the coordinator needs to identify a source, look up the
+ * cache and hand out downloads. Implementations translate to one store's API; {@link S3ObjectStore}
+ * is the AWS one.
+ */
+public interface ObjectStore {
+
+  /**
+   * Reads an object's metadata without its content.
+   *
+   * @param versionId version to look at, or {@code null} for the current one
+   * @return the metadata, or empty when no such object (or version) exists
+   * @throws ObjectStoreException on any other failure (access denied, throttling, network)
+   */
+  Optional<ObjectMetadata> head(String bucket, String key, String versionId);
+
+  /**
+   * Reads the first bytes of an object (an HTTP range request, RFC 9110 section 14).
+   *
+   * @param maxBytes how many bytes at most to read
+   * @return up to {@code maxBytes} bytes; fewer if the object is shorter
+   * @throws ObjectStoreException if the object cannot be read
+   */
+  byte[] readPrefix(String bucket, String key, String versionId, int maxBytes);
+
+  /**
+   * Presigns a GET of the current version of {@code bucket/key}; makes no request.
+   *
+   * @param lifetime how long the URL stays valid (SigV4 allows at most 7 days)
+   */
+  PresignedDownload presignGet(String bucket, String key, Duration lifetime);
+}

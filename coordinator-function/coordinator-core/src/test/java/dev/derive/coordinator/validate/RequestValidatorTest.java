@@ -1,0 +1,176 @@
+package dev.derive.coordinator.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.protocol.capability.Capabilities;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RequestValidatorTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+
+  static ObjectNode valid() {
+    try {
+      return (ObjectNode)
+          JSON.readTree(
+              """
+              {"source":{"key":"photos/cat.jpg"},
+               "target":{"mediaType":"image/jpeg","width":256,"height":256,"fit":"inside"}}
+              """);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static ObjectNode source(ObjectNode body) {
+    return (ObjectNode) body.get("source");
+  }
+
+  private static ObjectNode target(ObjectNode body) {
+    return (ObjectNode) body.get("target");
+  }
+
+  private static Arguments rejects(String pointer, Consumer<ObjectNode> change) {
+    return Arguments.of(pointer, change);
+  }
+
+  static Stream<Arguments> invalidRequests() {
+    String longKey = "k".repeat(1025);
+    return Stream.of(
+        rejects("/extra", b -> b.put("extra", 1)),
+        rejects("/source", b -> b.remove("source")),
+        rejects("/source", b -> b.put("source", "photos/cat.jpg")),
+        rejects("/source/extra", b -> source(b).put("extra", true)),
+        rejects("/source/key", b -> source(b).remove("key")),
+        rejects("/source/key", b -> source(b).put("key", 42)),
+        rejects("/source/key", b -> source(b).put("key", "")),
+        rejects("/source/key", b -> source(b).put("key", longKey)),
+        rejects("/source/key", b -> source(b).put("key", "é".repeat(513))),
+        rejects("/source/key", b -> source(b).put("key", "a\nb")),
+        rejects("/source/key", b -> source(b).put("key", "a\u0000b")),
+        rejects("/source/key", b -> source(b).put("key", "/photos/cat.jpg")),
+        rejects("/source/key", b -> source(b).put("key", "photos/../secret")),
+        rejects("/source/key", b -> source(b).put("key", "..")),
+        rejects("/source/versionId", b -> source(b).put("versionId", 3)),
+        rejects("/source/versionId", b -> source(b).put("versionId", " ")),
+        rejects("/target", b -> b.remove("target")),
+        rejects("/target/extra", b -> target(b).put("extra", 1)),
+        rejects("/target/a~1b", b -> target(b).put("a/b", 1)),
+        rejects("/target/mediaType", b -> target(b).remove("mediaType")),
+        rejects("/target/mediaType", b -> target(b).put("mediaType", "image/gif")),
+        rejects("/target/mediaType", b -> target(b).put("mediaType", "jpeg")),
+        rejects("/target/mediaType", b -> target(b).put("mediaType", 1)),
+        rejects("/target/width", b -> target(b).remove("width")),
+        rejects("/target/width", b -> target(b).put("width", 0)),
+        rejects("/target/width", b -> target(b).put("width", -1)),
+        rejects("/target/width", b -> target(b).put("width", Capabilities.MAX_DIMENSION + 1)),
+        rejects("/target/width", b -> target(b).put("width", 100000)),
+        rejects("/target/width", b -> target(b).put("width", 256.5)),
+        rejects("/target/width", b -> target(b).put("width", "256")),
+        rejects("/target/width", b -> target(b).put("width", 1e30)),
+        rejects("/target/height", b -> target(b).remove("height")),
+        rejects("/target/height", b -> target(b).put("height", 0)),
+        rejects("/target/height", b -> target(b).put("height", Capabilities.MAX_DIMENSION + 1)),
+        rejects("/target/quality", b -> target(b).put("quality", 0)),
+        rejects("/target/quality", b -> target(b).put("quality", 101)),
+        rejects("/target/quality", b -> target(b).put("quality", "high")),
+        rejects("/target/fit", b -> target(b).put("fit", "cover")),
+        rejects("/target/fit", b -> target(b).put("fit", 1)),
+        rejects("/target/withoutEnlargement", b -> target(b).put("withoutEnlargement", "yes")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidRequests")
+  void rejectsNamingThePointer(String pointer, Consumer<ObjectNode> change) {
+    ObjectNode body = valid();
+    change.accept(body);
+
+    InvalidRequestException e =
+        catchThrowableOfType(InvalidRequestException.class, () -> validator.validate(body));
+
+    assertThat(e).as("expected a violation at %s", pointer).isNotNull();
+    assertThat(e.violations()).extracting(Violation::pointer).containsExactly(pointer);
+    assertThat(e.getMessage()).startsWith(pointer + ": ");
+  }
+
+  static Stream<Arguments> acceptedBounds() {
+    return Stream.of(
+        Arguments.of("width", 1),
+        Arguments.of("width", Capabilities.MAX_DIMENSION),
+        Arguments.of("height", 1),
+        Arguments.of("height", Capabilities.MAX_DIMENSION),
+        Arguments.of("quality", 1),
+        Arguments.of("quality", 100));
+  }
+
+  @ParameterizedTest(name = "{0} = {1}")
+  @MethodSource("acceptedBounds")
+  void acceptsEachBoundItself(String field, int value) {
+    ObjectNode body = valid();
+    target(body).put(field, value);
+
+    assertThat(validator.validate(body).target().params()).containsEntry(field, value);
+  }
+
+  @Test
+  void acceptsKeysAtTheLimitAndDotsInsideSegments() {
+    ObjectNode body = valid();
+    source(body).put("key", "é".repeat(512)); // 1024 UTF-8 bytes
+    assertThat(validator.validate(body).source().key()).hasSize(512);
+
+    source(body).put("key", "a..b/c.d/..e");
+    assertThat(validator.validate(body).source().key()).isEqualTo("a..b/c.d/..e");
+  }
+
+  @Test
+  void normalisesIntegralDecimalsAndMediaTypeCase() throws Exception {
+    JsonNode body =
+        JSON.readTree(
+            """
+            {"target":{"height":256.0,"mediaType":"Image/JPEG","width":2.56e2},
+             "source":{"versionId":"v1","key":"a.jpg"}}
+            """);
+
+    DerivativeRequest request = validator.validate(body);
+
+    assertThat(request.target().mediaType()).isEqualTo("image/jpeg");
+    assertThat(request.target().params())
+        .containsEntry("width", 256)
+        .containsEntry("height", 256)
+        .containsEntry("mediaType", "image/jpeg");
+    assertThat(request.source()).isEqualTo(new SourceSpec("a.jpg", "v1"));
+  }
+
+  @Test
+  void reportsEveryViolationAtOnce() {
+    ObjectNode body = valid();
+    target(body).put("width", 0).put("height", 100000);
+    source(body).put("key", "");
+
+    InvalidRequestException e =
+        catchThrowableOfType(InvalidRequestException.class, () -> validator.validate(body));
+
+    assertThat(e.violations())
+        .extracting(Violation::pointer)
+        .containsExactlyInAnyOrder("/source/key", "/target/width", "/target/height");
+  }
+
+  @Test
+  void rejectsABodyThatIsNoObject() {
+    InvalidRequestException e =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () -> validator.validate(JSON.getNodeFactory().arrayNode()));
+
+    assertThat(e.violations()).extracting(Violation::pointer).containsExactly("");
+  }
+}

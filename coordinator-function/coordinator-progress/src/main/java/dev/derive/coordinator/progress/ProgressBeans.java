@@ -1,0 +1,29 @@
+package dev.derive.coordinator.progress;
+
+import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.job.CoordinatorFactory;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Makes the framework-free progress logic a CDI bean. Settings are read from Quarkus config by the
+ * variable names {@code template.yaml} uses, so environment variables override {@code
+ * application.properties}.
+ */
+public class ProgressBeans {
+
+  /** The coordinator's settings. */
+  @Produces
+  @Singleton
+  CoordinatorSettings settings(Config config) {
+    return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
+  }
+
+  /** The tracker that applies step results, wired onto DynamoDB and SQS. */
+  @Produces
+  @Singleton
+  ProgressTracker progressTracker(CoordinatorSettings settings) {
+    return CoordinatorFactory.progressTracker(settings);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.derive.coordinator.progress;
+
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.MotoServerEndpoint;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.nio.file.Path;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Starts a real moto server with the jobs table and the image queue, points the SDK at it through
+ * its standard system properties and hands the function's settings to Quarkus config.
+ */
+public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
+  static final String JOBS_TABLE = "jobs";
+
+  private MotoServerEndpoint endpoint;
+
+  @Override
+  public Map<String, String> start() {
+    endpoint = MotoServerEndpoint.start(Path.of("target", "moto", "moto.log"));
+    System.setProperty("aws.endpointUrl", endpoint.uri().toString());
+    System.setProperty("aws.region", endpoint.region());
+    System.setProperty("aws.accessKeyId", endpoint.accessKeyId());
+    System.setProperty("aws.secretAccessKey", endpoint.secretAccessKey());
+    String queueUrl;
+    try (DynamoDbClient dynamoDb = AwsClients.dynamoDb(endpoint);
+        SqsClient sqs = AwsClients.sqs(endpoint)) {
+      dynamoDb.createTable(
+          b ->
+              b.tableName(JOBS_TABLE)
+                  .billingMode(BillingMode.PAY_PER_REQUEST)
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName("jobId")
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .keySchema(
+                      KeySchemaElement.builder()
+                          .attributeName("jobId")
+                          .keyType(KeyType.HASH)
+                          .build()));
+      queueUrl = sqs.createQueue(b -> b.queueName("image")).queueUrl();
+    }
+    return Map.of(
+        "JOBS_TABLE", JOBS_TABLE,
+        "SOURCE_BUCKET", "source",
+        "DERIVATIVES_BUCKET", "derivatives",
+        "IMAGE_QUEUE_URL", queueUrl,
+        "DERIVE_S3_PATH_STYLE", "true");
+  }
+
+  @Override
+  public void stop() {
+    if (endpoint != null) {
+      endpoint.close();
+    }
+    for (String property :
+        new String[] {"aws.endpointUrl", "aws.region", "aws.accessKeyId", "aws.secretAccessKey"}) {
+      System.clearProperty(property);
+    }
+  }
+}
