@@ -3,6 +3,7 @@ package dev.derive.coordinator.api;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.job.CoordinatorFactory;
 import dev.derive.coordinator.job.DerivativeService;
+import dev.derive.coordinator.upload.UploadService;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
@@ -26,5 +27,12 @@ public class CoordinatorBeans {
   @Singleton
   DerivativeService derivativeService(CoordinatorSettings settings) {
     return CoordinatorFactory.derivativeService(settings);
+  }
+
+  /** The presigned uploads behind {@code /v1/uploads}. */
+  @Produces
+  @Singleton
+  UploadService uploadService(CoordinatorSettings settings) {
+    return CoordinatorFactory.uploadService(settings);
   }
 }

@@ -12,9 +12,11 @@ import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.progress.ProgressTracker;
 import dev.derive.coordinator.storage.S3ObjectStore;
+import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.capability.Capabilities;
 import java.time.Clock;
+import java.util.UUID;
 
 /**
  * Wires the coordinator from its settings onto AWS (S3, DynamoDB, SQS) for the function entry
@@ -45,6 +47,18 @@ public final class CoordinatorFactory {
         settings.jobLease(),
         settings.jobRetention(),
         Clock.systemUTC());
+  }
+
+  /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */
+  public static UploadService uploadService(CoordinatorSettings settings) {
+    return new UploadService(
+        new S3ObjectStore(
+            AwsSdkClients.s3(settings.s3PathStyle()),
+            AwsSdkClients.s3Presigner(settings.s3PathStyle())),
+        settings.sourceBucket(),
+        settings.maxSourceBytes(),
+        settings.presignedUrlExpiry(),
+        UUID::randomUUID);
   }
 
   /** The progress function's tracker, on AWS. */

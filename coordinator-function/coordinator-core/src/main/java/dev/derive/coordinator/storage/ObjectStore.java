@@ -34,4 +34,14 @@ public interface ObjectStore {
    * @param lifetime how long the URL stays valid (SigV4 allows at most 7 days)
    */
   PresignedDownload presignGet(String bucket, String key, Duration lifetime);
+
+  /**
+   * Presigns a PUT of {@code bucket/key} with a fixed content type and length, so the uploader
+   * cannot store another size or type than it declared; makes no request.
+   *
+   * @param contentLength exact body size in bytes
+   * @param lifetime how long the URL stays valid (SigV4 allows at most 7 days)
+   */
+  PresignedUpload presignPut(
+      String bucket, String key, String contentType, long contentLength, Duration lifetime);
 }

@@ -2,7 +2,9 @@ package dev.derive.coordinator.storage;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -10,6 +12,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequest;
+import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
 
 /** The {@link ObjectStore} on Amazon S3: HeadObject, ranged GetObject and SigV4 presigning. */
 public final class S3ObjectStore implements ObjectStore {
@@ -66,5 +69,30 @@ public final class S3ObjectStore implements ObjectStore {
         presigner.presignGetObject(
             b -> b.signatureDuration(lifetime).getObjectRequest(g -> g.bucket(bucket).key(key)));
     return new PresignedDownload(presigned.url(), Instant.from(presigned.expiration()));
+  }
+
+  @Override
+  public PresignedUpload presignPut(
+      String bucket, String key, String contentType, long contentLength, Duration lifetime) {
+    PresignedPutObjectRequest presigned =
+        presigner.presignPutObject(
+            b ->
+                b.signatureDuration(lifetime)
+                    .putObjectRequest(
+                        p ->
+                            p.bucket(bucket)
+                                .key(key)
+                                .contentType(contentType)
+                                .contentLength(contentLength)));
+    Map<String, String> headers = new TreeMap<>();
+    presigned
+        .signedHeaders()
+        .forEach(
+            (name, values) -> {
+              if (!name.equalsIgnoreCase("host") && !values.isEmpty()) {
+                headers.put(name, String.join(",", values));
+              }
+            });
+    return new PresignedUpload(presigned.url(), headers, Instant.from(presigned.expiration()));
   }
 }

@@ -1,0 +1,97 @@
+package dev.derive.coordinator.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.ExternalEndpoint;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+@QuarkusTest
+@QuarkusTestResource(LocalCloudResource.class)
+class UploadsResourceTest {
+
+  @Test
+  void aDeclaredUploadCanBePutWithoutCredentialsAndBecomesASource() throws Exception {
+    byte[] bytes = "not really a photo".getBytes();
+    JsonPath created =
+        given()
+            .contentType("application/json")
+            .body(
+                "{\"fileName\":\"My Cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":"
+                    + bytes.length
+                    + "}")
+            .when()
+            .post("/v1/uploads")
+            .then()
+            .statusCode(201)
+            .body("key", matchesPattern("uploads/[0-9a-f-]{36}/My-Cat\\.jpg"))
+            .body("upload.method", equalTo("PUT"))
+            .body("upload.url", startsWith(System.getProperty("aws.endpointUrl")))
+            .extract()
+            .jsonPath();
+
+    HttpRequest.Builder put =
+        HttpRequest.newBuilder(URI.create(created.getString("upload.url")))
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes));
+    Map<String, String> headers = created.getMap("upload.headers");
+    headers.forEach(
+        (name, value) -> {
+          if (!name.equalsIgnoreCase("content-length")) { // restricted; the client sets it
+            put.header(name, value);
+          }
+        });
+    HttpResponse<String> stored =
+        HttpClient.newHttpClient().send(put.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+
+    try (S3Client s3 =
+        AwsClients.s3(new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))))) {
+      HeadObjectResponse head =
+          s3.headObject(
+              b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key(created.getString("key")));
+      assertThat(head.contentLength()).isEqualTo(bytes.length);
+      assertThat(head.contentType()).isEqualTo("image/jpeg");
+    }
+  }
+
+  @Test
+  void aDeclarationOverTheSizeLimitIsA413Problem() {
+    given()
+        .contentType("application/json")
+        .body("{\"fileName\":\"huge.tif\",\"contentType\":\"image/tiff\",\"size\":999999999999}")
+        .when()
+        .post("/v1/uploads")
+        .then()
+        .statusCode(413)
+        .contentType("application/problem+json")
+        .body("type", equalTo(Problems.typeOf("source-too-large")));
+  }
+
+  @Test
+  void aBadDeclarationIsA400NamingEachField() {
+    given()
+        .contentType("application/json")
+        .body("{\"fileName\":\"\",\"contentType\":\"jpeg\",\"size\":-1,\"extra\":true}")
+        .when()
+        .post("/v1/uploads")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("errors.pointer", hasItems("/fileName", "/contentType", "/size", "/extra"));
+  }
+}

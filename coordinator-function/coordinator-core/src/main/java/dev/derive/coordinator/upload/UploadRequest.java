@@ -1,0 +1,10 @@
+package dev.derive.coordinator.upload;
+
+/**
+ * A validated {@code POST /v1/uploads} body.
+ *
+ * @param fileName the client's file name, used (sanitised) as the last segment of the key
+ * @param contentType the media type the client will send as {@code Content-Type}
+ * @param sizeBytes the exact size the client will upload, in bytes
+ */
+public record UploadRequest(String fileName, String contentType, long sizeBytes) {}

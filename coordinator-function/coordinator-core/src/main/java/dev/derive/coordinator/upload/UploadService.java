@@ -1,0 +1,133 @@
+package dev.derive.coordinator.upload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.derive.coordinator.identity.SourceTooLargeException;
+import dev.derive.coordinator.storage.ObjectStore;
+import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.Violation;
+import dev.derive.protocol.MediaTypes;
+import java.text.Normalizer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * {@code POST /v1/uploads}: validates a declared upload and hands out a presigned PUT into the
+ * source bucket at {@code uploads/<uuid>/<sanitised file name>}, so clients upload without AWS
+ * credentials. The size is capped by {@code MAX_SOURCE_BYTES} and signed into the URL.
+ */
+public final class UploadService {
+  /** Longest file name segment kept in a key, in characters. */
+  static final int MAX_FILE_NAME_CHARS = 200;
+
+  private static final Set<String> FIELDS = Set.of("fileName", "contentType", "size");
+
+  private final ObjectStore objects;
+  private final String sourceBucket;
+  private final long maxSourceBytes;
+  private final Duration lifetime;
+  private final Supplier<UUID> ids;
+
+  /**
+   * @param maxSourceBytes largest upload accepted, in bytes
+   * @param lifetime how long the presigned PUT stays valid
+   * @param ids where upload ids come from (random UUIDs in production)
+   */
+  public UploadService(
+      ObjectStore objects,
+      String sourceBucket,
+      long maxSourceBytes,
+      Duration lifetime,
+      Supplier<UUID> ids) {
+    this.objects = objects;
+    this.sourceBucket = sourceBucket;
+    this.maxSourceBytes = maxSourceBytes;
+    this.lifetime = lifetime;
+    this.ids = ids;
+  }
+
+  /**
+   * Validates {@code body} and presigns the upload.
+   *
+   * @throws InvalidRequestException naming each offending member by JSON pointer
+   * @throws SourceTooLargeException if the declared size is over {@code MAX_SOURCE_BYTES}
+   */
+  public Upload create(JsonNode body) {
+    UploadRequest request = validate(body);
+    if (request.sizeBytes() > maxSourceBytes) {
+      throw new SourceTooLargeException(request.fileName(), request.sizeBytes(), maxSourceBytes);
+    }
+    String key = "uploads/" + ids.get() + "/" + sanitise(request.fileName());
+    return new Upload(
+        key,
+        objects.presignPut(
+            sourceBucket, key, request.contentType(), request.sizeBytes(), lifetime));
+  }
+
+  /**
+   * Checks the body's members and types.
+   *
+   * @throws InvalidRequestException listing every violation
+   */
+  static UploadRequest validate(JsonNode body) {
+    List<Violation> violations = new ArrayList<>();
+    if (body == null || !body.isObject()) {
+      throw new InvalidRequestException(List.of(new Violation("", "must be a JSON object")));
+    }
+    for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!FIELDS.contains(name)) {
+        violations.add(new Violation("/" + name, "unknown field"));
+      }
+    }
+    JsonNode fileName = body.get("fileName");
+    if (fileName == null || !fileName.isTextual() || fileName.textValue().isBlank()) {
+      violations.add(new Violation("/fileName", "must be a non-empty string"));
+    } else if (fileName.textValue().length() > 1024) {
+      violations.add(new Violation("/fileName", "must be at most 1024 characters"));
+    }
+    JsonNode contentType = body.get("contentType");
+    String mediaType = null;
+    if (contentType == null || !contentType.isTextual()) {
+      violations.add(new Violation("/contentType", "must be a media type such as image/jpeg"));
+    } else {
+      try {
+        mediaType = MediaTypes.essence(contentType.textValue());
+      } catch (IllegalArgumentException e) {
+        violations.add(new Violation("/contentType", "must be a media type such as image/jpeg"));
+      }
+    }
+    JsonNode size = body.get("size");
+    if (size == null || !size.isIntegralNumber() || size.longValue() < 1) {
+      violations.add(new Violation("/size", "must be a whole number of bytes, at least 1"));
+    }
+    if (!violations.isEmpty()) {
+      throw new InvalidRequestException(violations);
+    }
+    return new UploadRequest(fileName.textValue(), mediaType, size.longValue());
+  }
+
+  /**
+   * Makes a file name safe as the last key segment: the base name only, letters, digits, dot, dash
+   * and underscore (accents folded, anything else a dash), no leading dot, at most {@value
+   * #MAX_FILE_NAME_CHARS} characters; {@code file} if nothing is left.
+   */
+  static String sanitise(String fileName) {
+    String base =
+        fileName.substring(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+    String folded = Normalizer.normalize(base, Normalizer.Form.NFKD).replaceAll("\\p{M}", "");
+    String safe =
+        folded
+            .replaceAll("[^A-Za-z0-9._-]+", "-")
+            .replaceAll("-{2,}", "-")
+            .replaceAll("^[.-]+", "");
+    if (safe.length() > MAX_FILE_NAME_CHARS) {
+      safe = safe.substring(safe.length() - MAX_FILE_NAME_CHARS);
+    }
+    return safe.isEmpty() ? "file" : safe;
+  }
+}
