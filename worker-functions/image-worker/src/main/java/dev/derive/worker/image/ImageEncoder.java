@@ -1,0 +1,53 @@
+package dev.derive.worker.image;
+
+import dev.derive.protocol.MediaTypes;
+import java.awt.image.BufferedImage;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.ImageOutputStream;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
+
+/** Writes an image as JPEG (at a quality) or PNG, with no metadata carried over. */
+final class ImageEncoder {
+  private ImageEncoder() {}
+
+  /**
+   * Encodes {@code image} to {@code target} (truncated first).
+   *
+   * @param mediaType {@code image/jpeg} or {@code image/png}
+   * @param quality JPEG quality 1..100, mapped to ImageIO's compression quality 0.01..1.0
+   * @throws IOException if writing fails
+   * @throws IllegalArgumentException if no ImageIO writer exists for {@code mediaType}
+   */
+  static void write(BufferedImage image, String mediaType, int quality, Path target)
+      throws IOException {
+    boolean jpeg = MediaTypes.IMAGE_JPEG.equals(mediaType);
+    BufferedImage pixels = jpeg ? Pixels.normalize(image, false) : image;
+    Iterator<ImageWriter> writers = ImageIO.getImageWritersByMIMEType(mediaType);
+    if (!writers.hasNext()) {
+      throw new IllegalArgumentException("no ImageIO writer for " + mediaType);
+    }
+    ImageWriter writer = writers.next();
+    try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(target));
+        ImageOutputStream out = new MemoryCacheImageOutputStream(file)) {
+      writer.setOutput(out);
+      ImageWriteParam param = writer.getDefaultWriteParam();
+      if (jpeg) {
+        param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+        param.setCompressionQuality(quality / 100f);
+      }
+      writer.write(null, new IIOImage(pixels, null, null), param);
+      out.flush();
+    } finally {
+      writer.dispose();
+    }
+  }
+}

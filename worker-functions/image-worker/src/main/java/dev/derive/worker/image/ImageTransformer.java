@@ -1,0 +1,102 @@
+package dev.derive.worker.image;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.StepTransformer;
+import java.awt.Dimension;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+
+/**
+ * The image capability: decode (ImageIO with the TwelveMonkeys plug-ins: JPEG incl.
+ * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), auto-orient from EXIF, resize (fit {@code
+ * inside}, Lanczos), encode JPEG or PNG.
+ *
+ * <p>Order of work: the header is read and the pixel limit checked first; the box is computed on
+ * the upright size; large images are subsampled while decoding (never below three times the target
+ * size) and resampled to the target in stored orientation; the small result is then turned upright.
+ */
+public final class ImageTransformer implements StepTransformer {
+  /** Decoding keeps at least this many source pixels per target pixel before resampling. */
+  private static final int MIN_OVERSAMPLING = 3;
+
+  static {
+    ImageIO.setUseCache(false); // Lambda's /tmp is small; decode in memory
+    ImageIO.scanForPlugins(); // register TwelveMonkeys from the application class loader
+  }
+
+  private final long maxPixels;
+
+  /**
+   * @param maxPixels largest input (width x height) decoded and largest output produced, in pixels
+   *     (env {@code MAX_IMAGE_PIXELS}, {@code template.yaml} default 100 000 000)
+   */
+  public ImageTransformer(long maxPixels) {
+    if (maxPixels <= 0) {
+      throw new IllegalArgumentException("max pixels must be positive: " + maxPixels);
+    }
+    this.maxPixels = maxPixels;
+  }
+
+  @Override
+  public String capability() {
+    return Capabilities.IMAGE;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws PermanentStepFailure {@code invalid-step}, {@code unsupported-input}, {@code
+   *     corrupt-input}, {@code input-too-large} (over the pixel limit) or {@code output-too-large}
+   */
+  @Override
+  public void transform(StepMessage step, Path input, Path output) throws IOException {
+    ImageRecipe recipe = ImageRecipe.of(step);
+    try (SourceImage source = SourceImage.open(input, maxPixels)) {
+      Orientation orientation = source.orientation();
+      boolean swap = orientation.swapsAxes();
+      int uprightWidth = swap ? source.height() : source.width();
+      int uprightHeight = swap ? source.width() : source.height();
+      Dimension target =
+          recipe.box() == null
+              ? new Dimension(uprightWidth, uprightHeight)
+              : recipe.box().apply(uprightWidth, uprightHeight);
+      if ((long) target.width * target.height > maxPixels) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.OUTPUT_TOO_LARGE,
+            "output of "
+                + target.width
+                + "x"
+                + target.height
+                + " pixels is over the limit of "
+                + maxPixels
+                + " pixels");
+      }
+      int storedWidth = swap ? target.height : target.width;
+      int storedHeight = swap ? target.width : target.height;
+
+      BufferedImage decoded =
+          source.decode(subsampling(source.width(), source.height(), storedWidth, storedHeight));
+      boolean keepAlpha =
+          MediaTypes.IMAGE_PNG.equals(recipe.mediaType()) && decoded.getColorModel().hasAlpha();
+      BufferedImage sized =
+          Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight);
+      ImageEncoder.write(orientation.apply(sized), recipe.mediaType(), recipe.quality(), output);
+    }
+  }
+
+  /**
+   * The largest decode subsampling that still leaves at least {@link #MIN_OVERSAMPLING} source
+   * pixels per target pixel in both directions (1 = decode every pixel).
+   */
+  static int subsampling(int sourceWidth, int sourceHeight, int targetWidth, int targetHeight) {
+    int byWidth = sourceWidth / (MIN_OVERSAMPLING * targetWidth);
+    int byHeight = sourceHeight / (MIN_OVERSAMPLING * targetHeight);
+    return Math.max(1, Math.min(byWidth, byHeight));
+  }
+}

@@ -1,0 +1,229 @@
+package dev.derive.worker.image;
+
+import com.twelvemonkeys.imageio.metadata.Directory;
+import com.twelvemonkeys.imageio.metadata.Entry;
+import com.twelvemonkeys.imageio.metadata.jpeg.JPEG;
+import com.twelvemonkeys.imageio.metadata.jpeg.JPEGSegment;
+import com.twelvemonkeys.imageio.metadata.jpeg.JPEGSegmentUtil;
+import com.twelvemonkeys.imageio.metadata.tiff.TIFF;
+import com.twelvemonkeys.imageio.metadata.tiff.TIFFReader;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageReadParam;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.ImageInputStream;
+import javax.imageio.stream.MemoryCacheImageInputStream;
+
+/**
+ * An input image opened for decoding: its format found from its first bytes, its size read from its
+ * header and checked against the pixel limit BEFORE any pixel is decoded (a decompression bomb of a
+ * few bytes may declare billions of pixels), and its EXIF orientation.
+ */
+final class SourceImage implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(SourceImage.class.getName());
+
+  /** ImageIO format names the image capability reads (see {@code Capabilities.IMAGE}). */
+  private static final Set<String> READABLE_FORMATS =
+      Set.of("jpeg", "png", "gif", "bmp", "tiff", "webp");
+
+  private final ImageInputStream stream;
+  private final ImageReader reader;
+  private final String format;
+  private final int width;
+  private final int height;
+  private final Orientation orientation;
+
+  private SourceImage(
+      ImageInputStream stream,
+      ImageReader reader,
+      String format,
+      int width,
+      int height,
+      Orientation orientation) {
+    this.stream = stream;
+    this.reader = reader;
+    this.format = format;
+    this.width = width;
+    this.height = height;
+    this.orientation = orientation;
+  }
+
+  /**
+   * Opens {@code file}, reading only its header and metadata.
+   *
+   * @param maxPixels largest width x height accepted
+   * @throws PermanentStepFailure {@code unsupported-input} if no readable format matches, {@code
+   *     corrupt-input} if the header cannot be read, {@code input-too-large} above {@code
+   *     maxPixels}
+   * @throws IOException if the file cannot be opened
+   */
+  static SourceImage open(Path file, long maxPixels) throws IOException {
+    ImageInputStream stream = ImageIO.createImageInputStream(file.toFile());
+    if (stream == null) {
+      throw new IOException("ImageIO cannot open " + file);
+    }
+    try {
+      ImageReader reader = readerFor(stream);
+      String format = formatOf(reader);
+      int width;
+      int height;
+      try {
+        reader.setInput(stream, true);
+        width = reader.getWidth(0);
+        height = reader.getHeight(0);
+      } catch (IOException | RuntimeException e) {
+        reader.dispose();
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT, "cannot read the " + format + " header: " + e, e);
+      }
+      if (width <= 0 || height <= 0) {
+        reader.dispose();
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT, format + " header declares " + width + "x" + height);
+      }
+      if ((long) width * height > maxPixels) {
+        reader.dispose();
+        throw new PermanentStepFailure(
+            StepErrorTypes.INPUT_TOO_LARGE,
+            "image of "
+                + width
+                + "x"
+                + height
+                + " pixels is over the limit of "
+                + maxPixels
+                + " pixels");
+      }
+      return new SourceImage(stream, reader, format, width, height, readOrientation(file, format));
+    } catch (RuntimeException e) {
+      stream.close();
+      throw e;
+    }
+  }
+
+  /** The ImageIO format name, e.g. {@code jpeg}. */
+  String format() {
+    return format;
+  }
+
+  /** Stored width in pixels (before orientation). */
+  int width() {
+    return width;
+  }
+
+  /** Stored height in pixels (before orientation). */
+  int height() {
+    return height;
+  }
+
+  /** The orientation read from EXIF (JPEG) or the TIFF tag; upright when absent. */
+  Orientation orientation() {
+    return orientation;
+  }
+
+  /**
+   * Decodes the first image, keeping every {@code subsampling}-th pixel in both directions (1 =
+   * all).
+   *
+   * @throws PermanentStepFailure {@code corrupt-input} if the pixels cannot be decoded, {@code
+   *     unsupported-input} if the reader does not support this variant of the format
+   */
+  BufferedImage decode(int subsampling) {
+    ImageReadParam param = reader.getDefaultReadParam();
+    if (subsampling > 1) {
+      param.setSourceSubsampling(subsampling, subsampling, 0, 0);
+    }
+    try {
+      return reader.read(0, param);
+    } catch (IOException | RuntimeException e) {
+      // ImageIO reports variants it cannot decode (e.g. 12-bit JPEG) as "Unsupported ...".
+      String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+      String type =
+          message.contains("unsupported")
+              ? StepErrorTypes.UNSUPPORTED_INPUT
+              : StepErrorTypes.CORRUPT_INPUT;
+      throw new PermanentStepFailure(type, "cannot decode the " + format + " image: " + e, e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    reader.dispose();
+    stream.close();
+  }
+
+  private static ImageReader readerFor(ImageInputStream stream) {
+    Iterator<ImageReader> readers = ImageIO.getImageReaders(stream);
+    while (readers.hasNext()) {
+      ImageReader reader = readers.next();
+      if (READABLE_FORMATS.contains(formatOf(reader))) {
+        return reader;
+      }
+      reader.dispose();
+    }
+    throw new PermanentStepFailure(
+        StepErrorTypes.UNSUPPORTED_INPUT,
+        "not an image format the image capability reads (JPEG, PNG, GIF, BMP, TIFF, WebP)");
+  }
+
+  private static String formatOf(ImageReader reader) {
+    try {
+      return reader.getFormatName().toLowerCase(Locale.ROOT);
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /**
+   * Reads the orientation tag: from the EXIF APP1 segment of a JPEG, from IFD0 of a TIFF. Broken or
+   * missing metadata means upright: it never fails the step.
+   */
+  private static Orientation readOrientation(Path file, String format) {
+    if (!format.equals("jpeg") && !format.equals("tiff")) {
+      return Orientation.TOP_LEFT;
+    }
+    try (ImageInputStream in = ImageIO.createImageInputStream(file.toFile())) {
+      Directory ifd0;
+      if (format.equals("tiff")) {
+        ifd0 = new TIFFReader().read(in);
+      } else {
+        List<JPEGSegment> exif = JPEGSegmentUtil.readSegments(in, JPEG.APP1, "Exif");
+        if (exif.isEmpty()) {
+          return Orientation.TOP_LEFT;
+        }
+        ifd0 = new TIFFReader().read(tiffStream(exif.get(0)));
+      }
+      Entry entry = ifd0.getEntryById(TIFF.TAG_ORIENTATION);
+      return entry != null && entry.getValue() instanceof Number n
+          ? Orientation.ofTag(n.intValue())
+          : Orientation.TOP_LEFT;
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "unreadable orientation, assuming upright", e);
+      return Orientation.TOP_LEFT;
+    }
+  }
+
+  /** The TIFF structure inside an Exif segment, after the identifier's padding byte. */
+  private static ImageInputStream tiffStream(JPEGSegment segment) throws IOException {
+    byte[] data;
+    try (InputStream in = segment.data()) {
+      data = in.readAllBytes();
+    }
+    int start = 0;
+    // "Exif\0\0": the identifier is null-terminated, one pad byte usually remains.
+    while (start < data.length && data[start] == 0) {
+      start++;
+    }
+    return new MemoryCacheImageInputStream(
+        new ByteArrayInputStream(data, start, data.length - start));
+  }
+}

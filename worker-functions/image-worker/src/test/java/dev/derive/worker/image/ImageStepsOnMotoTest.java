@@ -1,0 +1,358 @@
+package dev.derive.worker.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFailure;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.AwsEndpoint;
+import dev.derive.infra.endpoint.MotoServerEndpoint;
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.protocol.message.StepResult;
+import dev.derive.worker.runtime.StepBatchProcessor;
+import dev.derive.worker.runtime.StepLog;
+import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.runtime.WorkerSettings;
+import dev.derive.worker.runtime.report.SqsStepResultPublisher;
+import dev.derive.worker.runtime.report.StepResultPublisher;
+import dev.derive.worker.runtime.store.S3ObjectStore;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * The worker runtime with the image transformer against a real moto server over the real SDK: S3 in
+ * and out, step messages through a real SQS queue, step results on the step-results queue.
+ */
+class ImageStepsOnMotoTest {
+  private static final String SOURCE = "derive-source";
+  private static final String DERIVATIVES = "derive-derivatives";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static AwsEndpoint endpoint;
+  private static S3Client s3;
+  private static SqsClient sqs;
+  private static String imageQueue;
+  private static String resultsQueue;
+
+  @TempDir Path tempDir;
+
+  private final AtomicInteger transforms = new AtomicInteger();
+  private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+
+  @BeforeAll
+  static void startEndpoint() {
+    endpoint = MotoServerEndpoint.start(Path.of("target", "moto-image-worker.log"));
+    s3 = AwsClients.s3(endpoint);
+    sqs = AwsClients.sqs(endpoint);
+    s3.createBucket(b -> b.bucket(SOURCE));
+    s3.createBucket(b -> b.bucket(DERIVATIVES));
+    imageQueue = sqs.createQueue(q -> q.queueName("image")).queueUrl();
+    resultsQueue = sqs.createQueue(q -> q.queueName("step-results")).queueUrl();
+  }
+
+  @AfterAll
+  static void stopEndpoint() {
+    if (s3 != null) {
+      s3.close();
+      sqs.close();
+    }
+    if (endpoint != null) {
+      endpoint.close();
+    }
+  }
+
+  @BeforeEach
+  void emptyResults() {
+    sqs.purgeQueue(p -> p.queueUrl(resultsQueue));
+  }
+
+  @Test
+  void batchWritesOutputsReportsPoisonAsFailedAndReusesExistingOutputs() throws IOException {
+    ObjectRef photo = ObjectRef.of(SOURCE, "photos/photo.jpg");
+    ObjectRef corrupt = ObjectRef.of(SOURCE, "photos/corrupt.jpg");
+    put(photo, TestImages.encode(TestImages.quadrants(800, 600), "jpg"), MediaTypes.IMAGE_JPEG);
+    put(corrupt, TestImages.corruptJpeg(), MediaTypes.IMAGE_JPEG);
+    ObjectRef existing = ObjectRef.of(DERIVATIVES, "derivatives/existing");
+    put(existing, TestImages.encode(TestImages.quadrants(64, 48), "jpg"), MediaTypes.IMAGE_JPEG);
+
+    StepMessage jpeg =
+        TestImages.step(
+            "jpeg",
+            photo,
+            ObjectRef.of(DERIVATIVES, "derivatives/jpeg"),
+            TestImages.resize(256, 256),
+            TestImages.encode(MediaTypes.IMAGE_JPEG, 80));
+    StepMessage png =
+        TestImages.step(
+            "png",
+            photo,
+            ObjectRef.of(DERIVATIVES, "derivatives/png"),
+            TestImages.resize(100, 100),
+            TestImages.encode(MediaTypes.IMAGE_PNG, 85));
+    StepMessage poison =
+        TestImages.step(
+            "poison",
+            corrupt,
+            ObjectRef.of(DERIVATIVES, "derivatives/poison"),
+            TestImages.resize(100, 100));
+    StepMessage duplicate =
+        TestImages.step("duplicate", photo, existing, TestImages.resize(64, 64));
+
+    SQSEvent event = receive(jpeg, png, poison, duplicate);
+    SQSBatchResponse response =
+        processor(new SqsStepResultPublisher(sqs, resultsQueue)).process(event, null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(transforms).as("the duplicate is not transformed").hasValue(3);
+
+    BufferedImage jpegOut = readImage(jpeg.output(), MediaTypes.IMAGE_JPEG);
+    assertThat(jpegOut.getWidth()).isEqualTo(256);
+    assertThat(jpegOut.getHeight()).isEqualTo(192);
+    BufferedImage pngOut = readImage(png.output(), MediaTypes.IMAGE_PNG);
+    assertThat(pngOut.getWidth()).isEqualTo(100);
+    assertThat(pngOut.getHeight()).isEqualTo(75);
+    assertThat(s3.listObjectsV2(l -> l.bucket(DERIVATIVES).prefix("derivatives/poison")).keyCount())
+        .isZero();
+
+    Map<String, StepResult> results = results(4);
+    assertThat(results.get(jpeg.jobId()).succeeded()).isTrue();
+    assertThat(results.get(jpeg.jobId()).reused()).isFalse();
+    assertThat(results.get(png.jobId()).succeeded()).isTrue();
+    StepResult failed = results.get(poison.jobId());
+    assertThat(failed.succeeded()).isFalse();
+    assertThat(failed.error().type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+    assertThat(results.get(duplicate.jobId()).succeeded()).isTrue();
+    assertThat(results.get(duplicate.jobId()).reused()).isTrue();
+
+    Map<String, String> outcomes =
+        logLines().stream()
+            .collect(
+                Collectors.toMap(l -> l.get("jobId").asText(), l -> l.get("outcome").asText()));
+    assertThat(outcomes)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                jpeg.jobId(), "succeeded",
+                png.jobId(), "succeeded",
+                poison.jobId(), "failed",
+                duplicate.jobId(), "reused"));
+  }
+
+  @Test
+  void missingInputIsReportedAsInputMissing() {
+    StepMessage gone =
+        TestImages.step(
+            "gone",
+            ObjectRef.of(SOURCE, "photos/deleted.jpg"),
+            ObjectRef.of(DERIVATIVES, "derivatives/gone"),
+            TestImages.resize(10, 10));
+
+    SQSBatchResponse response =
+        processor(new SqsStepResultPublisher(sqs, resultsQueue)).process(receive(gone), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(results(1).get(gone.jobId()).error().type()).isEqualTo(StepErrorTypes.INPUT_MISSING);
+  }
+
+  @Test
+  void unknownResultsQueueIsATransientFailureRetriedBySqs() throws IOException {
+    ObjectRef photo = ObjectRef.of(SOURCE, "photos/retry.jpg");
+    put(photo, TestImages.encode(TestImages.quadrants(200, 100), "jpg"), MediaTypes.IMAGE_JPEG);
+    StepMessage step =
+        TestImages.step(
+            "retry",
+            photo,
+            ObjectRef.of(DERIVATIVES, "derivatives/retry"),
+            TestImages.resize(50, 50));
+    String noSuchQueue = endpoint.uri() + "/000000000000/no-such-queue";
+
+    SQSEvent event = receive(step);
+    SQSBatchResponse response =
+        processor(new SqsStepResultPublisher(sqs, noSuchQueue)).process(event, null);
+
+    assertThat(response.getBatchItemFailures())
+        .extracting(BatchItemFailure::getItemIdentifier)
+        .containsExactly(event.getRecords().get(0).getMessageId());
+    assertThat(logLines())
+        .singleElement()
+        .satisfies(l -> assertThat(l.get("outcome").asText()).isEqualTo("retry"));
+  }
+
+  @Test
+  void unreachableEndpointIsATransientFailureRetriedBySqs() throws IOException {
+    AwsEndpoint stopped = new StoppedEndpoint(URI.create("http://127.0.0.1:" + freePort()));
+    StepMessage step =
+        TestImages.step(
+            "stopped",
+            ObjectRef.of(SOURCE, "photos/photo.jpg"),
+            ObjectRef.of(DERIVATIVES, "derivatives/stopped"),
+            TestImages.resize(50, 50));
+    SQSEvent event = receive(step);
+
+    try (S3Client deadS3 = AwsClients.s3(stopped);
+        SqsClient deadSqs = AwsClients.sqs(stopped)) {
+      StepBatchProcessor processor =
+          new StepBatchProcessor(
+              counting(new ImageTransformer(100_000_000)),
+              new S3ObjectStore(deadS3),
+              new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/step-results"),
+              settings(),
+              new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+              Clock.systemUTC());
+
+      SQSBatchResponse response = processor.process(event, null);
+
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly(event.getRecords().get(0).getMessageId());
+    }
+  }
+
+  private StepBatchProcessor processor(StepResultPublisher publisher) {
+    return new StepBatchProcessor(
+        counting(new ImageTransformer(100_000_000)),
+        new S3ObjectStore(s3),
+        publisher,
+        settings(),
+        new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+        Clock.systemUTC());
+  }
+
+  private WorkerSettings settings() {
+    return new WorkerSettings(resultsQueue, 10 * 1024 * 1024, 1_000, tempDir);
+  }
+
+  /** Counts transformations, to prove that reused outputs skip them. */
+  private StepTransformer counting(StepTransformer delegate) {
+    return new StepTransformer() {
+      @Override
+      public String capability() {
+        return delegate.capability();
+      }
+
+      @Override
+      public void transform(StepMessage step, Path input, Path output) throws IOException {
+        transforms.incrementAndGet();
+        delegate.transform(step, input, output);
+      }
+    };
+  }
+
+  private static void put(ObjectRef ref, byte[] bytes, String contentType) {
+    s3.putObject(
+        p -> p.bucket(ref.bucket()).key(ref.key()).contentType(contentType),
+        RequestBody.fromBytes(bytes));
+  }
+
+  private static BufferedImage readImage(ObjectRef ref, String contentType) throws IOException {
+    ResponseBytes<GetObjectResponse> object =
+        s3.getObjectAsBytes(g -> g.bucket(ref.bucket()).key(ref.key()));
+    assertThat(object.response().contentType()).isEqualTo(contentType);
+    return ImageIO.read(new ByteArrayInputStream(object.asByteArray()));
+  }
+
+  /** Sends the steps to the image queue and receives them back as Lambda's SQS event. */
+  private static SQSEvent receive(StepMessage... steps) {
+    for (StepMessage step : steps) {
+      sqs.sendMessage(s -> s.queueUrl(imageQueue).messageBody(MessageCodec.encode(step)));
+    }
+    List<SQSMessage> records = new ArrayList<>();
+    while (records.size() < steps.length) {
+      for (Message message :
+          sqs.receiveMessage(r -> r.queueUrl(imageQueue).maxNumberOfMessages(10).waitTimeSeconds(1))
+              .messages()) {
+        SQSMessage record = new SQSMessage();
+        record.setMessageId(message.messageId());
+        record.setReceiptHandle(message.receiptHandle());
+        record.setBody(message.body());
+        record.setEventSource("aws:sqs");
+        records.add(record);
+        // The test plays Lambda's event source mapping: the batch is now owned by this invocation.
+        sqs.deleteMessage(d -> d.queueUrl(imageQueue).receiptHandle(message.receiptHandle()));
+      }
+    }
+    SQSEvent event = new SQSEvent();
+    event.setRecords(records);
+    return event;
+  }
+
+  /** Receives {@code count} step results, keyed by job id. */
+  private static Map<String, StepResult> results(int count) {
+    List<StepResult> results = new ArrayList<>();
+    for (int attempt = 0; attempt < 10 && results.size() < count; attempt++) {
+      for (Message message :
+          sqs.receiveMessage(
+                  r -> r.queueUrl(resultsQueue).maxNumberOfMessages(10).waitTimeSeconds(1))
+              .messages()) {
+        results.add(MessageCodec.decode(message.body(), StepResult.class));
+        sqs.deleteMessage(d -> d.queueUrl(resultsQueue).receiptHandle(message.receiptHandle()));
+      }
+    }
+    assertThat(results).hasSize(count);
+    return results.stream().collect(Collectors.toMap(StepResult::jobId, r -> r));
+  }
+
+  private List<JsonNode> logLines() {
+    return logBytes
+        .toString(StandardCharsets.UTF_8)
+        .lines()
+        .map(
+            line -> {
+              try {
+                return JSON.readTree(line);
+              } catch (IOException e) {
+                throw new AssertionError("not a JSON line: " + line, e);
+              }
+            })
+        .toList();
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** An endpoint where nothing listens, as when the AWS endpoint is down. */
+  private record StoppedEndpoint(URI uri) implements AwsEndpoint {
+    @Override
+    public String describe() {
+      return "nothing at " + uri;
+    }
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,125 @@
+package dev.derive.worker.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.Color;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Each EXIF orientation turns the stored pixels upright. The stored images are built from the EXIF
+ * 2.32 definition of the tag (where the stored 0th row and 0th column lie in the upright picture),
+ * independently of the code under test.
+ */
+class OrientationTest {
+  private static final int UPRIGHT_WIDTH = 5;
+  private static final int UPRIGHT_HEIGHT = 3;
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "orientation {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+  void applyTurnsEveryStoredLayoutUprightPixelForPixel(int tag) {
+    BufferedImage upright = numbered(UPRIGHT_WIDTH, UPRIGHT_HEIGHT);
+
+    BufferedImage result = Orientation.ofTag(tag).apply(stored(upright, tag));
+
+    assertThat(result.getWidth()).isEqualTo(UPRIGHT_WIDTH);
+    assertThat(result.getHeight()).isEqualTo(UPRIGHT_HEIGHT);
+    for (int y = 0; y < UPRIGHT_HEIGHT; y++) {
+      for (int x = 0; x < UPRIGHT_WIDTH; x++) {
+        assertThat(result.getRGB(x, y) & 0xFFFFFF)
+            .as("pixel (%d,%d)", x, y)
+            .isEqualTo(upright.getRGB(x, y) & 0xFFFFFF);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "orientation {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+  void transformerAutoOrientsAJpegFromItsExifTag(int tag) throws IOException {
+    BufferedImage upright = TestImages.quadrants(320, 160);
+    Path input = dir.resolve("in.jpg");
+    Path output = dir.resolve("out.jpg");
+    Files.write(input, TestImages.jpegWithOrientation(stored(upright, tag), tag));
+
+    new ImageTransformer(100_000_000)
+        .transform(TestImages.step(TestImages.resize(160, 160)), input, output);
+
+    BufferedImage result = ImageIO.read(output.toFile());
+    assertThat(result.getWidth()).isEqualTo(160);
+    assertThat(result.getHeight()).isEqualTo(80);
+    assertColor(result, 20, 20, TestImages.TOP_LEFT);
+    assertColor(result, 140, 20, TestImages.TOP_RIGHT);
+    assertColor(result, 20, 60, TestImages.BOTTOM_LEFT);
+    assertColor(result, 140, 60, TestImages.BOTTOM_RIGHT);
+  }
+
+  /** An image whose every pixel has a distinct value. */
+  private static BufferedImage numbered(int width, int height) {
+    BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+    for (int y = 0; y < height; y++) {
+      for (int x = 0; x < width; x++) {
+        image.setRGB(x, y, (y * width + x + 1) * 0x010203);
+      }
+    }
+    return image;
+  }
+
+  /**
+   * How a camera stores {@code upright} when it tags it with {@code tag}. EXIF 2.32, tag 0x0112: 1
+   * = 0th row at the visual top, 0th column at the visual left; 2 = top, right; 3 = bottom, right;
+   * 4 = bottom, left; 5 = 0th row at the visual left, 0th column at the top; 6 = right, top; 7 =
+   * right, bottom; 8 = left, bottom.
+   */
+  private static BufferedImage stored(BufferedImage upright, int tag) {
+    int vw = upright.getWidth();
+    int vh = upright.getHeight();
+    boolean rowsAreColumns = tag >= 5;
+    // where the stored 0th row lies: top/bottom (tags 1-4) or left/right (5-8)
+    boolean rowAtStart =
+        switch (tag) {
+          case 1, 2, 5, 8 -> true; // top or left
+          default -> false; // bottom or right
+        };
+    boolean columnAtStart =
+        switch (tag) {
+          case 1, 4, 5, 6 -> true; // left or top
+          default -> false; // right or bottom
+        };
+    int sw = rowsAreColumns ? vh : vw;
+    int sh = rowsAreColumns ? vw : vh;
+    BufferedImage stored = new BufferedImage(sw, sh, BufferedImage.TYPE_INT_RGB);
+    for (int y = 0; y < sh; y++) {
+      for (int x = 0; x < sw; x++) {
+        int vx;
+        int vy;
+        if (rowsAreColumns) {
+          vx = rowAtStart ? y : vw - 1 - y;
+          vy = columnAtStart ? x : vh - 1 - x;
+        } else {
+          vy = rowAtStart ? y : vh - 1 - y;
+          vx = columnAtStart ? x : vw - 1 - x;
+        }
+        stored.setRGB(x, y, upright.getRGB(vx, vy));
+      }
+    }
+    return stored;
+  }
+
+  private static void assertColor(BufferedImage image, int x, int y, Color expected) {
+    Color actual = new Color(image.getRGB(x, y));
+    assertThat(
+            Math.abs(actual.getRed() - expected.getRed())
+                + Math.abs(actual.getGreen() - expected.getGreen())
+                + Math.abs(actual.getBlue() - expected.getBlue()))
+        .as("colour at (%d,%d): %s, expected %s", x, y, actual, expected)
+        .isLessThan(60);
+  }
+}

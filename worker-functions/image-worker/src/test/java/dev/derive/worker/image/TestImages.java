@@ -1,0 +1,183 @@
+package dev.derive.worker.image;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepMessage;
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import javax.imageio.ImageIO;
+
+/** Images and step messages the tests generate with Java2D and by hand-built file headers. */
+final class TestImages {
+  static final Color TOP_LEFT = new Color(220, 20, 20);
+  static final Color TOP_RIGHT = new Color(20, 200, 20);
+  static final Color BOTTOM_LEFT = new Color(20, 20, 220);
+  static final Color BOTTOM_RIGHT = new Color(230, 230, 20);
+
+  private TestImages() {}
+
+  /** A {@code width} x {@code height} RGB image with four differently coloured quadrants. */
+  static BufferedImage quadrants(int width, int height) {
+    BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = image.createGraphics();
+    int hw = width / 2;
+    int hh = height / 2;
+    g.setColor(TOP_LEFT);
+    g.fillRect(0, 0, hw, hh);
+    g.setColor(TOP_RIGHT);
+    g.fillRect(hw, 0, width - hw, hh);
+    g.setColor(BOTTOM_LEFT);
+    g.fillRect(0, hh, hw, height - hh);
+    g.setColor(BOTTOM_RIGHT);
+    g.fillRect(hw, hh, width - hw, height - hh);
+    g.dispose();
+    return image;
+  }
+
+  static byte[] encode(BufferedImage image, String format) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    if (!ImageIO.write(image, format, out)) {
+      throw new IOException("no writer for " + format);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * A JPEG of {@code image} with an EXIF APP1 segment holding only the Orientation tag (TIFF 6.0
+   * little-endian IFD0 with one SHORT entry 0x0112), inserted right after SOI.
+   */
+  static byte[] jpegWithOrientation(BufferedImage image, int orientation) throws IOException {
+    byte[] jpeg = encode(image, "jpg");
+    ByteBuffer tiff = ByteBuffer.allocate(26).order(ByteOrder.LITTLE_ENDIAN);
+    tiff.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(8); // header, IFD0 at 8
+    tiff.putShort((short) 1); // one entry
+    tiff.putShort((short) 0x0112).putShort((short) 3).putInt(1); // Orientation, SHORT, count 1
+    tiff.putShort((short) orientation).putShort((short) 0); // value, padding
+    tiff.putInt(0); // no next IFD
+    byte[] exifHeader = "Exif\0\0".getBytes(StandardCharsets.US_ASCII);
+    int length = 2 + exifHeader.length + tiff.capacity();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(jpeg, 0, 2); // SOI
+    out.write(0xFF);
+    out.write(0xE1);
+    out.write(length >> 8);
+    out.write(length & 0xFF);
+    out.write(exifHeader);
+    out.write(tiff.array());
+    out.write(jpeg, 2, jpeg.length - 2);
+    return out.toByteArray();
+  }
+
+  /**
+   * A PNG that is only a signature and an IHDR declaring {@code width} x {@code height} RGB pixels:
+   * a decoder would fail on it (there is no pixel data), so only a header-first check can answer
+   * {@code input-too-large}.
+   */
+  static byte[] pngHeaderOnly(int width, int height) {
+    ByteBuffer ihdr = ByteBuffer.allocate(17);
+    ihdr.put("IHDR".getBytes(StandardCharsets.US_ASCII));
+    ihdr.putInt(width).putInt(height);
+    ihdr.put((byte) 8).put((byte) 2).put((byte) 0).put((byte) 0).put((byte) 0);
+    CRC32 crc = new CRC32();
+    crc.update(ihdr.array());
+    ByteBuffer png = ByteBuffer.allocate(8 + 4 + 17 + 4);
+    png.put(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'});
+    png.putInt(13).put(ihdr.array()).putInt((int) crc.getValue());
+    return png.array();
+  }
+
+  /** Bytes that start like a JPEG (SOI, APP0 JFIF) and continue as garbage. */
+  static byte[] corruptJpeg() {
+    byte[] bytes = new byte[2048];
+    new java.util.Random(42).nextBytes(bytes);
+    byte[] head = {
+      (byte) 0xFF,
+      (byte) 0xD8,
+      (byte) 0xFF,
+      (byte) 0xE0,
+      0,
+      16,
+      'J',
+      'F',
+      'I',
+      'F',
+      0,
+      1,
+      1,
+      0,
+      0,
+      1,
+      0,
+      1,
+      0,
+      0,
+      (byte) 0xFF,
+      (byte) 0xDB,
+      0,
+      3
+    };
+    System.arraycopy(head, 0, bytes, 0, head.length);
+    return bytes;
+  }
+
+  /** A resize operation into {@code width} x {@code height}, never enlarging. */
+  static Operation resize(int width, int height) {
+    return resize(width, height, true);
+  }
+
+  static Operation resize(int width, int height, boolean withoutEnlargement) {
+    return new Operation(
+        Capabilities.RESIZE,
+        Map.of(
+            "width",
+            width,
+            "height",
+            height,
+            "fit",
+            "inside",
+            "withoutEnlargement",
+            withoutEnlargement));
+  }
+
+  static Operation encode(String mediaType, int quality) {
+    return new Operation(Capabilities.ENCODE, Map.of("mediaType", mediaType, "quality", quality));
+  }
+
+  /** An image step from {@code input} to {@code output} applying {@code operations}. */
+  static StepMessage step(String name, ObjectRef input, ObjectRef output, Operation... operations) {
+    String mediaType = MediaTypes.IMAGE_JPEG;
+    for (Operation op : operations) {
+      if (op.operation().equals(Capabilities.ENCODE)) {
+        mediaType = op.stringParam("mediaType", mediaType);
+      }
+    }
+    String jobId = String.format("%064x", new java.math.BigInteger(1, name.getBytes()));
+    return new StepMessage(
+        jobId.substring(jobId.length() - 64),
+        0,
+        1,
+        Capabilities.IMAGE,
+        new ArrayList<>(List.of(operations)),
+        input,
+        MediaTypes.IMAGE_JPEG,
+        output,
+        mediaType,
+        "trace-" + name);
+  }
+
+  static StepMessage step(Operation... operations) {
+    return step("unit", ObjectRef.of("in", "in"), ObjectRef.of("out", "out"), operations);
+  }
+}

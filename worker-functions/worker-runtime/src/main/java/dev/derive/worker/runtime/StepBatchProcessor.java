@@ -1,0 +1,147 @@
+package dev.derive.worker.runtime;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFailure;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import dev.derive.protocol.message.MalformedMessageException;
+import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.report.StepResultPublisher;
+import dev.derive.worker.runtime.store.ObjectStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The heart of every worker function: takes an SQS batch of step messages and returns a partial
+ * batch response (the event source mapping must enable {@code ReportBatchItemFailures}). Records
+ * run one after another and one bad record never fails its neighbours:
+ *
+ * <ul>
+ *   <li>succeeded, reused, permanently failed (a FAILED result was reported) or malformed: the
+ *       record is processed and SQS deletes it;
+ *   <li>a transient failure (SDK or I/O trouble, throttling, 5xx): the record is listed in {@code
+ *       batchItemFailures}, SQS redelivers it after its visibility timeout and dead-letters it
+ *       after {@code maxReceiveCount} receives;
+ *   <li>when fewer than {@link WorkerSettings#deadlineMarginMillis()} remain before the Lambda
+ *       deadline, the records not yet started are listed in {@code batchItemFailures} untouched (a
+ *       context without a plausible deadline imposes none).
+ * </ul>
+ */
+public final class StepBatchProcessor {
+  /** The longest timeout a Lambda function can have: 15 minutes (AWS Lambda quotas). */
+  static final int MAX_LAMBDA_TIMEOUT_MILLIS = 900_000;
+
+  private final StepRunner runner;
+  private final StepLog stepLog;
+  private final long deadlineMarginMillis;
+
+  /**
+   * A processor logging to standard output.
+   *
+   * @param transformer the capability's transformation
+   * @param store where inputs are read and outputs written
+   * @param publisher where step results go
+   * @param settings limits and the deadline margin
+   */
+  public StepBatchProcessor(
+      StepTransformer transformer,
+      ObjectStore store,
+      StepResultPublisher publisher,
+      WorkerSettings settings) {
+    this(transformer, store, publisher, settings, new StepLog(), Clock.systemUTC());
+  }
+
+  /**
+   * A processor with an explicit step log and clock (for tests and embedding).
+   *
+   * @param stepLog where the one line per record goes
+   * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
+   */
+  public StepBatchProcessor(
+      StepTransformer transformer,
+      ObjectStore store,
+      StepResultPublisher publisher,
+      WorkerSettings settings,
+      StepLog stepLog,
+      Clock clock) {
+    Objects.requireNonNull(transformer, "transformer");
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(publisher, "publisher");
+    Objects.requireNonNull(settings, "settings");
+    this.stepLog = Objects.requireNonNull(stepLog, "stepLog");
+    this.runner =
+        new StepRunner(
+            transformer, store, publisher, settings, stepLog, Objects.requireNonNull(clock));
+    this.deadlineMarginMillis = settings.deadlineMarginMillis();
+  }
+
+  /**
+   * Processes {@code event}.
+   *
+   * @param event the SQS batch (may be empty)
+   * @param context the Lambda context, used for its deadline; {@code null} means no deadline
+   * @return the message ids SQS must redeliver, as a partial batch response (never {@code null})
+   */
+  public SQSBatchResponse process(SQSEvent event, Context context) {
+    List<SQSMessage> records =
+        event == null || event.getRecords() == null ? List.of() : event.getRecords();
+    List<BatchItemFailure> failures = new ArrayList<>();
+    for (SQSMessage record : records) {
+      StepOutcome outcome = outOfTime(context) ? defer(record) : runner.run(record);
+      if (!outcome.processed()) {
+        failures.add(new BatchItemFailure(record.getMessageId()));
+      }
+    }
+    return new SQSBatchResponse(failures);
+  }
+
+  /**
+   * Whether fewer than the margin remain. A remaining time that no Lambda deadline can produce (not
+   * positive, or above the 900 000 ms maximum function timeout) means the runtime sent no deadline
+   * (e.g. a mock Runtime API without {@code Lambda-Runtime-Deadline-Ms}): then there is no limit.
+   */
+  private boolean outOfTime(Context context) {
+    if (context == null) {
+      return false;
+    }
+    int remaining = context.getRemainingTimeInMillis();
+    boolean known = remaining > 0 && remaining <= MAX_LAMBDA_TIMEOUT_MILLIS;
+    return known && remaining < deadlineMarginMillis;
+  }
+
+  /** Hands a record back to SQS without starting it, logging it as a retry. */
+  private StepOutcome defer(SQSMessage record) {
+    String jobId = null;
+    Integer stepIndex = null;
+    String capability = null;
+    String traceId = null;
+    try {
+      StepMessage step = MessageCodec.decode(record.getBody(), StepMessage.class);
+      jobId = step.jobId();
+      stepIndex = step.stepIndex();
+      capability = step.capability();
+      traceId = step.traceId();
+    } catch (MalformedMessageException e) {
+      // still deferred: the next delivery drops it
+    }
+    stepLog.write(
+        new StepLog.Entry(
+            record.getMessageId(),
+            jobId,
+            stepIndex,
+            capability,
+            traceId,
+            null,
+            null,
+            0,
+            StepOutcome.RETRY,
+            StepErrorTypes.TIMEOUT,
+            "not started: less than " + deadlineMarginMillis + " ms left before the deadline"));
+    return StepOutcome.RETRY;
+  }
+}

@@ -1,0 +1,19 @@
+package dev.derive.worker.runtime.report;
+
+import dev.derive.protocol.message.StepResult;
+
+/**
+ * Reports the outcome of a step to the coordinator. {@link SqsStepResultPublisher} is the AWS
+ * implementation (the step-results queue). Delivery is at least once: the coordinator ignores
+ * duplicates.
+ */
+public interface StepResultPublisher {
+
+  /**
+   * Publishes {@code result}.
+   *
+   * @throws RuntimeException (typically an SDK exception) when it could not be delivered; the
+   *     runtime then lets SQS redeliver the step
+   */
+  void publish(StepResult result);
+}

@@ -1,0 +1,421 @@
+package dev.derive.worker.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFailure;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.protocol.message.StepResult;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The batch processor's classification of outcomes, with in-memory seams. */
+class StepBatchProcessorTest {
+  private static final String CAPABILITY = "upper";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tempDir;
+
+  private final InMemoryObjectStore store = new InMemoryObjectStore();
+  private final List<StepResult> published = new ArrayList<>();
+  private final AtomicInteger transforms = new AtomicInteger();
+  private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+  private RuntimeException publishFailure;
+
+  /** Upper-cases ASCII; input "corrupt" fails permanently. */
+  private final StepTransformer upper =
+      new StepTransformer() {
+        @Override
+        public String capability() {
+          return CAPABILITY;
+        }
+
+        @Override
+        public void transform(StepMessage step, Path input, Path output) throws IOException {
+          transforms.incrementAndGet();
+          String text = Files.readString(input);
+          if (text.equals("corrupt")) {
+            throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "cannot read it");
+          }
+          Files.writeString(output, text.toUpperCase());
+        }
+      };
+
+  private StepBatchProcessor processor;
+
+  @BeforeEach
+  void setUp() {
+    processor = processor(10_000);
+  }
+
+  private StepBatchProcessor processor(long maxSourceBytes) {
+    return new StepBatchProcessor(
+        upper,
+        store,
+        result -> {
+          if (publishFailure != null) {
+            throw publishFailure;
+          }
+          published.add(result);
+        },
+        new WorkerSettings("http://queue", maxSourceBytes, 1_000, tempDir),
+        new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+        Clock.systemUTC());
+  }
+
+  @Test
+  void transformsTheInputWritesTheOutputAndReportsSuccess() {
+    store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+
+    SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(new String(store.get(output("a")), StandardCharsets.UTF_8)).isEqualTo("HELLO");
+    assertThat(store.contentTypes.get(output("a").toString())).isEqualTo(MediaTypes.TEXT_PLAIN);
+    assertThat(published)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.succeeded()).isTrue();
+              assertThat(r.reused()).isFalse();
+              assertThat(r.outputBytes()).isEqualTo(5);
+              assertThat(r.output()).isEqualTo(output("a"));
+            });
+    assertThat(logLines())
+        .singleElement()
+        .satisfies(
+            line -> {
+              assertThat(line.get("event").asText()).isEqualTo("step");
+              assertThat(line.get("jobId").asText()).isEqualTo(jobId("a"));
+              assertThat(line.get("outcome").asText()).isEqualTo("succeeded");
+              assertThat(line.get("inputBytes").asLong()).isEqualTo(5);
+              assertThat(line.get("outputBytes").asLong()).isEqualTo(5);
+            });
+  }
+
+  @Test
+  void reusesAnExistingOutputWithoutTransforming() {
+    store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+    store.put(output("a"), "EXISTING".getBytes(StandardCharsets.UTF_8));
+
+    SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(transforms).hasValue(0);
+    assertThat(published)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.succeeded()).isTrue();
+              assertThat(r.reused()).isTrue();
+              assertThat(r.outputBytes()).isEqualTo(8);
+            });
+    assertThat(logLines())
+        .singleElement()
+        .satisfies(line -> assertThat(line.get("outcome").asText()).isEqualTo("reused"));
+  }
+
+  @Test
+  void permanentFailureIsReportedAndNotRetried() {
+    store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+    store.put(input("good"), "fine".getBytes(StandardCharsets.UTF_8));
+
+    SQSBatchResponse response =
+        processor.process(event(record("m1", step("bad")), record("m2", step("good"))), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(published).hasSize(2);
+    assertThat(published.get(0).succeeded()).isFalse();
+    assertThat(published.get(0).error().type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+    assertThat(published.get(0).error().retryable()).isFalse();
+    assertThat(published.get(1).succeeded()).isTrue();
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText())
+        .containsExactly("failed", "succeeded");
+  }
+
+  @Test
+  void missingInputFailsPermanentlyWithInputMissing() {
+    SQSBatchResponse response = processor.process(event(record("m1", step("gone"))), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(published)
+        .singleElement()
+        .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.INPUT_MISSING));
+  }
+
+  @Test
+  void inputOverTheSourceLimitFailsPermanentlyWithoutTransforming() {
+    processor = processor(4);
+    store.put(input("big"), "12345".getBytes(StandardCharsets.UTF_8));
+
+    processor.process(event(record("m1", step("big"))), null);
+
+    assertThat(transforms).hasValue(0);
+    assertThat(published)
+        .singleElement()
+        .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE));
+  }
+
+  @Test
+  void transientStoreFailureBecomesABatchItemFailureOnlyForThatRecord() {
+    store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+    store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+    store.nextFailure = new IOException("connection reset");
+
+    SQSBatchResponse response =
+        processor.process(event(record("m1", step("a")), record("m2", step("b"))), null);
+
+    assertThat(response.getBatchItemFailures())
+        .extracting(BatchItemFailure::getItemIdentifier)
+        .containsExactly("m1");
+    assertThat(published)
+        .singleElement()
+        .satisfies(r -> assertThat(r.jobId()).isEqualTo(jobId("b")));
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText())
+        .containsExactly("retry", "succeeded");
+  }
+
+  @Test
+  void failureToReportAPermanentFailureIsRetried() {
+    store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+    publishFailure = new IllegalStateException("queue unavailable");
+
+    SQSBatchResponse response = processor.process(event(record("m1", step("bad"))), null);
+
+    assertThat(response.getBatchItemFailures())
+        .extracting(BatchItemFailure::getItemIdentifier)
+        .containsExactly("m1");
+  }
+
+  @Test
+  void malformedMessageIsDroppedNotRetried() {
+    SQSBatchResponse response =
+        processor.process(event(record("m1", "{not json"), record("m2", "{\"jobId\":1}")), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(published).isEmpty();
+    assertThat(logLines())
+        .extracting(l -> l.get("errorType").asText())
+        .containsExactly(StepErrorTypes.INVALID_STEP, StepErrorTypes.INVALID_STEP);
+  }
+
+  @Test
+  void stepForAnotherCapabilityFailsAsInvalidStep() {
+    store.put(input("a"), "x".getBytes(StandardCharsets.UTF_8));
+    StepMessage other =
+        new StepMessage(
+            jobId("a"),
+            0,
+            1,
+            "pdf",
+            List.of(),
+            input("a"),
+            MediaTypes.TEXT_PLAIN,
+            output("a"),
+            MediaTypes.TEXT_PLAIN,
+            "t");
+
+    processor.process(event(record("m1", MessageCodec.encode(other))), null);
+
+    assertThat(transforms).hasValue(0);
+    assertThat(published)
+        .singleElement()
+        .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.INVALID_STEP));
+  }
+
+  @Test
+  void recordsNotStartedBeforeTheDeadlineMarginAreHandedBack() {
+    store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+    store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+    // 1 500 ms left for the first record, then below the 1 000 ms margin.
+    int[] calls = {0};
+    Context context = new DeadlineContext(() -> calls[0]++ == 0 ? 1_500 : 900);
+
+    SQSBatchResponse response =
+        processor.process(event(record("m1", step("a")), record("m2", step("b"))), context);
+
+    assertThat(response.getBatchItemFailures())
+        .extracting(BatchItemFailure::getItemIdentifier)
+        .containsExactly("m2");
+    assertThat(transforms).hasValue(1);
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText())
+        .containsExactly("succeeded", "retry");
+    assertThat(logLines().get(1).get("errorType").asText()).isEqualTo(StepErrorTypes.TIMEOUT);
+  }
+
+  @Test
+  void aContextWithoutAPlausibleDeadlineImposesNone() {
+    store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+    store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+
+    SQSBatchResponse noDeadline =
+        processor.process(event(record("m1", step("a"))), new DeadlineContext(() -> -5));
+    SQSBatchResponse garbage =
+        processor.process(
+            event(record("m2", step("b"))), new DeadlineContext(() -> Integer.MAX_VALUE));
+
+    assertThat(noDeadline.getBatchItemFailures()).isEmpty();
+    assertThat(garbage.getBatchItemFailures()).isEmpty();
+    assertThat(transforms).hasValue(2);
+  }
+
+  @Test
+  void tempFilesAreDeletedOnEveryPath() throws IOException {
+    store.put(input("good"), "fine".getBytes(StandardCharsets.UTF_8));
+    store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+
+    processor.process(
+        event(record("m1", step("good")), record("m2", step("bad")), record("m3", step("gone"))),
+        null);
+
+    try (Stream<Path> left = Files.list(tempDir)) {
+      assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void emptyOrNullBatchHasNoFailures() {
+    assertThat(processor.process(new SQSEvent(), null).getBatchItemFailures()).isEmpty();
+    assertThat(processor.process(null, null).getBatchItemFailures()).isEmpty();
+  }
+
+  private List<JsonNode> logLines() {
+    String text = logBytes.toString(StandardCharsets.UTF_8);
+    return text.lines()
+        .map(
+            line -> {
+              try {
+                return JSON.readTree(line);
+              } catch (IOException e) {
+                throw new AssertionError("not a JSON line: " + line, e);
+              }
+            })
+        .toList();
+  }
+
+  private static String jobId(String name) {
+    return (name + "0".repeat(64)).substring(0, 64);
+  }
+
+  private static ObjectRef input(String name) {
+    return ObjectRef.of("source", "in/" + name);
+  }
+
+  private static ObjectRef output(String name) {
+    return ObjectRef.of("derivatives", "out/" + name);
+  }
+
+  private static String step(String name) {
+    return MessageCodec.encode(
+        new StepMessage(
+            jobId(name),
+            0,
+            1,
+            CAPABILITY,
+            List.of(),
+            input(name),
+            MediaTypes.TEXT_PLAIN,
+            output(name),
+            MediaTypes.TEXT_PLAIN,
+            "trace-" + name));
+  }
+
+  private static SQSMessage record(String messageId, String body) {
+    SQSMessage message = new SQSMessage();
+    message.setMessageId(messageId);
+    message.setBody(body);
+    return message;
+  }
+
+  private static SQSEvent event(SQSMessage... records) {
+    SQSEvent event = new SQSEvent();
+    event.setRecords(Arrays.asList(records));
+    return event;
+  }
+
+  /** A Lambda context whose remaining time comes from a supplier. */
+  private record DeadlineContext(java.util.function.IntSupplier remaining) implements Context {
+    @Override
+    public int getRemainingTimeInMillis() {
+      return remaining.getAsInt();
+    }
+
+    @Override
+    public String getAwsRequestId() {
+      return "request";
+    }
+
+    @Override
+    public String getLogGroupName() {
+      return null;
+    }
+
+    @Override
+    public String getLogStreamName() {
+      return null;
+    }
+
+    @Override
+    public String getFunctionName() {
+      return "test";
+    }
+
+    @Override
+    public String getFunctionVersion() {
+      return "$LATEST";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+      return null;
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+      return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+      return null;
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+      return 512;
+    }
+
+    @Override
+    public LambdaLogger getLogger() {
+      return null;
+    }
+  }
+}
