@@ -1,0 +1,349 @@
+package dev.derive.infra.local;
+
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.AwsEndpoint;
+import dev.derive.infra.endpoint.AwsEndpoints;
+import dev.derive.infra.local.http.HttpApiServer;
+import dev.derive.infra.local.http.HttpEventMapper;
+import dev.derive.infra.local.http.Route;
+import dev.derive.infra.local.http.RouteTable;
+import dev.derive.infra.local.lambda.FunctionCode;
+import dev.derive.infra.local.lambda.FunctionInvoker;
+import dev.derive.infra.local.lambda.FunctionLauncher;
+import dev.derive.infra.local.lambda.FunctionLog;
+import dev.derive.infra.local.lambda.FunctionPool;
+import dev.derive.infra.local.lambda.FunctionStartException;
+import dev.derive.infra.local.lambda.InvocationResult;
+import dev.derive.infra.local.lambda.RuntimeClasspath;
+import dev.derive.infra.local.resources.BucketProvisioner;
+import dev.derive.infra.local.resources.ProvisionedResource;
+import dev.derive.infra.local.resources.QueueProvisioner;
+import dev.derive.infra.local.resources.StackProvisioner;
+import dev.derive.infra.local.resources.TableProvisioner;
+import dev.derive.infra.local.sqs.SqsEventSourceMapping;
+import dev.derive.infra.local.template.FunctionDefinition;
+import dev.derive.infra.local.template.FunctionDefinitions;
+import dev.derive.infra.local.template.StackReferences;
+import dev.derive.infra.local.template.Template;
+import dev.derive.infra.local.template.TemplateReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Runs a SAM template locally: creates its buckets, queues and tables on an AWS endpoint (moto by
+ * default), starts one warm instance of each function (in parallel) in its own JVM with the AWS
+ * Lambda runtime interface client, serves the HTTP API and polls each SQS event source. Usable from
+ * tests ({@link #start}) and from the command line ({@link LocalCloudMain}).
+ */
+public final class LocalCloud implements AutoCloseable, FunctionInvoker {
+  private final LocalCloudOptions options;
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  private final Map<String, FunctionPool> pools = new LinkedHashMap<>();
+  private final Map<String, FunctionLog> logs = new LinkedHashMap<>();
+  private final Map<String, AtomicLong> delivered = new LinkedHashMap<>();
+  private final AwsEndpoint endpoint;
+  private Map<String, ProvisionedResource> resources = Map.of();
+  private HttpApiServer httpApi;
+
+  private LocalCloud(LocalCloudOptions options, AwsEndpoint endpoint) {
+    this.options = options;
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Starts everything and returns once every function has one initialised instance.
+   *
+   * @throws dev.derive.infra.local.template.TemplateException if the template cannot be run
+   * @throws dev.derive.infra.local.resources.ResourceProvisioningException if a resource cannot be
+   *     created
+   * @throws FunctionStartException if a function's code is missing or it fails to initialise
+   * @throws dev.derive.infra.endpoint.EndpointUnavailableException if no AWS endpoint is available
+   */
+  public static LocalCloud start(LocalCloudOptions options) {
+    try {
+      Files.createDirectories(options.workDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + options.workDir(), e);
+    }
+    Template template = TemplateReader.read(options.template());
+    boolean ownsEndpoint = options.endpoint() == null;
+    AwsEndpoint endpoint =
+        ownsEndpoint ? AwsEndpoints.startDefault(options.workDir()) : options.endpoint();
+    LocalCloud cloud = new LocalCloud(options, endpoint);
+    if (ownsEndpoint) {
+      cloud.toClose.add(endpoint);
+    }
+    try {
+      cloud.run(template);
+      return cloud;
+    } catch (RuntimeException e) {
+      cloud.close();
+      throw e;
+    }
+  }
+
+  private void run(Template template) {
+    String region = endpoint.region();
+    S3Client s3 = closing(AwsClients.s3(endpoint));
+    SqsClient sqs = closing(AwsClients.sqs(endpoint));
+    DynamoDbClient dynamoDb = closing(AwsClients.dynamoDb(endpoint));
+    StackReferences references =
+        new StackReferences(template, options.stackName(), region, options.parameterOverrides());
+    StackProvisioner provisioner =
+        new StackProvisioner(
+            List.of(
+                new BucketProvisioner(s3, options.stackName()),
+                new QueueProvisioner(sqs, options.stackName()),
+                new TableProvisioner(dynamoDb, options.stackName())),
+            options.stackName(),
+            region,
+            options.log());
+    resources = provisioner.provision(template, references);
+
+    List<FunctionDefinition> functions =
+        FunctionDefinitions.read(template, references, options.stackName());
+    FunctionLauncher launcher =
+        new FunctionLauncher(
+            RuntimeClasspath.locate(),
+            RuntimeClasspath.nativeLibrary(options.workDir().resolve("runtime")),
+            FunctionLauncher.currentJava(),
+            endpoint.environment(),
+            region);
+    for (FunctionDefinition function : functions) {
+      FunctionLog log = new FunctionLog(function.logicalId(), 5000, options.log());
+      Path taskRoot =
+          FunctionCode.taskRoot(
+              function.logicalId(),
+              function.code(),
+              options.workDir().resolve("functions").resolve(function.logicalId()));
+      FunctionPool pool =
+          new FunctionPool(
+              function,
+              resources.get(function.logicalId()).attributes().get("Arn"),
+              taskRoot,
+              launcher,
+              log,
+              concurrency(function),
+              options.initTimeout());
+      logs.put(function.logicalId(), log);
+      pools.put(function.logicalId(), pool);
+      delivered.put(function.logicalId(), new AtomicLong());
+      toClose.add(pool);
+    }
+    warmUp();
+
+    List<Route> routes = new ArrayList<>();
+    for (FunctionDefinition function : functions) {
+      function
+          .httpApiEvents()
+          .forEach(e -> routes.add(new Route(e.method(), e.path(), function.logicalId())));
+    }
+    httpApi =
+        HttpApiServer.start(
+            options.httpPort(),
+            new RouteTable(routes),
+            new HttpEventMapper(StackProvisioner.LOCAL_API_ID, StackReferences.ACCOUNT_ID, region),
+            this,
+            options.log());
+    toClose.add(httpApi);
+
+    for (FunctionDefinition function : functions) {
+      for (FunctionDefinition.SqsEvent event : function.sqsEvents()) {
+        if (!event.enabled()) {
+          continue;
+        }
+        SqsEventSourceMapping mapping =
+            new SqsEventSourceMapping(
+                function.logicalId(),
+                event,
+                queueUrlForArn(sqs, event.queueArn()),
+                sqs,
+                this,
+                delivered.get(function.logicalId()),
+                event.maximumConcurrency().orElse(options.defaultConcurrency()),
+                options.pollWaitSeconds(),
+                region,
+                options.log());
+        toClose.add(mapping);
+        mapping.start();
+      }
+    }
+  }
+
+  /** Reserved concurrency if set, else enough for its HTTP routes and SQS pollers. */
+  private int concurrency(FunctionDefinition function) {
+    if (function.reservedConcurrency().isPresent()) {
+      return Math.max(1, function.reservedConcurrency().getAsInt());
+    }
+    int total = function.httpApiEvents().isEmpty() ? 0 : options.defaultConcurrency();
+    for (FunctionDefinition.SqsEvent event : function.sqsEvents()) {
+      total += event.maximumConcurrency().orElse(options.defaultConcurrency());
+    }
+    return Math.max(1, total);
+  }
+
+  private void warmUp() {
+    List<CompletableFuture<Void>> starts = new ArrayList<>();
+    for (FunctionPool pool : pools.values()) {
+      starts.add(CompletableFuture.runAsync(pool::warmUp, Thread.ofVirtual()::start));
+    }
+    List<String> failures = new ArrayList<>();
+    for (CompletableFuture<Void> start : starts) {
+      try {
+        start.join();
+      } catch (CompletionException e) {
+        failures.add(e.getCause().getMessage());
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw new FunctionStartException(String.join("; ", failures));
+    }
+  }
+
+  private String queueUrlForArn(SqsClient sqs, String arn) {
+    for (ProvisionedResource resource : resources.values()) {
+      if (arn.equals(resource.attributes().get("Arn"))
+          && resource.type().equals("AWS::SQS::Queue")) {
+        return resource.reference();
+      }
+    }
+    String name = arn.substring(arn.lastIndexOf(':') + 1);
+    return sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
+  }
+
+  private <T extends AutoCloseable> T closing(T resource) {
+    toClose.add(resource);
+    return resource;
+  }
+
+  @Override
+  public InvocationResult invoke(String logicalId, byte[] event) {
+    return pool(logicalId).invoke(event);
+  }
+
+  /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:3000}. */
+  public URI apiUri() {
+    return httpApi.uri();
+  }
+
+  /** The AWS endpoint the resources live on. */
+  public AwsEndpoint endpoint() {
+    return endpoint;
+  }
+
+  /** The created resources by logical id (functions and APIs included). */
+  public Map<String, ProvisionedResource> resources() {
+    return resources;
+  }
+
+  /**
+   * The name of the bucket {@code logicalId}.
+   *
+   * @throws IllegalArgumentException if there is no such bucket
+   */
+  public String bucketName(String logicalId) {
+    return resource(logicalId, "AWS::S3::Bucket").reference();
+  }
+
+  /**
+   * The URL of the queue {@code logicalId}.
+   *
+   * @throws IllegalArgumentException if there is no such queue
+   */
+  public String queueUrl(String logicalId) {
+    return resource(logicalId, "AWS::SQS::Queue").reference();
+  }
+
+  /**
+   * The ARN of the queue {@code logicalId}.
+   *
+   * @throws IllegalArgumentException if there is no such queue
+   */
+  public String queueArn(String logicalId) {
+    return resource(logicalId, "AWS::SQS::Queue").attributes().get("Arn");
+  }
+
+  /**
+   * The name of the table {@code logicalId}.
+   *
+   * @throws IllegalArgumentException if there is no such table
+   */
+  public String tableName(String logicalId) {
+    return resource(logicalId, "AWS::DynamoDB::Table").reference();
+  }
+
+  /**
+   * The kept log lines of function {@code logicalId} (its output and the START/END/REPORT lines),
+   * oldest first.
+   *
+   * @throws IllegalArgumentException if there is no such function
+   */
+  public List<String> functionLog(String logicalId) {
+    FunctionLog log = logs.get(logicalId);
+    if (log == null) {
+      throw new IllegalArgumentException(
+          "no function " + logicalId + "; functions: " + logs.keySet());
+    }
+    return log.lines();
+  }
+
+  /**
+   * How many SQS messages have been handed to function {@code logicalId} (redeliveries included).
+   *
+   * @throws IllegalArgumentException if there is no such function
+   */
+  public long deliveredMessages(String logicalId) {
+    AtomicLong count = delivered.get(logicalId);
+    if (count == null) {
+      throw new IllegalArgumentException(
+          "no function " + logicalId + "; functions: " + logs.keySet());
+    }
+    return count.get();
+  }
+
+  private FunctionPool pool(String logicalId) {
+    FunctionPool pool = pools.get(logicalId);
+    if (pool == null) {
+      throw new IllegalArgumentException(
+          "no function " + logicalId + "; functions: " + pools.keySet());
+    }
+    return pool;
+  }
+
+  private ProvisionedResource resource(String logicalId, String type) {
+    ProvisionedResource resource = resources.get(logicalId);
+    if (resource == null || !resource.type().equals(type)) {
+      throw new IllegalArgumentException("no " + type + " " + logicalId + " in the template");
+    }
+    return resource;
+  }
+
+  /**
+   * Stops the HTTP API, the pollers, every function instance and, if this local cloud started it,
+   * the AWS endpoint; in the reverse order of starting.
+   */
+  @Override
+  public void close() {
+    for (int i = toClose.size() - 1; i >= 0; i--) {
+      try {
+        toClose.get(i).close();
+      } catch (Exception e) {
+        options.log().accept("while stopping: " + e);
+      }
+    }
+    toClose.clear();
+  }
+}

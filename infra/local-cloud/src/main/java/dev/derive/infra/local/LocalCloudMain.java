@@ -1,0 +1,115 @@
+package dev.derive.infra.local;
+
+import dev.derive.infra.local.resources.ProvisionedResource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Command line of the local cloud.
+ *
+ * <pre>
+ * java -jar infra/local-cloud/target/local-cloud.jar up [--port 3000] [--template template.yaml]
+ *     [--stack-name derive-local] [--parameter Name=Value]...
+ * </pre>
+ *
+ * <p>{@code up} starts everything, prints the AWS endpoint, the resources and {@code API:
+ * http://127.0.0.1:<port>}, then a line {@code ready in N ms}, streams the functions' logs and
+ * stops cleanly on Ctrl-C. Exit status 2 for a usage error, 1 if starting fails.
+ */
+public final class LocalCloudMain {
+  private LocalCloudMain() {}
+
+  /** Runs the command in {@code args}. */
+  public static void main(String[] args) throws InterruptedException {
+    if (args.length == 0 || !args[0].equals("up")) {
+      usage("expected the command `up`");
+      return;
+    }
+    Path template = Path.of("template.yaml");
+    LocalCloudOptions.Builder builder = null;
+    int port = 3000;
+    String stackName = null;
+    java.util.Map<String, String> parameters = new java.util.LinkedHashMap<>();
+    for (int i = 1; i < args.length; i++) {
+      String option = args[i];
+      if (i + 1 >= args.length) {
+        usage("missing value after " + option);
+        return;
+      }
+      String value = args[++i];
+      switch (option) {
+        case "--port" -> port = Integer.parseInt(value);
+        case "--template" -> template = Path.of(value);
+        case "--stack-name" -> stackName = value;
+        case "--parameter" -> {
+          int equals = value.indexOf('=');
+          if (equals <= 0) {
+            usage("--parameter needs Name=Value");
+            return;
+          }
+          parameters.put(value.substring(0, equals), value.substring(equals + 1));
+        }
+        default -> {
+          usage("unknown option " + option);
+          return;
+        }
+      }
+    }
+    if (!Files.isRegularFile(template)) {
+      usage("no template at " + template.toAbsolutePath());
+      return;
+    }
+    builder = LocalCloudOptions.builder(template).httpPort(port);
+    if (stackName != null) {
+      builder.stackName(stackName);
+    }
+    parameters.forEach(builder::parameter);
+    up(builder.build());
+  }
+
+  private static void up(LocalCloudOptions options) throws InterruptedException {
+    long started = System.nanoTime();
+    LocalCloud cloud;
+    try {
+      cloud = LocalCloud.start(options);
+    } catch (RuntimeException e) {
+      System.err.println("local cloud failed to start: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("stopping the local cloud");
+                  cloud.close();
+                  stopped.countDown();
+                },
+                "local-cloud-stop"));
+    System.out.println("AWS endpoint: " + cloud.endpoint().describe());
+    for (ProvisionedResource resource : cloud.resources().values()) {
+      switch (resource.type()) {
+        case "AWS::S3::Bucket" ->
+            System.out.println("bucket " + resource.logicalId() + ": " + resource.reference());
+        case "AWS::SQS::Queue" ->
+            System.out.println("queue " + resource.logicalId() + ": " + resource.reference());
+        case "AWS::DynamoDB::Table" ->
+            System.out.println("table " + resource.logicalId() + ": " + resource.reference());
+        default -> {}
+      }
+    }
+    System.out.println("API: " + cloud.apiUri());
+    System.out.println("ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+    stopped.await();
+  }
+
+  private static void usage(String problem) {
+    System.err.println(problem);
+    System.err.println(
+        "usage: local-cloud up [--port 3000] [--template template.yaml]"
+            + " [--stack-name derive-local] [--parameter Name=Value]...");
+    System.exit(2);
+  }
+}

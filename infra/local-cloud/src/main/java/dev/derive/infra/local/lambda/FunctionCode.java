@@ -1,0 +1,80 @@
+package dev.derive.infra.local.lambda;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+
+/**
+ * Lays out a function's deployment package as Lambda's task root ({@code /var/task}): a {@code
+ * CodeUri} zip is extracted into a fresh folder; a folder is used as it is.
+ */
+public final class FunctionCode {
+  private FunctionCode() {}
+
+  /**
+   * The task root for {@code code}.
+   *
+   * @param code the {@code CodeUri}: a zip file or a folder
+   * @param extractTo the folder to (re)create and extract a zip into
+   * @throws FunctionStartException if {@code code} does not exist (the message says to build it) or
+   *     cannot be extracted
+   */
+  public static Path taskRoot(String logicalId, Path code, Path extractTo) {
+    if (Files.isDirectory(code)) {
+      return code;
+    }
+    if (!Files.isRegularFile(code)) {
+      throw new FunctionStartException(
+          "the code of "
+              + logicalId
+              + " ("
+              + code
+              + ") does not exist: build it first, e.g. ./mvnw -B package -DskipTests");
+    }
+    try {
+      deleteRecursively(extractTo);
+      Files.createDirectories(extractTo);
+      Path root = extractTo.toAbsolutePath().normalize();
+      try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(code))) {
+        ZipEntry entry;
+        while ((entry = zip.getNextEntry()) != null) {
+          Path target = root.resolve(entry.getName()).normalize();
+          if (!target.startsWith(root)) {
+            throw new FunctionStartException(
+                code + " holds an entry outside the task root: " + entry.getName());
+          }
+          if (entry.isDirectory()) {
+            Files.createDirectories(target);
+          } else {
+            Files.createDirectories(target.getParent());
+            copy(zip, target);
+          }
+        }
+      }
+      return root;
+    } catch (IOException e) {
+      throw new FunctionStartException("cannot extract " + code + " into " + extractTo, e);
+    }
+  }
+
+  private static void copy(InputStream in, Path target) throws IOException {
+    Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static void deleteRecursively(Path folder) throws IOException {
+    if (!Files.exists(folder)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(folder)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}

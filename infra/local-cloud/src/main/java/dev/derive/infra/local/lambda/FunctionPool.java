@@ -1,0 +1,152 @@
+package dev.derive.infra.local.lambda;
+
+import dev.derive.infra.local.template.FunctionDefinition;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The execution environments of one function: warm instances are reused (most recently used first),
+ * new ones are started on demand up to the concurrency limit, and callers beyond it wait for a free
+ * one (locally there is no throttling error). An instance that timed out or crashed is discarded
+ * and replaced by the next invocation.
+ */
+public final class FunctionPool implements AutoCloseable {
+  private final FunctionDefinition function;
+  private final String functionArn;
+  private final Path taskRoot;
+  private final FunctionLauncher launcher;
+  private final FunctionLog log;
+  private final Duration initTimeout;
+  private final int maxConcurrency;
+  private final Semaphore permits;
+  private final Deque<FunctionInstance> idle = new ArrayDeque<>();
+  private final Set<FunctionInstance> all = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  /**
+   * @param taskRoot the extracted code ({@link FunctionCode#taskRoot})
+   * @param maxConcurrency the most instances running at once
+   * @param initTimeout how long an instance may take to initialise
+   */
+  public FunctionPool(
+      FunctionDefinition function,
+      String functionArn,
+      Path taskRoot,
+      FunctionLauncher launcher,
+      FunctionLog log,
+      int maxConcurrency,
+      Duration initTimeout) {
+    this.function = function;
+    this.functionArn = functionArn;
+    this.taskRoot = taskRoot;
+    this.launcher = launcher;
+    this.log = log;
+    this.initTimeout = initTimeout;
+    this.maxConcurrency = maxConcurrency;
+    this.permits = new Semaphore(maxConcurrency, true);
+  }
+
+  /**
+   * Starts one instance and waits for it to initialise, so the first invocation is warm.
+   *
+   * @throws FunctionStartException if it cannot start or initialise
+   */
+  public void warmUp() {
+    FunctionInstance instance = startInstance();
+    synchronized (idle) {
+      idle.push(instance);
+    }
+  }
+
+  /**
+   * Invokes the function with {@code event} (JSON bytes) and waits for the result. An instance that
+   * cannot start yields a {@code Runtime.InitError} failure.
+   */
+  public InvocationResult invoke(byte[] event) {
+    try {
+      permits.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return InvocationResult.Failure.of("Runtime.Unknown", "interrupted while waiting");
+    }
+    try {
+      if (closed) {
+        return InvocationResult.Failure.of("Runtime.Unknown", "the local cloud is stopping");
+      }
+      FunctionInstance instance;
+      try {
+        instance = takeIdle();
+        if (instance == null) {
+          instance = startInstance();
+        }
+      } catch (FunctionStartException e) {
+        return InvocationResult.Failure.of("Runtime.InitError", e.getMessage());
+      }
+      InvocationResult result = instance.invoke(event);
+      if (instance.usable() && !closed) {
+        synchronized (idle) {
+          idle.push(instance);
+        }
+      } else {
+        all.remove(instance);
+        instance.close();
+      }
+      return result;
+    } finally {
+      permits.release();
+    }
+  }
+
+  private FunctionInstance takeIdle() {
+    synchronized (idle) {
+      while (!idle.isEmpty()) {
+        FunctionInstance instance = idle.pop();
+        if (instance.usable()) {
+          return instance;
+        }
+        all.remove(instance);
+        instance.close();
+      }
+      return null;
+    }
+  }
+
+  private FunctionInstance startInstance() {
+    FunctionInstance instance =
+        FunctionInstance.start(function, functionArn, taskRoot, launcher, log);
+    all.add(instance);
+    try {
+      instance.awaitInitialized(initTimeout);
+    } catch (FunctionStartException e) {
+      all.remove(instance);
+      throw e;
+    }
+    return instance;
+  }
+
+  /** The most instances that run at once. */
+  public int maxConcurrency() {
+    return maxConcurrency;
+  }
+
+  /** The function this pool runs. */
+  public FunctionDefinition function() {
+    return function;
+  }
+
+  /** Stops every instance. */
+  @Override
+  public void close() {
+    closed = true;
+    all.forEach(FunctionInstance::close);
+    all.clear();
+    synchronized (idle) {
+      idle.clear();
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package dev.derive.infra.local.sqs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.infra.local.lambda.FunctionInvoker;
+import dev.derive.infra.local.lambda.InvocationResult;
+import dev.derive.infra.local.template.FunctionDefinition;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Polls one queue for one function the way Lambda's SQS event source mapping does: {@code
+ * ReceiveMessage} with long polling, up to {@code BatchSize} messages (10 per call; larger batches
+ * gather calls within {@code MaximumBatchingWindowInSeconds}), all system and message attributes;
+ * invokes the function with the batch; then deletes the messages that succeeded. With {@code
+ * ReportBatchItemFailures} the reported {@code batchItemFailures} stay on the queue; on a function
+ * error the whole batch stays, to reappear after the visibility timeout (and reach the dead-letter
+ * queue after the redrive policy's {@code maxReceiveCount}). Pollers run concurrently up to {@code
+ * ScalingConfig.MaximumConcurrency}.
+ */
+public final class SqsEventSourceMapping implements AutoCloseable {
+  /** SQS's limit on messages per {@code ReceiveMessage} and per {@code DeleteMessageBatch}. */
+  public static final int MAX_MESSAGES_PER_CALL = 10;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String functionId;
+  private final FunctionDefinition.SqsEvent event;
+  private final String queueUrl;
+  private final SqsClient sqs;
+  private final FunctionInvoker invoker;
+  private final AtomicLong delivered;
+  private final int concurrency;
+  private final int waitSeconds;
+  private final String region;
+  private final Consumer<String> log;
+  private final List<Thread> pollers = new ArrayList<>();
+  private volatile boolean running;
+
+  /**
+   * @param functionId the logical id of the function to invoke
+   * @param queueUrl the URL of {@code event}'s queue
+   * @param delivered counts every message handed to the function
+   * @param concurrency how many batches may be in flight at once
+   * @param waitSeconds the long-polling wait of each {@code ReceiveMessage} (0–20 s)
+   */
+  public SqsEventSourceMapping(
+      String functionId,
+      FunctionDefinition.SqsEvent event,
+      String queueUrl,
+      SqsClient sqs,
+      FunctionInvoker invoker,
+      AtomicLong delivered,
+      int concurrency,
+      int waitSeconds,
+      String region,
+      Consumer<String> log) {
+    this.functionId = functionId;
+    this.event = event;
+    this.queueUrl = queueUrl;
+    this.sqs = sqs;
+    this.invoker = invoker;
+    this.delivered = delivered;
+    this.concurrency = concurrency;
+    this.waitSeconds = waitSeconds;
+    this.region = region;
+    this.log = log;
+  }
+
+  /** Starts the pollers. */
+  public void start() {
+    running = true;
+    for (int i = 0; i < concurrency; i++) {
+      Thread poller = new Thread(this::poll, "sqs-" + functionId + "-" + event.eventId() + "-" + i);
+      poller.setDaemon(true);
+      pollers.add(poller);
+      poller.start();
+    }
+  }
+
+  private void poll() {
+    while (running) {
+      try {
+        List<Message> batch = receiveBatch();
+        if (!batch.isEmpty() && running) {
+          deliver(batch);
+        }
+      } catch (SdkException | JsonProcessingException e) {
+        if (running) {
+          log.accept("SQS " + functionId + "/" + event.eventId() + ": " + e.getMessage());
+          sleep(1000);
+        }
+      }
+    }
+  }
+
+  private List<Message> receiveBatch() {
+    List<Message> batch = new ArrayList<>();
+    long windowEnd = System.currentTimeMillis() + event.maximumBatchingWindowSeconds() * 1000L;
+    do {
+      int wanted = Math.min(MAX_MESSAGES_PER_CALL, event.batchSize() - batch.size());
+      int wait =
+          batch.isEmpty()
+              ? waitSeconds
+              : (int) Math.max(0, Math.min(20, (windowEnd - System.currentTimeMillis()) / 1000));
+      batch.addAll(
+          sqs.receiveMessage(
+                  b ->
+                      b.queueUrl(queueUrl)
+                          .maxNumberOfMessages(wanted)
+                          .waitTimeSeconds(wait)
+                          .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                          .messageAttributeNames("All"))
+              .messages());
+    } while (running
+        && !batch.isEmpty()
+        && batch.size() < event.batchSize()
+        && System.currentTimeMillis() < windowEnd);
+    return batch;
+  }
+
+  private void deliver(List<Message> batch) throws JsonProcessingException {
+    delivered.addAndGet(batch.size());
+    byte[] payload = JSON.writeValueAsBytes(SqsEventMapper.event(batch, event.queueArn(), region));
+    InvocationResult result = invoker.invoke(functionId, payload);
+    Set<String> ids = new LinkedHashSet<>(batch.stream().map(Message::messageId).toList());
+    Set<String> failed =
+        switch (result) {
+          case InvocationResult.Failure failure -> {
+            log.accept(
+                "SQS "
+                    + functionId
+                    + ": "
+                    + batch.size()
+                    + " message(s) stay on the queue after "
+                    + failure.errorType()
+                    + ": "
+                    + failure.errorMessage());
+            yield ids;
+          }
+          case InvocationResult.Success success ->
+              event.reportBatchItemFailures()
+                  ? BatchItemFailures.failedIds(success.payload(), ids)
+                  : Set.of();
+        };
+    List<Message> succeeded = batch.stream().filter(m -> !failed.contains(m.messageId())).toList();
+    for (int from = 0; from < succeeded.size(); from += MAX_MESSAGES_PER_CALL) {
+      List<DeleteMessageBatchRequestEntry> entries =
+          succeeded.subList(from, Math.min(succeeded.size(), from + MAX_MESSAGES_PER_CALL)).stream()
+              .map(
+                  m ->
+                      DeleteMessageBatchRequestEntry.builder()
+                          .id(m.messageId())
+                          .receiptHandle(m.receiptHandle())
+                          .build())
+              .toList();
+      var response = sqs.deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
+      response
+          .failed()
+          .forEach(
+              f ->
+                  log.accept(
+                      "SQS " + functionId + ": cannot delete " + f.id() + ": " + f.message()));
+    }
+    if (!failed.isEmpty() && result instanceof InvocationResult.Success) {
+      log.accept(
+          "SQS "
+              + functionId
+              + ": "
+              + failed.size()
+              + " of "
+              + batch.size()
+              + " reported as failed");
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops polling; a batch being processed is finished first (up to the long-polling wait). */
+  @Override
+  public void close() {
+    running = false;
+    for (Thread poller : pollers) {
+      try {
+        poller.join((waitSeconds + 2) * 1000L);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

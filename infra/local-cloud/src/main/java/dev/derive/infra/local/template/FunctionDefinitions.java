@@ -1,0 +1,159 @@
+package dev.derive.infra.local.template;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * Reads the {@code AWS::Serverless::Function} resources of a template into {@link
+ * FunctionDefinition}s: {@code Globals.Function} is merged into each function (the function's
+ * properties win; {@code Environment.Variables} are merged key by key) and intrinsics are
+ * evaluated. Defaults follow SAM: {@code MemorySize} 128 MB, {@code Timeout} 3 s.
+ */
+public final class FunctionDefinitions {
+  /** The resource type of a SAM function. */
+  public static final String TYPE = "AWS::Serverless::Function";
+
+  private FunctionDefinitions() {}
+
+  /**
+   * All functions of {@code template}, in template order.
+   *
+   * @param stackName used for the default function name
+   * @throws TemplateException if a property is missing or invalid, or an event type is not
+   *     supported (only {@code HttpApi} and {@code SQS} are)
+   */
+  public static List<FunctionDefinition> read(
+      Template template, References references, String stackName) {
+    List<FunctionDefinition> functions = new ArrayList<>();
+    for (Template.Resource resource : template.resourcesOfType(TYPE)) {
+      Map<String, Object> merged = mergeGlobals(template.globalsFunction(), resource.properties());
+      Map<String, Object> properties = IntrinsicResolver.resolveMap(merged, references);
+      functions.add(definition(template.directory(), resource.logicalId(), properties, stackName));
+    }
+    return functions;
+  }
+
+  /** {@code globals} overlaid with {@code own}; {@code Environment.Variables} merged by key. */
+  static Map<String, Object> mergeGlobals(Map<String, Object> globals, Map<String, Object> own) {
+    Map<String, Object> merged = new LinkedHashMap<>(globals);
+    merged.putAll(own);
+    Map<String, Object> variables = new LinkedHashMap<>(variables(globals));
+    variables.putAll(variables(own));
+    if (!variables.isEmpty()) {
+      merged.put("Environment", Map.of("Variables", variables));
+    }
+    return merged;
+  }
+
+  private static Map<String, Object> variables(Map<String, Object> properties) {
+    Map<String, Object> environment =
+        TemplateReader.asMap(properties.get("Environment"), "Environment");
+    return TemplateReader.asMap(environment.get("Variables"), "Environment.Variables");
+  }
+
+  private static FunctionDefinition definition(
+      Path directory, String id, Map<String, Object> properties, String stackName) {
+    Object codeUri = properties.get("CodeUri");
+    if (!(codeUri instanceof String codePath)) {
+      throw new TemplateException(
+          id + ".CodeUri must be a local path (S3 locations are not supported), got " + codeUri);
+    }
+    String handler = requiredString(properties, "Handler", id);
+    String runtime = requiredString(properties, "Runtime", id);
+    if (!runtime.startsWith("java")) {
+      throw new TemplateException(
+          id + ".Runtime " + runtime + ": the local cloud runs only Java runtimes");
+    }
+    Map<String, String> environment = new LinkedHashMap<>();
+    variables(properties).forEach((k, v) -> environment.put(k, String.valueOf(v)));
+    List<FunctionDefinition.HttpApiEvent> http = new ArrayList<>();
+    List<FunctionDefinition.SqsEvent> sqs = new ArrayList<>();
+    Map<String, Object> events = TemplateReader.asMap(properties.get("Events"), id + ".Events");
+    for (Map.Entry<String, Object> entry : events.entrySet()) {
+      String where = id + ".Events." + entry.getKey();
+      Map<String, Object> event = TemplateReader.asMap(entry.getValue(), where);
+      Map<String, Object> eventProperties =
+          TemplateReader.asMap(event.get("Properties"), where + ".Properties");
+      String type = String.valueOf(event.get("Type"));
+      switch (type) {
+        case "HttpApi" -> http.add(httpApiEvent(entry.getKey(), eventProperties));
+        case "SQS" -> sqs.add(sqsEvent(entry.getKey(), eventProperties, where));
+        default ->
+            throw new TemplateException(
+                where + ": event type " + type + " is not supported (only HttpApi and SQS)");
+      }
+    }
+    Object name = properties.get("FunctionName");
+    return new FunctionDefinition(
+        id,
+        name == null ? stackName + "-" + id : String.valueOf(name),
+        directory.resolve(codePath).normalize(),
+        handler,
+        runtime,
+        integer(properties, "MemorySize", 128, id),
+        integer(properties, "Timeout", 3, id),
+        environment,
+        optionalInteger(properties, "ReservedConcurrentExecutions", id),
+        List.copyOf(http),
+        List.copyOf(sqs));
+  }
+
+  private static FunctionDefinition.HttpApiEvent httpApiEvent(
+      String eventId, Map<String, Object> properties) {
+    Object path = properties.get("Path");
+    Object method = properties.get("Method");
+    if (path == null) {
+      return new FunctionDefinition.HttpApiEvent(eventId, null, null);
+    }
+    String verb =
+        method == null ? "ANY" : String.valueOf(method).toUpperCase(java.util.Locale.ROOT);
+    return new FunctionDefinition.HttpApiEvent(eventId, verb, String.valueOf(path));
+  }
+
+  private static FunctionDefinition.SqsEvent sqsEvent(
+      String eventId, Map<String, Object> properties, String where) {
+    String queue = requiredString(properties, "Queue", where);
+    Object responseTypes = properties.get("FunctionResponseTypes");
+    boolean partial =
+        responseTypes instanceof List<?> list && list.contains("ReportBatchItemFailures");
+    Map<String, Object> scaling =
+        TemplateReader.asMap(properties.get("ScalingConfig"), where + ".ScalingConfig");
+    return new FunctionDefinition.SqsEvent(
+        eventId,
+        queue,
+        integer(properties, "BatchSize", 10, where),
+        integer(properties, "MaximumBatchingWindowInSeconds", 0, where),
+        partial,
+        optionalInteger(scaling, "MaximumConcurrency", where),
+        !"false".equalsIgnoreCase(String.valueOf(properties.getOrDefault("Enabled", "true"))));
+  }
+
+  private static String requiredString(Map<String, Object> properties, String key, String where) {
+    Object value = properties.get(key);
+    if (value == null) {
+      throw new TemplateException(where + " has no " + key);
+    }
+    return String.valueOf(value);
+  }
+
+  private static int integer(Map<String, Object> properties, String key, int fallback, String id) {
+    return optionalInteger(properties, key, id).orElse(fallback);
+  }
+
+  private static OptionalInt optionalInteger(
+      Map<String, Object> properties, String key, String where) {
+    Object value = properties.get(key);
+    if (value == null) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(String.valueOf(value).trim()));
+    } catch (NumberFormatException e) {
+      throw new TemplateException(where + "." + key + " must be an integer, got " + value, e);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package dev.derive.infra.local.template;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A CloudFormation/SAM template as read from YAML, with intrinsic functions kept as {@link
+ * Intrinsic} values.
+ *
+ * @param directory the folder the template lives in; relative {@code CodeUri}s resolve against it
+ * @param parameters the {@code Parameters} section by name
+ * @param globalsFunction the {@code Globals.Function} section (empty if absent)
+ * @param resources the {@code Resources} section by logical id, in template order
+ */
+public record Template(
+    Path directory,
+    Map<String, Parameter> parameters,
+    Map<String, Object> globalsFunction,
+    Map<String, Resource> resources) {
+
+  /** A template parameter and its {@code Default}, or {@code null} if it has none. */
+  public record Parameter(String name, String type, String defaultValue) {}
+
+  /**
+   * One entry of {@code Resources}.
+   *
+   * @param properties the {@code Properties} map (empty if absent), unevaluated
+   * @param dependsOn the explicit {@code DependsOn} logical ids
+   */
+  public record Resource(
+      String logicalId, String type, Map<String, Object> properties, List<String> dependsOn) {}
+
+  /** The resources of {@code type}, in template order. */
+  public List<Resource> resourcesOfType(String type) {
+    return resources.values().stream().filter(r -> r.type().equals(type)).toList();
+  }
+
+  /**
+   * The resource with {@code logicalId}.
+   *
+   * @throws TemplateException if there is none
+   */
+  public Resource resource(String logicalId) {
+    Resource resource = resources.get(logicalId);
+    if (resource == null) {
+      throw new TemplateException("no resource " + logicalId + " in the template");
+    }
+    return resource;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.derive.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Coordination–execution separation, enforced: the coordinator and the workers share only {@code
+ * dev.derive.protocol}, and the protocol depends on neither nor on AWS.
+ */
+class ArchitectureTest {
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importDerive() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.derive");
+  }
+
+  @Test
+  void seesTheCoordinatorTheWorkersAndTheProtocol() {
+    assertThat(classes.stream().map(c -> c.getPackageName()))
+        .anyMatch(p -> p.startsWith("dev.derive.coordinator.api"))
+        .anyMatch(p -> p.startsWith("dev.derive.coordinator.progress"))
+        .anyMatch(p -> p.startsWith("dev.derive.worker.runtime"))
+        .anyMatch(p -> p.startsWith("dev.derive.worker.image"))
+        .anyMatch(p -> p.startsWith("dev.derive.protocol"));
+  }
+
+  @Test
+  void theCoordinatorDoesNotDependOnWorkers() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.coordinator..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.derive.worker..")
+        .check(classes);
+  }
+
+  @Test
+  void workersDoNotDependOnTheCoordinator() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.worker..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.derive.coordinator..")
+        .check(classes);
+  }
+
+  @Test
+  void workersDoNotDependOnEachOther() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.worker.image..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.derive.worker.pdf..", "dev.derive.worker.text..", "dev.derive.worker.markup..")
+        .check(classes);
+  }
+
+  @Test
+  void theProtocolDependsOnNeitherSideNorOnAws() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.protocol..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.derive.coordinator..",
+            "dev.derive.worker..",
+            "dev.derive.infra..",
+            "software.amazon..")
+        .check(classes);
+  }
+
+  @Test
+  void functionsDoNotDependOnTheLocalCloud() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.derive.coordinator..", "dev.derive.worker..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.derive.infra..")
+        .check(classes);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.derive.infra.local.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RouteTableTest {
+  private final RouteTable table =
+      new RouteTable(
+          List.of(
+              new Route("ANY", "/{proxy+}", "Greedy"),
+              new Route("GET", "/v1/derivatives/{id}", "ById"),
+              new Route("GET", "/v1/capabilities", "Exact"),
+              new Route("ANY", "/v1/capabilities", "ExactAny")));
+
+  @Test
+  void anExactPathBeatsAGreedyOne() {
+    assertThat(table.find("GET", "/v1/capabilities").orElseThrow().route().target())
+        .isEqualTo("Exact");
+  }
+
+  @Test
+  void aNamedMethodBeatsAny() {
+    assertThat(table.find("POST", "/v1/capabilities").orElseThrow().route().target())
+        .isEqualTo("ExactAny");
+  }
+
+  @Test
+  void pathParametersAreDecoded() {
+    RouteTable.Match match = table.find("GET", "/v1/derivatives/a%20b").orElseThrow();
+
+    assertThat(match.route().target()).isEqualTo("ById");
+    assertThat(match.pathParameters()).isEqualTo(Map.of("id", "a b"));
+  }
+
+  @Test
+  void aGreedySegmentTakesTheRestOfThePath() {
+    RouteTable.Match match = table.find("DELETE", "/v1/derivatives/x/content").orElseThrow();
+
+    assertThat(match.route().routeKey()).isEqualTo("ANY /{proxy+}");
+    assertThat(match.pathParameters()).isEqualTo(Map.of("proxy", "v1/derivatives/x/content"));
+  }
+
+  @Test
+  void noRouteMatchesTheRootWithoutADefault() {
+    assertThat(table.find("GET", "/")).isEmpty();
+    assertThat(new RouteTable(List.of(new Route("GET", "/a", "A"))).find("GET", "/a/b")).isEmpty();
+  }
+
+  @Test
+  void theDefaultRouteCatchesTheRest() {
+    RouteTable withDefault =
+        new RouteTable(List.of(new Route(null, null, "Default"), new Route("GET", "/a", "A")));
+
+    assertThat(withDefault.find("GET", "/a").orElseThrow().route().target()).isEqualTo("A");
+    assertThat(withDefault.find("PUT", "/b").orElseThrow().route().routeKey())
+        .isEqualTo("$default");
+  }
+}
