@@ -47,7 +47,12 @@ public final class Problems {
   public static Response of(CoordinatorException e) {
     Kind kind = KINDS.getOrDefault(e.kind(), new Kind(500, "Internal error"));
     List<Violation> errors =
-        e instanceof InvalidRequestException invalid ? invalid.violations() : List.of();
+        switch (e) {
+          case InvalidRequestException invalid -> invalid.violations();
+          case SourceNotFoundException missing ->
+              List.of(new Violation(missing.pointer(), "no such object in the source bucket"));
+          default -> List.of();
+        };
     return response(
         new Problem(typeOf(e.kind()), kind.title(), kind.status(), e.getMessage(), errors));
   }

@@ -7,13 +7,22 @@ public class SourceNotFoundException extends CoordinatorException {
   /** The stable error kind. */
   public static final String KIND = "source-not-found";
 
-  /** Names the missing object. */
+  private final String pointer;
+
+  /** Names the missing object, and the request member that named it. */
   public SourceNotFoundException(String key, String versionId) {
     super(
         KIND,
-        "no source object '"
+        (versionId == null ? "/source/key" : "/source/versionId")
+            + ": no source object '"
             + key
             + "'"
             + (versionId == null ? "" : " with version id '" + versionId + "'"));
+    this.pointer = versionId == null ? "/source/key" : "/source/versionId";
+  }
+
+  /** RFC 6901 JSON pointer to the request member naming the missing object. */
+  public String pointer() {
+    return pointer;
   }
 }

@@ -89,7 +89,11 @@ public final class S3ObjectStore implements ObjectStore {
         .signedHeaders()
         .forEach(
             (name, values) -> {
-              if (!name.equalsIgnoreCase("host") && !values.isEmpty()) {
+              // Host and Content-Length are set by any HTTP client (and refused from callers by
+              // some, e.g. java.net.http); the declared size is signed all the same.
+              if (!name.equalsIgnoreCase("host")
+                  && !name.equalsIgnoreCase("content-length")
+                  && !values.isEmpty()) {
                 headers.put(name, String.join(",", values));
               }
             });
