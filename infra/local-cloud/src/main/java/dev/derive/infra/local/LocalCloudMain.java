@@ -1,6 +1,8 @@
 package dev.derive.infra.local;
 
+import dev.derive.infra.local.cli.UploadCommand;
 import dev.derive.infra.local.resources.ProvisionedResource;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -11,19 +13,25 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -jar infra/local-cloud/target/local-cloud.jar up [--port 3000] [--template template.yaml]
  *     [--stack-name derive-local] [--parameter Name=Value]...
+ * java -jar infra/local-cloud/target/local-cloud.jar upload FILE [--api http://127.0.0.1:3000]
  * </pre>
  *
  * <p>{@code up} starts everything, prints the AWS endpoint, the resources and {@code API:
  * http://127.0.0.1:<port>}, then a line {@code ready in N ms}, streams the functions' logs and
- * stops cleanly on Ctrl-C. Exit status 2 for a usage error, 1 if starting fails.
+ * stops cleanly on Ctrl-C. {@code upload} puts a file into the source bucket through the API and
+ * prints its source key. Exit status 2 for a usage error, 1 if starting fails.
  */
 public final class LocalCloudMain {
   private LocalCloudMain() {}
 
   /** Runs the command in {@code args}. */
   public static void main(String[] args) throws InterruptedException {
+    if (args.length > 0 && args[0].equals("upload")) {
+      upload(args);
+      return;
+    }
     if (args.length == 0 || !args[0].equals("up")) {
-      usage("expected the command `up`");
+      usage("expected the command `up` or `upload`");
       return;
     }
     Path template = Path.of("template.yaml");
@@ -105,11 +113,27 @@ public final class LocalCloudMain {
     stopped.await();
   }
 
+  private static void upload(String[] args) throws InterruptedException {
+    if (args.length != 2 && !(args.length == 4 && args[2].equals("--api"))) {
+      usage("upload takes a file and optionally --api URL");
+      return;
+    }
+    URI api = URI.create(args.length == 4 ? args[3] : "http://127.0.0.1:3000");
+    Path file = Path.of(args[1]);
+    try {
+      System.out.println(new UploadCommand(api).upload(file));
+    } catch (java.io.IOException e) {
+      System.err.println("upload of " + file + " failed: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
   private static void usage(String problem) {
     System.err.println(problem);
     System.err.println(
         "usage: local-cloud up [--port 3000] [--template template.yaml]"
-            + " [--stack-name derive-local] [--parameter Name=Value]...");
+            + " [--stack-name derive-local] [--parameter Name=Value]...\n"
+            + "       local-cloud upload FILE [--api http://127.0.0.1:3000]");
     System.exit(2);
   }
 }
