@@ -15,14 +15,23 @@ import javax.imageio.ImageWriter;
 import javax.imageio.stream.ImageOutputStream;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 
-/** Writes an image as JPEG (at a quality) or PNG, with no metadata carried over. */
+/**
+ * Writes an image as JPEG (at a quality), PNG, GIF (palette built by the JDK writer), BMP or TIFF,
+ * with no metadata carried over. Formats without alpha get the image flattened onto white.
+ */
 final class ImageEncoder {
   private ImageEncoder() {}
+
+  /** Whether {@code mediaType} keeps an alpha channel (PNG and TIFF do). */
+  static boolean keepsAlpha(String mediaType) {
+    return MediaTypes.IMAGE_PNG.equals(mediaType) || MediaTypes.IMAGE_TIFF.equals(mediaType);
+  }
 
   /**
    * Encodes {@code image} to {@code target} (truncated first).
    *
-   * @param mediaType {@code image/jpeg} or {@code image/png}
+   * @param mediaType {@code image/jpeg}, {@code image/png}, {@code image/gif}, {@code image/bmp} or
+   *     {@code image/tiff}
    * @param quality JPEG quality 1..100, mapped to ImageIO's compression quality 0.01..1.0
    * @throws IOException if writing fails
    * @throws IllegalArgumentException if no ImageIO writer exists for {@code mediaType}
@@ -30,7 +39,7 @@ final class ImageEncoder {
   static void write(BufferedImage image, String mediaType, int quality, Path target)
       throws IOException {
     boolean jpeg = MediaTypes.IMAGE_JPEG.equals(mediaType);
-    BufferedImage pixels = jpeg ? Pixels.normalize(image, false) : image;
+    BufferedImage pixels = keepsAlpha(mediaType) ? image : Pixels.normalize(image, false);
     Iterator<ImageWriter> writers = ImageIO.getImageWritersByMIMEType(mediaType);
     if (!writers.hasNext()) {
       throw new IllegalArgumentException("no ImageIO writer for " + mediaType);

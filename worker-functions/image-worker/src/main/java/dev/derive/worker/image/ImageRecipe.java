@@ -10,17 +10,66 @@ import java.util.Set;
 
 /**
  * What an image step asks for, read from its operations ({@link Capabilities#RESIZE}, {@link
- * Capabilities#ENCODE}; see {@link Capabilities#IMAGE_CAPABILITY} for their parameters).
+ * Capabilities#ENCODE}; see {@link Capabilities#IMAGE_CAPABILITY} for their parameters), and the
+ * geometric operations {@value #ROTATE} ({@code angle} 90, 180 or 270, clockwise), {@value #FLIP}
+ * (mirror top to bottom), {@value #FLOP} (mirror left to right) and {@value #GREYSCALE}, with
+ * sharp's meanings. They apply to the upright image: rotation before the resize box is fitted,
+ * mirroring and greyscale after.
  *
  * @param box the resize box, or {@code null} to keep the (oriented) size
- * @param mediaType output media type, {@code image/jpeg} or {@code image/png}
+ * @param mediaType output media type: {@code image/jpeg}, {@code image/png}, {@code image/gif},
+ *     {@code image/bmp} or {@code image/tiff}
  * @param quality JPEG quality 1..100
+ * @param rotate clockwise rotation in degrees: 0, 90, 180 or 270
+ * @param flip whether to mirror top to bottom
+ * @param flop whether to mirror left to right
+ * @param greyscale whether to drop colour
+ * @param page 1-based page (TIFF) or frame (GIF) to decode
  */
-public record ImageRecipe(FitInside box, String mediaType, int quality) {
+public record ImageRecipe(
+    FitInside box,
+    String mediaType,
+    int quality,
+    int rotate,
+    boolean flip,
+    boolean flop,
+    boolean greyscale,
+    int page) {
+  /** Operation choosing the page (TIFF) or frame (GIF) to decode: {@code page}, 1-based. */
+  public static final String PAGE = "page";
+
+  /** Operation turning the image clockwise by {@code angle} degrees (90, 180 or 270). */
+  public static final String ROTATE = "rotate";
+
+  /** Operation mirroring the image top to bottom. */
+  public static final String FLIP = "flip";
+
+  /** Operation mirroring the image left to right. */
+  public static final String FLOP = "flop";
+
+  /** Operation dropping colour (ITU-R BT.601 luma). */
+  public static final String GREYSCALE = "greyscale";
+
+  /** A recipe that only resizes and encodes. */
+  public ImageRecipe(FitInside box, String mediaType, int quality) {
+    this(box, mediaType, quality, 0, false, false, false, 1);
+  }
+
+  /** Whether the rotation turns the image on its side (swaps width and height). */
+  public boolean rotationSwapsAxes() {
+    return rotate % 180 != 0;
+  }
+
   /** Default JPEG quality, as declared by the {@code encode} operation. */
   public static final int DEFAULT_QUALITY = 85;
 
-  private static final Set<String> WRITABLE = Set.of(MediaTypes.IMAGE_JPEG, MediaTypes.IMAGE_PNG);
+  private static final Set<String> WRITABLE =
+      Set.of(
+          MediaTypes.IMAGE_JPEG,
+          MediaTypes.IMAGE_PNG,
+          MediaTypes.IMAGE_GIF,
+          MediaTypes.IMAGE_BMP,
+          MediaTypes.IMAGE_TIFF);
 
   /**
    * Reads the recipe of {@code step}. The output media type is the {@code encode} operation's, else
@@ -33,6 +82,11 @@ public record ImageRecipe(FitInside box, String mediaType, int quality) {
     FitInside box = null;
     String mediaType = null;
     int quality = DEFAULT_QUALITY;
+    int rotate = 0;
+    boolean flip = false;
+    boolean flop = false;
+    boolean greyscale = false;
+    int page = 1;
     for (Operation op : step.operations()) {
       switch (op.operation()) {
         case Capabilities.RESIZE -> box = box(op);
@@ -41,6 +95,22 @@ public record ImageRecipe(FitInside box, String mediaType, int quality) {
           quality = op.intParam("quality", DEFAULT_QUALITY);
           if (quality < 1 || quality > 100) {
             throw invalid("encode quality must be 1..100, not " + quality);
+          }
+        }
+        case ROTATE -> {
+          int angle = op.intParam("angle", -1);
+          if (angle != 90 && angle != 180 && angle != 270) {
+            throw invalid("rotate angle must be 90, 180 or 270, not " + op.params().get("angle"));
+          }
+          rotate = (rotate + angle) % 360;
+        }
+        case FLIP -> flip = !flip;
+        case FLOP -> flop = !flop;
+        case GREYSCALE -> greyscale = true;
+        case PAGE -> {
+          page = op.intParam("page", -1);
+          if (page < 1) {
+            throw invalid("page must be 1 or more, not " + op.params().get("page"));
           }
         }
         default -> throw invalid("the image capability has no operation '" + op.operation() + "'");
@@ -55,7 +125,7 @@ public record ImageRecipe(FitInside box, String mediaType, int quality) {
     if (!WRITABLE.contains(mediaType)) {
       throw invalid("the image capability cannot write " + mediaType);
     }
-    return new ImageRecipe(box, mediaType, quality);
+    return new ImageRecipe(box, mediaType, quality, rotate, flip, flop, greyscale, page);
   }
 
   private static FitInside box(Operation op) {

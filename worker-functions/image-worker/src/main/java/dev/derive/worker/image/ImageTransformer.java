@@ -1,6 +1,5 @@
 package dev.derive.worker.image;
 
-import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
@@ -15,7 +14,8 @@ import javax.imageio.ImageIO;
 /**
  * The image capability: decode (ImageIO with the TwelveMonkeys plug-ins: JPEG incl.
  * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), auto-orient from EXIF, resize (fit {@code
- * inside}, Lanczos), encode JPEG or PNG.
+ * inside}, Lanczos), rotate, flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP
+ * or TIFF.
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is computed on
  * the upright size; large images are subsampled while decoding (never below three times the target
@@ -57,15 +57,20 @@ public final class ImageTransformer implements StepTransformer {
   @Override
   public void transform(StepMessage step, Path input, Path output) throws IOException {
     ImageRecipe recipe = ImageRecipe.of(step);
-    try (SourceImage source = SourceImage.open(input, maxPixels)) {
+    try (SourceImage source = SourceImage.open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
       boolean swap = orientation.swapsAxes();
       int uprightWidth = swap ? source.height() : source.width();
       int uprightHeight = swap ? source.width() : source.height();
-      Dimension target =
+      // The box is fitted to the image as the caller will see it: upright, then rotated.
+      boolean turned = recipe.rotationSwapsAxes();
+      int shownWidth = turned ? uprightHeight : uprightWidth;
+      int shownHeight = turned ? uprightWidth : uprightHeight;
+      Dimension shown =
           recipe.box() == null
-              ? new Dimension(uprightWidth, uprightHeight)
-              : recipe.box().apply(uprightWidth, uprightHeight);
+              ? new Dimension(shownWidth, shownHeight)
+              : recipe.box().apply(shownWidth, shownHeight);
+      Dimension target = turned ? new Dimension(shown.height, shown.width) : shown;
       if ((long) target.width * target.height > maxPixels) {
         throw new PermanentStepFailure(
             StepErrorTypes.OUTPUT_TOO_LARGE,
@@ -83,10 +88,11 @@ public final class ImageTransformer implements StepTransformer {
       BufferedImage decoded =
           source.decode(subsampling(source.width(), source.height(), storedWidth, storedHeight));
       boolean keepAlpha =
-          MediaTypes.IMAGE_PNG.equals(recipe.mediaType()) && decoded.getColorModel().hasAlpha();
+          ImageEncoder.keepsAlpha(recipe.mediaType()) && decoded.getColorModel().hasAlpha();
       BufferedImage sized =
           Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight);
-      ImageEncoder.write(orientation.apply(sized), recipe.mediaType(), recipe.quality(), output);
+      BufferedImage shaped = Geometry.apply(orientation.apply(sized), recipe);
+      ImageEncoder.write(shaped, recipe.mediaType(), recipe.quality(), output);
     }
   }
 

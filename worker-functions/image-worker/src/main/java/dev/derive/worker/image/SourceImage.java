@@ -43,6 +43,9 @@ final class SourceImage implements AutoCloseable {
   private final int height;
   private final Orientation orientation;
 
+  /** 0-based index of the image decoded (the page or frame). */
+  private int index;
+
   private SourceImage(
       ImageInputStream stream,
       ImageReader reader,
@@ -68,6 +71,17 @@ final class SourceImage implements AutoCloseable {
    * @throws IOException if the file cannot be opened
    */
   static SourceImage open(Path file, long maxPixels) throws IOException {
+    return open(file, maxPixels, 1);
+  }
+
+  /**
+   * Opens page {@code page} (1-based) of {@code file}: a TIFF page or a GIF frame; other formats
+   * have one page.
+   *
+   * @throws PermanentStepFailure as {@link #open(Path, long)}, and {@code invalid-step} when the
+   *     file has fewer pages
+   */
+  static SourceImage open(Path file, long maxPixels, int page) throws IOException {
     ImageInputStream stream = ImageIO.createImageInputStream(file.toFile());
     if (stream == null) {
       throw new IOException("ImageIO cannot open " + file);
@@ -78,9 +92,20 @@ final class SourceImage implements AutoCloseable {
       int width;
       int height;
       try {
-        reader.setInput(stream, true);
-        width = reader.getWidth(0);
-        height = reader.getHeight(0);
+        reader.setInput(stream, page == 1);
+        if (page > 1) {
+          int pages = reader.getNumImages(true);
+          if (page > pages) {
+            reader.dispose();
+            throw new PermanentStepFailure(
+                StepErrorTypes.INVALID_STEP,
+                "page " + page + " is out of range: the " + format + " has " + pages + " page(s)");
+          }
+        }
+        width = reader.getWidth(page - 1);
+        height = reader.getHeight(page - 1);
+      } catch (PermanentStepFailure e) {
+        throw e;
       } catch (IOException | RuntimeException e) {
         reader.dispose();
         throw new PermanentStepFailure(
@@ -103,7 +128,10 @@ final class SourceImage implements AutoCloseable {
                 + maxPixels
                 + " pixels");
       }
-      return new SourceImage(stream, reader, format, width, height, readOrientation(file, format));
+      SourceImage source =
+          new SourceImage(stream, reader, format, width, height, readOrientation(file, format));
+      source.index = page - 1;
+      return source;
     } catch (RuntimeException e) {
       stream.close();
       throw e;
@@ -143,7 +171,7 @@ final class SourceImage implements AutoCloseable {
       param.setSourceSubsampling(subsampling, subsampling, 0, 0);
     }
     try {
-      return reader.read(0, param);
+      return reader.read(index, param);
     } catch (IOException | RuntimeException e) {
       // ImageIO reports variants it cannot decode (e.g. 12-bit JPEG) as "Unsupported ...".
       String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);

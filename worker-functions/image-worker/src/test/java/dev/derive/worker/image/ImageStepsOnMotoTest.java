@@ -169,6 +169,133 @@ class ImageStepsOnMotoTest {
                 duplicate.jobId(), "reused"));
   }
 
+  /** The scenario: five steps, two of them poison, in one batch. */
+  @Test
+  void batchOfFiveWithTwoPoisonWritesThreeOutputsAndTwoFailedResultsWithoutRetries()
+      throws IOException {
+    ObjectRef photo = ObjectRef.of(SOURCE, "five/photo.jpg");
+    ObjectRef corrupt = ObjectRef.of(SOURCE, "five/corrupt.jpg");
+    ObjectRef notAnImage = ObjectRef.of(SOURCE, "five/notes.jpg");
+    put(photo, TestImages.encode(TestImages.quadrants(640, 480), "jpg"), MediaTypes.IMAGE_JPEG);
+    put(corrupt, TestImages.corruptJpeg(), MediaTypes.IMAGE_JPEG);
+    put(notAnImage, "plain text, not a picture".getBytes(StandardCharsets.UTF_8), "image/jpeg");
+    List<StepMessage> good = new ArrayList<>();
+    for (int size : new int[] {64, 128, 256}) {
+      good.add(
+          TestImages.step(
+              "five-" + size,
+              photo,
+              ObjectRef.of(DERIVATIVES, "derivatives/five-" + size),
+              TestImages.resize(size, size)));
+    }
+    StepMessage poisonCorrupt =
+        TestImages.step(
+            "five-corrupt",
+            corrupt,
+            ObjectRef.of(DERIVATIVES, "derivatives/five-corrupt"),
+            TestImages.resize(64, 64));
+    StepMessage poisonUnsupported =
+        TestImages.step(
+            "five-unsupported",
+            notAnImage,
+            ObjectRef.of(DERIVATIVES, "derivatives/five-unsupported"),
+            TestImages.resize(64, 64));
+
+    SQSBatchResponse response =
+        processor(new SqsStepResultPublisher(sqs, resultsQueue))
+            .process(
+                receive(good.get(0), poisonCorrupt, good.get(1), poisonUnsupported, good.get(2)),
+                null);
+
+    assertThat(response.getBatchItemFailures()).as("records handed back for a retry").isEmpty();
+    for (StepMessage step : good) {
+      assertThat(readImage(step.output(), MediaTypes.IMAGE_JPEG)).isNotNull();
+    }
+    assertThat(s3.listObjectsV2(l -> l.bucket(DERIVATIVES).prefix("derivatives/five-")).keyCount())
+        .as("outputs written")
+        .isEqualTo(3);
+    Map<String, StepResult> results = results(5);
+    assertThat(results.values().stream().filter(StepResult::succeeded)).hasSize(3);
+    assertThat(results.get(poisonCorrupt.jobId()).error().type())
+        .isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+    assertThat(results.get(poisonUnsupported.jobId()).error().type())
+        .isEqualTo(StepErrorTypes.UNSUPPORTED_INPUT);
+    assertThat(results.get(poisonCorrupt.jobId()).error().retryable()).isFalse();
+  }
+
+  /** The scenario: the S3 endpoint is down for a moment, SQS redelivers, the step ends. */
+  @Test
+  void stepFailingWhileTheEndpointIsDownIsRetriedAndCompletes() throws IOException {
+    ObjectRef photo = ObjectRef.of(SOURCE, "outage/photo.jpg");
+    put(photo, TestImages.encode(TestImages.quadrants(300, 200), "jpg"), MediaTypes.IMAGE_JPEG);
+    StepMessage step =
+        TestImages.step(
+            "outage",
+            photo,
+            ObjectRef.of(DERIVATIVES, "derivatives/outage"),
+            TestImages.resize(30, 30));
+    sqs.sendMessage(s -> s.queueUrl(imageQueue).messageBody(MessageCodec.encode(step)));
+
+    // First delivery: the endpoint is down (nothing listens where the clients point).
+    Message first = receiveOne();
+    AwsEndpoint stopped = new StoppedEndpoint(URI.create("http://127.0.0.1:" + freePort()));
+    try (S3Client deadS3 = AwsClients.s3(stopped);
+        SqsClient deadSqs = AwsClients.sqs(stopped)) {
+      SQSBatchResponse response =
+          new StepBatchProcessor(
+                  counting(new ImageTransformer(100_000_000)),
+                  new S3ObjectStore(deadS3),
+                  new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/results"),
+                  settings(),
+                  new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+                  Clock.systemUTC())
+              .process(event(first), null);
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly(first.messageId());
+    }
+    // As Lambda's event source mapping does for a batch item failure: the message stays in the
+    // queue; its visibility timeout is cut short here instead of waited for.
+    sqs.changeMessageVisibility(
+        c -> c.queueUrl(imageQueue).receiptHandle(first.receiptHandle()).visibilityTimeout(0));
+
+    // Second delivery: the endpoint is back.
+    Message second = receiveOne();
+    assertThat(second.messageId()).isEqualTo(first.messageId());
+    SQSBatchResponse response =
+        processor(new SqsStepResultPublisher(sqs, resultsQueue)).process(event(second), null);
+    sqs.deleteMessage(d -> d.queueUrl(imageQueue).receiptHandle(second.receiptHandle()));
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(readImage(step.output(), MediaTypes.IMAGE_JPEG).getWidth()).isEqualTo(30);
+    assertThat(results(1).get(step.jobId()).succeeded()).isTrue();
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText())
+        .containsExactly("retry", "succeeded");
+  }
+
+  /** The scenario: SQS delivers the same step message twice (at-least-once delivery). */
+  @Test
+  void duplicateDeliveryOfOneStepTransformsOnce() throws IOException {
+    ObjectRef photo = ObjectRef.of(SOURCE, "twice/photo.jpg");
+    put(photo, TestImages.encode(TestImages.quadrants(200, 200), "jpg"), MediaTypes.IMAGE_JPEG);
+    StepMessage step =
+        TestImages.step(
+            "twice",
+            photo,
+            ObjectRef.of(DERIVATIVES, "derivatives/twice"),
+            TestImages.resize(20, 20));
+
+    SQSBatchResponse response =
+        processor(new SqsStepResultPublisher(sqs, resultsQueue)).process(receive(step, step), null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(transforms).as("transformations").hasValue(1);
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText())
+        .containsExactly("succeeded", "reused");
+  }
+
   @Test
   void missingInputIsReportedAsInputMissing() {
     StepMessage gone =
@@ -304,6 +431,30 @@ class ImageStepsOnMotoTest {
     }
     SQSEvent event = new SQSEvent();
     event.setRecords(records);
+    return event;
+  }
+
+  /** Receives one message of the image queue without deleting it, as the event source does. */
+  private static Message receiveOne() {
+    for (int attempt = 0; attempt < 10; attempt++) {
+      List<Message> messages =
+          sqs.receiveMessage(r -> r.queueUrl(imageQueue).maxNumberOfMessages(1).waitTimeSeconds(1))
+              .messages();
+      if (!messages.isEmpty()) {
+        return messages.get(0);
+      }
+    }
+    throw new AssertionError("no message arrived in the image queue");
+  }
+
+  private static SQSEvent event(Message message) {
+    SQSMessage record = new SQSMessage();
+    record.setMessageId(message.messageId());
+    record.setReceiptHandle(message.receiptHandle());
+    record.setBody(message.body());
+    record.setEventSource("aws:sqs");
+    SQSEvent event = new SQSEvent();
+    event.setRecords(List.of(record));
     return event;
   }
 

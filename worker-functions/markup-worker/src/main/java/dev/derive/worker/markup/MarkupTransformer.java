@@ -1,0 +1,137 @@
+package dev.derive.worker.markup;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.StepTransformer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+
+/**
+ * The markup capability: Markdown (CommonMark with GFM tables and strikethrough) and HTML to PDF
+ * with openhtmltopdf, under a bundled default stylesheet and with bundled fonts for Latin, Chinese,
+ * Japanese and Arabic text ({@link PdfWriter}).
+ *
+ * <p>Real-world HTML is parsed by jsoup, then {@link SafeHtml} removes scripts, frames, embedded
+ * objects and links to anything but {@code data:} URIs; the renderer itself resolves no URI but
+ * {@code data:} ones, so nothing is ever fetched from the network or the file system.
+ */
+public final class MarkupTransformer implements StepTransformer {
+  /** Name of the capability, as declared in {@code protocol}'s {@code Capabilities}. */
+  public static final String CAPABILITY = "markup";
+
+  /** Operation rendering the document to PDF. */
+  public static final String RENDER = "render";
+
+  /** Media type of Markdown (RFC 7763). */
+  public static final String TEXT_MARKDOWN = "text/markdown";
+
+  /** Media type of HTML. */
+  public static final String TEXT_HTML = "text/html";
+
+  /** Default of {@code MAX_OUTPUT_BYTES}: 100 MiB. */
+  public static final long DEFAULT_MAX_OUTPUT_BYTES = 100L * 1024 * 1024;
+
+  private final long maxOutputBytes;
+
+  /**
+   * @param maxOutputBytes largest PDF written, in bytes (env {@code MAX_OUTPUT_BYTES})
+   */
+  public MarkupTransformer(long maxOutputBytes) {
+    if (maxOutputBytes <= 0) {
+      throw new IllegalArgumentException("max output bytes must be positive: " + maxOutputBytes);
+    }
+    this.maxOutputBytes = maxOutputBytes;
+  }
+
+  @Override
+  public String capability() {
+    return CAPABILITY;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws PermanentStepFailure {@code invalid-step} (unknown operation or page size), {@code
+   *     unsupported-input} (neither Markdown nor HTML), {@code corrupt-input} (the renderer
+   *     failed), {@code output-too-large}
+   */
+  @Override
+  public void transform(StepMessage step, Path input, Path output) throws IOException {
+    if (step.operations().size() != 1 || !RENDER.equals(step.operations().get(0).operation())) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INVALID_STEP, "a markup step has exactly one operation, 'render'");
+    }
+    Operation render = step.operations().get(0);
+    PageSize pageSize = PageSize.named(render.stringParam("pageSize", PageSize.A4.label()));
+    Document html = SafeHtml.clean(parse(step.inputMediaType(), input));
+    new PdfWriter(maxOutputBytes).write(html, pageSize, output);
+  }
+
+  /** Reads {@code input} as Markdown or HTML, as its media type says. */
+  static Document parse(String mediaType, Path input) throws IOException {
+    String essence = essence(mediaType, input);
+    Charset charset = charset(mediaType);
+    return switch (essence) {
+      case TEXT_MARKDOWN, "text/x-markdown" ->
+          MarkdownToHtml.convert(
+              Files.readString(input, charset == null ? StandardCharsets.UTF_8 : charset));
+      case TEXT_HTML, "application/xhtml+xml" -> {
+        try (InputStream in = Files.newInputStream(input)) {
+          yield Jsoup.parse(in, charset == null ? null : charset.name(), SafeHtml.BASE_URI);
+        }
+      }
+      default ->
+          throw new PermanentStepFailure(
+              StepErrorTypes.UNSUPPORTED_INPUT,
+              "the markup capability reads Markdown and HTML, not " + mediaType);
+    };
+  }
+
+  /** The essence of {@code mediaType}; without one, HTML if the text starts with '<'. */
+  private static String essence(String mediaType, Path input) throws IOException {
+    if (mediaType != null && !mediaType.isBlank()) {
+      try {
+        return MediaTypes.essence(mediaType);
+      } catch (IllegalArgumentException e) {
+        throw new PermanentStepFailure(StepErrorTypes.INVALID_STEP, e.getMessage(), e);
+      }
+    }
+    try (InputStream in = Files.newInputStream(input)) {
+      int c;
+      while ((c = in.read()) >= 0 && Character.isWhitespace(c)) {
+        // skip leading white space
+      }
+      return c == '<' ? TEXT_HTML : TEXT_MARKDOWN;
+    }
+  }
+
+  /** The {@code charset} parameter of {@code mediaType}, or {@code null}. */
+  private static Charset charset(String mediaType) {
+    if (mediaType == null) {
+      return null;
+    }
+    for (String parameter : mediaType.split(";")) {
+      String[] pair = parameter.trim().split("=", 2);
+      if (pair.length == 2 && pair[0].trim().toLowerCase(Locale.ROOT).equals("charset")) {
+        try {
+          return Charset.forName(pair[1].trim().replace("\"", ""));
+        } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,110 @@
+package dev.derive.worker.markup;
+
+import com.openhtmltopdf.outputdevice.helper.BaseRendererBuilder;
+import com.openhtmltopdf.pdfboxout.PdfRendererBuilder;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.jsoup.helper.W3CDom;
+import org.jsoup.nodes.Document;
+
+/**
+ * Lays out a cleaned HTML document with openhtmltopdf (PDFBox output) on pages of the requested
+ * size, with the {@link BundledFonts}. The renderer resolves only {@code data:} URIs: every other
+ * URI resolves to nothing, so no file, class-path or network resource is ever read.
+ */
+final class PdfWriter {
+  private final long maxOutputBytes;
+
+  PdfWriter(long maxOutputBytes) {
+    this.maxOutputBytes = maxOutputBytes;
+  }
+
+  void write(Document html, PageSize pageSize, Path output) throws IOException {
+    org.w3c.dom.Document dom = new W3CDom().fromJsoup(html);
+    try (OutputStream file = Files.newOutputStream(output);
+        CappedOutputStream out = new CappedOutputStream(file, maxOutputBytes)) {
+      PdfRendererBuilder builder = new PdfRendererBuilder();
+      builder.useFastMode();
+      builder.withW3cDocument(dom, SafeHtml.BASE_URI);
+      builder.useDefaultPageSize(
+          pageSize.widthMm(), pageSize.heightMm(), BaseRendererBuilder.PageSizeUnits.MM);
+      builder.useUriResolver(PdfWriter::resolveDataOnly);
+      BundledFonts.register(builder);
+      builder.toStream(out);
+      try {
+        builder.run();
+      } catch (OutputTooLargeException e) {
+        throw tooLarge(e);
+      } catch (IOException | RuntimeException e) {
+        if (hasCause(e, OutputTooLargeException.class)) {
+          throw tooLarge(e);
+        }
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT, "the document cannot be laid out: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Keeps {@code data:} URIs; any other URI resolves to nothing and is not loaded. */
+  static String resolveDataOnly(String baseUri, String uri) {
+    return uri != null && uri.trim().toLowerCase(Locale.ROOT).startsWith("data:") ? uri : null;
+  }
+
+  private PermanentStepFailure tooLarge(Exception e) {
+    return new PermanentStepFailure(
+        StepErrorTypes.OUTPUT_TOO_LARGE,
+        "the PDF is larger than the limit of " + maxOutputBytes + " bytes",
+        e);
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (type.isInstance(cause)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Thrown by {@link CappedOutputStream} past the limit. */
+  static final class OutputTooLargeException extends IOException {
+    OutputTooLargeException(long maxBytes) {
+      super("output exceeds " + maxBytes + " bytes");
+    }
+  }
+
+  /** Passes bytes on until more than a limit would be written. */
+  static final class CappedOutputStream extends java.io.FilterOutputStream {
+    private final long maxBytes;
+    private long written;
+
+    CappedOutputStream(OutputStream out, long maxBytes) {
+      super(out);
+      this.maxBytes = maxBytes;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      reserve(1);
+      out.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      reserve(len);
+      out.write(b, off, len);
+    }
+
+    private void reserve(int bytes) throws OutputTooLargeException {
+      if (written + bytes > maxBytes) {
+        throw new OutputTooLargeException(maxBytes);
+      }
+      written += bytes;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.derive.worker.markup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every file of the corpus's {@code markdown-html} folder (system property {@code derive.samples})
+ * through the markup capability with the manifest's media type: a PDF whose text contains a known
+ * phrase, rendered with the bundled fonts, or a specific permanent error.
+ */
+class MarkupSampleCorpusTest {
+  private static Set<Path> tempBefore;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void snapshotTempDirectory() throws IOException {
+    tempBefore = tempFiles();
+  }
+
+  @AfterAll
+  static void noFileIsLeftInTheTempDirectory() throws IOException {
+    assertThat(tempFiles()).as("files left in java.io.tmpdir").isSubsetOf(tempBefore);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "markdown-html/README-zh_CN.md | 一套企业级 | DroidSansFallback",
+        "markdown-html/README.ja.md | 安全 | DroidSansFallback",
+        "markdown-html/testMARKDOWN.md | Café naïve résumé | DejaVuSans",
+        "markdown-html/quick.html | The quick brown fox jumps over the lazy dog | DejaVuSans",
+        "markdown-html/invoice.html | Website design | DejaVuSans"
+      })
+  void rendersToAPdfWithRealGlyphs(String sample, String phrase, String font) throws IOException {
+    Path pdf = Files.createTempFile(dir, "out", ".pdf");
+
+    new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES)
+        .transform(
+            MarkupTransformerTest.step(mediaType(sample), Map.of()),
+            samples().resolve(sample),
+            pdf);
+
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      assertThat(document.getNumberOfPages()).isPositive();
+      assertThat(MarkupTransformerTest.fontNames(document.getPage(0)))
+          .anySatisfy(name -> assertThat(name).contains(font));
+    }
+    String text = MarkupTransformerTest.text(pdf).replaceAll("\\s+", " ");
+    assertThat(text).as("text of %s", sample).contains(phrase);
+  }
+
+  @Test
+  void aStylesheetAloneIsUnsupported() {
+    assertThatThrownBy(
+            () ->
+                new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES)
+                    .transform(
+                        MarkupTransformerTest.step(
+                            mediaType("markdown-html/invoice.css"), Map.of()),
+                        samples().resolve("markdown-html/invoice.css"),
+                        Files.createTempFile(dir, "out", ".pdf")))
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.UNSUPPORTED_INPUT);
+  }
+
+  /** The manifest's media type of {@code sample}. */
+  private static String mediaType(String sample) throws IOException {
+    return Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
+        .map(line -> line.split("\t"))
+        .filter(cells -> cells[0].equals(sample))
+        .map(cells -> cells[1])
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(sample + " is not in the manifest"));
+  }
+
+  private static Set<Path> tempFiles() throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return files.collect(Collectors.toSet());
+    }
+  }
+
+  /** The corpus folder; fails (never skips) when it is missing. */
+  static Path samples() {
+    String configured = System.getProperty("derive.samples");
+    Path folder =
+        configured != null
+            ? Path.of(configured)
+            : Path.of(System.getProperty("user.dir"), "..", "..", "..", "shared", "samples");
+    folder = folder.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(folder.resolve("MANIFEST.tsv"))) {
+      fail(
+          "The sample corpus is missing: expected "
+              + folder
+              + "/MANIFEST.tsv. Put the shared samples folder beside the repository"
+              + " (../shared/samples, e.g. /work/shared/samples) or run Maven with"
+              + " -Dderive.samples=/path/to/samples.");
+    }
+    return folder;
+  }
+}

@@ -1,0 +1,229 @@
+package dev.derive.worker.markup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The markup capability on Markdown and HTML written here. */
+class MarkupTransformerTest {
+  private static final MarkupTransformer TRANSFORMER =
+      new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES);
+
+  @TempDir Path dir;
+
+  @Test
+  void probeRendersTheKnownPage() throws IOException {
+    MarkupProbe.run(TRANSFORMER, dir);
+
+    assertThat(Files.list(dir)).as("the probe cleans up").isEmpty();
+  }
+
+  @Test
+  void markdownTablesBecomeTablesInAnA4Pdf() throws IOException {
+    Path pdf =
+        render(
+            "# Prices\n\n| fruit | price |\n|:--|--:|\n| apple | 1.20 |\n| ~~pear~~ | 2.40 |\n",
+            MarkupTransformer.TEXT_MARKDOWN,
+            Map.of());
+
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      assertThat(document.getNumberOfPages()).isEqualTo(1);
+      assertThat(document.getPage(0).getMediaBox().getWidth()).isCloseTo(595.3f, within());
+      String text = new PDFTextStripper().getText(document);
+      assertThat(text).contains("Prices", "apple", "1.20", "pear");
+      assertThat(text).doesNotContain("|", "~~");
+    }
+  }
+
+  @Test
+  void letterPageSizeIsHonoured() throws IOException {
+    Path pdf = render("Letter", MarkupTransformer.TEXT_MARKDOWN, Map.of("pageSize", "Letter"));
+
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      assertThat(document.getPage(0).getMediaBox().getWidth()).isCloseTo(612f, within());
+      assertThat(document.getPage(0).getMediaBox().getHeight()).isCloseTo(792f, within());
+    }
+  }
+
+  @Test
+  void unknownPageSizeIsAnInvalidStep() {
+    assertThatThrownBy(() -> render("x", MarkupTransformer.TEXT_MARKDOWN, Map.of("pageSize", "A3")))
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.INVALID_STEP);
+  }
+
+  @Test
+  void chineseJapaneseAndArabicTextUseTheBundledFonts() throws IOException {
+    Path pdf =
+        render(
+            "<html><body><p>中文：你好世界</p><p>日本語：こんにちは</p><p>العربية</p></body></html>",
+            MarkupTransformer.TEXT_HTML,
+            Map.of());
+
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      String text = new PDFTextStripper().getText(document);
+      assertThat(text).contains("你好世界", "こんにちは");
+      assertThat(text).doesNotContain("#");
+      assertThat(fontNames(document.getPage(0)))
+          .anySatisfy(name -> assertThat(name).contains("DroidSansFallback"))
+          .anySatisfy(name -> assertThat(name).contains("DejaVuSans"));
+    }
+  }
+
+  @Test
+  void scriptsAreIgnored() throws IOException {
+    Path pdf =
+        render(
+            "<html><body><p>visible</p><script>document.write('injected')</script></body></html>",
+            MarkupTransformer.TEXT_HTML,
+            Map.of());
+
+    assertThat(text(pdf)).contains("visible").doesNotContain("injected", "document.write");
+  }
+
+  @Test
+  void remoteImagesAndStylesheetsAreNeverFetched() throws IOException {
+    AtomicInteger requests = new AtomicInteger();
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          requests.incrementAndGet();
+          exchange.sendResponseHeaders(404, -1);
+          exchange.close();
+        });
+    server.start();
+    try {
+      String origin = "http://127.0.0.1:" + server.getAddress().getPort();
+      Path pdf =
+          render(
+              "<html><head><link rel=\"stylesheet\" href=\""
+                  + origin
+                  + "/style.css\"><style>@import url('"
+                  + origin
+                  + "/imported.css');</style></head><body><p>offline</p><img src=\""
+                  + origin
+                  + "/image.png\"><div style=\"background-image:url("
+                  + origin
+                  + "/bg.png)\">x</div></body></html>",
+              MarkupTransformer.TEXT_HTML,
+              Map.of());
+
+      assertThat(text(pdf)).contains("offline");
+      assertThat(requests).as("requests the renderer sent").hasValue(0);
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void embeddedDataUriImagesAreDrawn() throws IOException {
+    // A 1x1 red PNG.
+    String png =
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    Path pdf =
+        render(
+            "<html><body><img style=\"width:50px;height:50px\" src=\"data:image/png;base64,"
+                + png
+                + "\"></body></html>",
+            MarkupTransformer.TEXT_HTML,
+            Map.of());
+
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      assertThat(document.getPage(0).getResources().getXObjectNames()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void otherInputTypesAreUnsupported() {
+    assertThatThrownBy(() -> render("body { color: red }", "text/css", Map.of()))
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.UNSUPPORTED_INPUT);
+  }
+
+  @Test
+  void outputOverTheLimitFailsAsOutputTooLarge() {
+    MarkupTransformer tiny = new MarkupTransformer(500);
+    Path input = dir.resolve("long.md");
+
+    assertThatThrownBy(
+            () -> {
+              Files.writeString(input, "Lorem ipsum dolor sit amet.\n\n".repeat(200));
+              tiny.transform(
+                  step(MarkupTransformer.TEXT_MARKDOWN, Map.of()),
+                  input,
+                  Files.createTempFile(dir, "out", ".pdf"));
+            })
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE);
+  }
+
+  private Path render(String content, String mediaType, Map<String, Object> params)
+      throws IOException {
+    Path input = Files.createTempFile(dir, "in", ".txt");
+    Files.writeString(input, content, StandardCharsets.UTF_8);
+    Path output = Files.createTempFile(dir, "out", ".pdf");
+    TRANSFORMER.transform(step(mediaType, params), input, output);
+    return output;
+  }
+
+  static StepMessage step(String mediaType, Map<String, Object> params) {
+    return new StepMessage(
+        "c".repeat(64),
+        0,
+        1,
+        MarkupTransformer.CAPABILITY,
+        List.of(new Operation(MarkupTransformer.RENDER, params)),
+        ObjectRef.of("source", "in"),
+        mediaType,
+        ObjectRef.of("derivatives", "out"),
+        MediaTypes.APPLICATION_PDF,
+        "test");
+  }
+
+  static String text(Path pdf) throws IOException {
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      return new PDFTextStripper().getText(document);
+    }
+  }
+
+  static List<String> fontNames(PDPage page) throws IOException {
+    List<String> names = new ArrayList<>();
+    for (COSName name : page.getResources().getFontNames()) {
+      names.add(page.getResources().getFont(name).getName());
+    }
+    return names;
+  }
+
+  private static org.assertj.core.data.Offset<Float> within() {
+    return org.assertj.core.data.Offset.offset(1f);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.derive.worker.pdf;
+
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.rendering.ImageType;
+import org.apache.pdfbox.rendering.PDFRenderer;
+
+/**
+ * Draws one page to an opaque RGB PNG. The rendered size is computed from the page's crop box (in
+ * points, 1/72 inch, turned by the page's {@code /Rotate}) before drawing, and a page over the
+ * pixel limit is refused without allocating it.
+ */
+final class PageRenderer {
+  private static final float POINTS_PER_INCH = 72f;
+
+  static {
+    ImageIO.setUseCache(false); // encode in memory: Lambda's /tmp is small and must stay clean
+  }
+
+  private final long maxPixels;
+
+  PageRenderer(long maxPixels) {
+    this.maxPixels = maxPixels;
+  }
+
+  void render(PDDocument document, RenderRequest request, Path output) throws IOException {
+    int pages = document.getNumberOfPages();
+    if (request.page() > pages) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INVALID_STEP,
+          "page " + request.page() + " is out of range: the PDF has " + pages + " page(s)");
+    }
+    int index = request.page() - 1;
+    PDPage page = document.getPage(index);
+    PDRectangle box = page.getCropBox();
+    boolean turned = page.getRotation() % 180 != 0;
+    float widthPoints = turned ? box.getHeight() : box.getWidth();
+    float heightPoints = turned ? box.getWidth() : box.getHeight();
+    if (!(widthPoints > 0 && heightPoints > 0)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT, "page " + request.page() + " has an empty crop box");
+    }
+    float scale = scale(request, widthPoints, heightPoints);
+    long width = Math.max(1, (long) Math.floor(widthPoints * scale));
+    long height = Math.max(1, (long) Math.floor(heightPoints * scale));
+    if (width * height > maxPixels) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.OUTPUT_TOO_LARGE,
+          "page "
+              + request.page()
+              + " would render at "
+              + width
+              + "x"
+              + height
+              + " pixels, over the limit of "
+              + maxPixels
+              + " pixels");
+    }
+    BufferedImage image;
+    try {
+      image = new PDFRenderer(document).renderImage(index, scale, ImageType.RGB);
+    } catch (IOException | RuntimeException e) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "page " + request.page() + " cannot be rendered: " + e.getMessage(),
+          e);
+    }
+    try (OutputStream out = Files.newOutputStream(output)) {
+      if (!ImageIO.write(image, "png", out)) {
+        throw new IllegalStateException("no PNG writer registered");
+      }
+    }
+  }
+
+  /** Pixels per point: the DPI's, or the largest that fits the box. */
+  private static float scale(RenderRequest request, float widthPoints, float heightPoints) {
+    if (!request.fitsBox()) {
+      return request.dpi() / POINTS_PER_INCH;
+    }
+    float byWidth = request.width() == null ? Float.MAX_VALUE : request.width() / widthPoints;
+    float byHeight = request.height() == null ? Float.MAX_VALUE : request.height() / heightPoints;
+    return Math.min(byWidth, byHeight);
+  }
+}

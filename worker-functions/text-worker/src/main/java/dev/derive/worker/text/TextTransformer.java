@@ -1,0 +1,176 @@
+package dev.derive.worker.text;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.StepTransformer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.tika.exception.EncryptedDocumentException;
+import org.apache.tika.exception.TikaException;
+import org.apache.tika.exception.ZeroByteFileException;
+import org.apache.tika.io.TikaInputStream;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.metadata.PagedText;
+import org.apache.tika.metadata.TikaCoreProperties;
+import org.apache.tika.parser.AutoDetectParser;
+import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.Parser;
+import org.apache.tika.sax.BodyContentHandler;
+import org.xml.sax.ContentHandler;
+import org.xml.sax.SAXException;
+import org.xml.sax.helpers.DefaultHandler;
+
+/**
+ * The text capability (Apache Tika, standard parsers): {@code extract} writes the document's plain
+ * text as UTF-8; {@code metadata} writes the metadata Tika finds as JSON ({@link TextMetadata}).
+ * Reads PDF, DOCX, XLSX, PPTX, ODT, RTF, EPUB, HTML, Markdown and plain text in any charset (Tika
+ * detects legacy encodings such as windows-1252 or IBM866).
+ *
+ * <p>The text is streamed to the output through a byte counter: past {@code maxTextBytes} the parse
+ * is stopped and the step fails with {@code output-too-large} (a small PDF can expand to gigabytes
+ * of text). Embedded documents are not recursed into.
+ */
+public final class TextTransformer implements StepTransformer {
+  /** Name of the capability, as declared in {@code protocol}'s {@code Capabilities}. */
+  public static final String CAPABILITY = "text";
+
+  /** Operation writing the plain text. */
+  public static final String EXTRACT = "extract";
+
+  /** Operation writing the metadata as JSON. */
+  public static final String METADATA = "metadata";
+
+  /** Default of {@code MAX_TEXT_BYTES}: 10 MiB. */
+  public static final long DEFAULT_MAX_TEXT_BYTES = 10L * 1024 * 1024;
+
+  /** Tika's name of a parser that only skips its input: the format has no text parser. */
+  private static final String EMPTY_PARSER = "org.apache.tika.parser.EmptyParser";
+
+  private final long maxTextBytes;
+  private final Parser parser = new AutoDetectParser();
+
+  /**
+   * @param maxTextBytes largest text written, in UTF-8 bytes (env {@code MAX_TEXT_BYTES})
+   */
+  public TextTransformer(long maxTextBytes) {
+    if (maxTextBytes <= 0) {
+      throw new IllegalArgumentException("max text bytes must be positive: " + maxTextBytes);
+    }
+    this.maxTextBytes = maxTextBytes;
+  }
+
+  @Override
+  public String capability() {
+    return CAPABILITY;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws PermanentStepFailure {@code invalid-step}, {@code password-required}, {@code
+   *     corrupt-input}, {@code unsupported-input}, {@code output-too-large}
+   */
+  @Override
+  public void transform(StepMessage step, Path input, Path output) throws IOException {
+    if (step.operations().size() != 1) {
+      throw invalid("a text step has exactly one operation, not " + step.operations().size());
+    }
+    Operation operation = step.operations().get(0);
+    switch (operation.operation()) {
+      case EXTRACT -> extract(step, input, output);
+      case METADATA ->
+          TextMetadata.write(parse(step.inputMediaType(), input, new DefaultHandler()), output);
+      default ->
+          throw invalid("the text capability has no operation '" + operation.operation() + "'");
+    }
+  }
+
+  private void extract(StepMessage step, Path input, Path output) throws IOException {
+    Metadata metadata = extract(input, step.inputMediaType(), output);
+    String type = metadata.get(Metadata.CONTENT_TYPE);
+    if (type != null
+        && type.startsWith(MediaTypes.TEXT_PLAIN)
+        && LegacyText.hasReplacementCharacters(output)
+        && !LegacyText.isUtf8(input)) {
+      // The detectors picked a charset that cannot decode the text (short inputs give them too
+      // little to go on): fall back to windows-1252, as the WHATWG Encoding Standard does for
+      // legacy Western text.
+      extract(input, MediaTypes.TEXT_PLAIN + "; charset=windows-1252", output);
+    }
+  }
+
+  private Metadata extract(Path input, String mediaType, Path output) throws IOException {
+    try (OutputStream file = Files.newOutputStream(output);
+        LimitedOutputStream limited = new LimitedOutputStream(file, maxTextBytes);
+        Writer writer = new OutputStreamWriter(limited, StandardCharsets.UTF_8)) {
+      Metadata metadata = parse(mediaType, input, new BodyContentHandler(writer));
+      try {
+        writer.flush();
+      } catch (TextLimitExceededException e) {
+        throw tooLarge(e);
+      }
+      return metadata;
+    }
+  }
+
+  /** Parses {@code input} into {@code handler} and returns what Tika learnt about it. */
+  private Metadata parse(String mediaType, Path input, ContentHandler handler) throws IOException {
+    Metadata metadata = new Metadata();
+    if (mediaType != null && !mediaType.isBlank()) {
+      metadata.set(Metadata.CONTENT_TYPE, mediaType);
+    }
+    try (TikaInputStream in = TikaInputStream.get(input)) {
+      parser.parse(in, handler, metadata, new ParseContext());
+    } catch (ZeroByteFileException e) {
+      throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
+    } catch (TikaException | SAXException | IOException | RuntimeException e) {
+      throw classify(e);
+    }
+    String[] parsedBy = metadata.getValues(TikaCoreProperties.TIKA_PARSED_BY);
+    if (parsedBy.length == 0 || EMPTY_PARSER.equals(parsedBy[parsedBy.length - 1])) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.UNSUPPORTED_INPUT,
+          "no text can be extracted from " + metadata.get(Metadata.CONTENT_TYPE));
+    }
+    if ("0".equals(metadata.get(PagedText.N_PAGES))) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT, "the document has no pages (a broken page tree)");
+    }
+    return metadata;
+  }
+
+  /** Maps a parse failure to its permanent error, looking through Tika's wrapping. */
+  private PermanentStepFailure classify(Exception e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof TextLimitExceededException limit) {
+        return tooLarge(limit);
+      }
+      if (cause instanceof EncryptedDocumentException
+          || cause instanceof org.apache.poi.EncryptedDocumentException) {
+        return new PermanentStepFailure(
+            StepErrorTypes.PASSWORD_REQUIRED, "the document is password-protected", e);
+      }
+    }
+    return new PermanentStepFailure(
+        StepErrorTypes.CORRUPT_INPUT, "the document cannot be parsed: " + e.getMessage(), e);
+  }
+
+  private PermanentStepFailure tooLarge(TextLimitExceededException e) {
+    return new PermanentStepFailure(
+        StepErrorTypes.OUTPUT_TOO_LARGE,
+        "the text is longer than the limit of " + maxTextBytes + " bytes",
+        e);
+  }
+
+  private static PermanentStepFailure invalid(String detail) {
+    return new PermanentStepFailure(StepErrorTypes.INVALID_STEP, detail);
+  }
+}

@@ -1,0 +1,202 @@
+package dev.derive.worker.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every document, PDF, Markdown and HTML file of the shared sample corpus (system property {@code
+ * derive.samples}) through the text capability, each with its expected outcome: text containing a
+ * known phrase, or a specific permanent error. The input media type is the manifest's, as the
+ * coordinator would send it.
+ */
+class TextSampleCorpusTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static Set<Path> tempBefore;
+
+  @TempDir Path dir;
+
+  private final TextTransformer transformer =
+      new TextTransformer(TextTransformer.DEFAULT_MAX_TEXT_BYTES);
+
+  @BeforeAll
+  static void snapshotTempDirectory() throws IOException {
+    tempBefore = tempFiles();
+  }
+
+  @AfterAll
+  static void noFileIsLeftInTheTempDirectory() throws IOException {
+    assertThat(tempFiles()).as("files left in java.io.tmpdir").isSubsetOf(tempBefore);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "documents/quick.docx | The quick brown fox jumps over the lazy dog",
+        "documents/quick.odt | The quick brown fox jumps over the lazy dog",
+        "documents/quick.pptx | The quick brown fox jumps over the lazy dog",
+        "documents/quick.xlsx | The quick brown fox jumps over the lazy dog",
+        "documents/russian.cp866.txt | Однажды, в студеную зимнюю пору",
+        "documents/sample.rtf | The quick brown fox jumps over the lazy dog",
+        "documents/testEPUB.epub | This is the text for chapter One",
+        "documents/testTXT_win-1252.txt | These smart quotes are the trigger for CharsetRecog_sbcs to think"
+            + " this is a “windows” encoding",
+        "pdf/testPDF-TIKA-4444.pdf | Lorem ipsum",
+        "pdf/standard_fonts.pdf | TCPDF Example 055",
+        "pdf/helloworld-bad.pdf | Hello",
+        "pdf/issue17215.pdf | Dummy PDF file",
+        "markdown-html/quick.html | The quick brown fox jumps over the lazy dog",
+        "markdown-html/testMARKDOWN.md | Café naïve résumé",
+        "markdown-html/README-zh_CN.md | 一套企业级 UI 设计语言和 React 组件库",
+        "markdown-html/README.ja.md | JavaScriptのための小さく、安全で、URL友好的なユニークな文字列ID生成器",
+        "markdown-html/invoice.html | Website design",
+        "markdown-html/invoice.css | @page"
+      })
+  void extractsTextContainingAKnownPhrase(String sample, String phrase) throws IOException {
+    assertThat(extract(sample)).as("text of %s", sample).contains(phrase);
+  }
+
+  /** Only the media type is known, not the charset: Tika detects the legacy encoding. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "documents/russian.cp866.txt | Однажды, в студеную зимнюю пору",
+        "documents/testTXT_win-1252.txt | “windows” encoding"
+      })
+  void detectsTheEncodingOfLegacyText(String sample, String phrase) throws IOException {
+    assertThat(extract(sample, "text/plain")).contains(phrase);
+  }
+
+  @Test
+  void scannedPdfWithoutATextLayerHasNoText() throws IOException {
+    assertThat(extract("pdf/testOCR.pdf")).isBlank();
+  }
+
+  @Test
+  void xlsxKeepsItsSpecialCharacters() throws IOException {
+    assertThat(extract("documents/quick.xlsx")).contains("£");
+  }
+
+  @Test
+  void htmlMetadataCarriesTitleAndAuthor() throws IOException {
+    JsonNode metadata = metadata("markdown-html/quick.html").get("metadata");
+
+    assertThat(metadata.get("dc:title").asText())
+        .isEqualTo("The quick brown fox jumps over the lazy dog");
+    assertThat(metadata.toString()).contains("Nevin Nollop");
+  }
+
+  @Test
+  void pdfMetadataCountsPages() throws IOException {
+    assertThat(metadata("pdf/testPDF-TIKA-4444.pdf").get("metadata").get("xmpTPg:NPages").asText())
+        .isEqualTo("13");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "documents/quick_corrupted.pptx, corrupt-input",
+    "documents/testWORD_protected_passtika.docx, password-required",
+    "pdf/PasswordSample-40bit.pdf, password-required",
+    "pdf/poppler-742-0-fuzzed.pdf, corrupt-input"
+  })
+  void failsPermanently(String sample, String type) {
+    assertThatThrownBy(() -> extract(sample))
+        .as("extracting %s", sample)
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(type);
+  }
+
+  @Test
+  void everyNonImageFileOfTheManifestIsCoveredHere() throws IOException {
+    List<String> covered =
+        Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
+            .skip(1)
+            .map(line -> line.split("\t")[0])
+            .filter(
+                path ->
+                    path.startsWith("documents/")
+                        || path.startsWith("pdf/")
+                        || path.startsWith("markdown-html/"))
+            .toList();
+
+    assertThat(covered).hasSize(23);
+  }
+
+  private String extract(String sample) throws IOException {
+    return extract(sample, mediaType(sample));
+  }
+
+  private String extract(String sample, String mediaType) throws IOException {
+    Path output = Files.createTempFile(dir, "text", ".txt");
+    transformer.transform(
+        TextTransformerTest.step(TextTransformer.EXTRACT, mediaType),
+        samples().resolve(sample),
+        output);
+    return Files.readString(output, StandardCharsets.UTF_8);
+  }
+
+  private JsonNode metadata(String sample) throws IOException {
+    Path output = Files.createTempFile(dir, "meta", ".json");
+    transformer.transform(
+        TextTransformerTest.step(TextTransformer.METADATA, mediaType(sample)),
+        samples().resolve(sample),
+        output);
+    return JSON.readTree(output.toFile());
+  }
+
+  /** The manifest's media type of {@code sample}. */
+  private static String mediaType(String sample) throws IOException {
+    return Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
+        .map(line -> line.split("\t"))
+        .filter(cells -> cells[0].equals(sample))
+        .map(cells -> cells[1])
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(sample + " is not in the manifest"));
+  }
+
+  private static Set<Path> tempFiles() throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return files.collect(Collectors.toSet());
+    }
+  }
+
+  /** The corpus folder; fails (never skips) when it is missing. */
+  static Path samples() {
+    String configured = System.getProperty("derive.samples");
+    Path folder =
+        configured != null
+            ? Path.of(configured)
+            : Path.of(System.getProperty("user.dir"), "..", "..", "..", "shared", "samples");
+    folder = folder.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(folder.resolve("MANIFEST.tsv"))) {
+      fail(
+          "The sample corpus is missing: expected "
+              + folder
+              + "/MANIFEST.tsv. Put the shared samples folder beside the repository"
+              + " (../shared/samples, e.g. /work/shared/samples) or run Maven with"
+              + " -Dderive.samples=/path/to/samples.");
+    }
+    return folder;
+  }
+}

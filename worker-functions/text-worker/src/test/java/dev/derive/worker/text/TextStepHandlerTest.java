@@ -1,0 +1,36 @@
+package dev.derive.worker.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The Quarkus wiring: the handler, its processor and the transformer of this artifact. */
+@QuarkusTest
+class TextStepHandlerTest {
+  @Inject TextStepHandler handler;
+  @Inject TextTransformer transformer;
+
+  @Test
+  void theArtifactServesTheTextCapability() {
+    assertThat(transformer.capability()).isEqualTo("text");
+  }
+
+  @Test
+  void handlerDropsAMalformedStepWithoutAskingForARetry() {
+    SQSMessage malformed = new SQSMessage();
+    malformed.setMessageId("m-1");
+    malformed.setBody("{\"not\":\"a step\"}");
+    SQSEvent event = new SQSEvent();
+    event.setRecords(List.of(malformed));
+
+    SQSBatchResponse response = handler.handleRequest(event, null);
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+  }
+}
