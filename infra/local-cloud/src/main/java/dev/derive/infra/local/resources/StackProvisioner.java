@@ -2,6 +2,7 @@ package dev.derive.infra.local.resources;
 
 import dev.derive.infra.local.template.FunctionDefinitions;
 import dev.derive.infra.local.template.IntrinsicResolver;
+import dev.derive.infra.local.template.LocalMeaning;
 import dev.derive.infra.local.template.StackReferences;
 import dev.derive.infra.local.template.Template;
 import dev.derive.infra.local.template.TemplateException;
@@ -56,10 +57,16 @@ public final class StackProvisioner {
   public Map<String, ProvisionedResource> provision(Template template, StackReferences references) {
     Map<String, ProvisionedResource> created = new LinkedHashMap<>();
     for (Template.Resource resource : template.resources().values()) {
-      ProvisionedResource local = localResource(resource);
+      if (!resource.isActive(references)) {
+        log.accept(LocalMeaning.inactive(resource));
+        continue;
+      }
+      ProvisionedResource local = localResource(resource, references);
       if (local != null) {
         references.register(local.logicalId(), local.reference(), local.attributes());
         created.put(local.logicalId(), local);
+      } else if (LocalMeaning.isSkipped(resource.type())) {
+        log.accept(LocalMeaning.skipped(resource, references).orElseThrow());
       } else if (!provisioners.containsKey(resource.type())) {
         throw new TemplateException(
             "resource "
@@ -87,9 +94,11 @@ public final class StackProvisioner {
     return created;
   }
 
-  private ProvisionedResource localResource(Template.Resource resource) {
+  private ProvisionedResource localResource(
+      Template.Resource resource, StackReferences references) {
     if (resource.type().equals(FunctionDefinitions.TYPE)) {
-      Object name = resource.properties().get("FunctionName");
+      Object name =
+          IntrinsicResolver.resolve(resource.properties().get("FunctionName"), references);
       String functionName =
           name instanceof String text ? text : stackName + "-" + resource.logicalId();
       String arn =
@@ -113,7 +122,7 @@ public final class StackProvisioner {
   private List<Template.Resource> creationOrder(Template template, StackReferences references) {
     Map<String, Set<String>> pending = new LinkedHashMap<>();
     for (Template.Resource resource : template.resources().values()) {
-      if (!provisioners.containsKey(resource.type())) {
+      if (!provisioners.containsKey(resource.type()) || !resource.isActive(references)) {
         continue;
       }
       Set<String> dependencies = new LinkedHashSet<>(resource.dependsOn());
@@ -124,7 +133,7 @@ public final class StackProvisioner {
       }
       dependencies.retainAll(
           template.resources().values().stream()
-              .filter(r -> provisioners.containsKey(r.type()))
+              .filter(r -> provisioners.containsKey(r.type()) && r.isActive(references))
               .map(Template.Resource::logicalId)
               .toList());
       pending.put(resource.logicalId(), dependencies);

@@ -10,12 +10,38 @@ import java.util.OptionalInt;
 /**
  * Reads the {@code AWS::Serverless::Function} resources of a template into {@link
  * FunctionDefinition}s: {@code Globals.Function} is merged into each function (the function's
- * properties win; {@code Environment.Variables} are merged key by key) and intrinsics are
- * evaluated. Defaults follow SAM: {@code MemorySize} 128 MB, {@code Timeout} 3 s.
+ * properties win; {@code Environment.Variables} are merged key by key) and the intrinsics of the
+ * properties the local cloud uses ({@link #LOCAL_PROPERTIES}) are evaluated; the others (policies,
+ * logging, tracing, SnapStart, architectures) have no local meaning. Defaults follow SAM: {@code
+ * MemorySize} 128 MB, {@code Timeout} 3 s. A function whose {@code Condition} is false is left out.
+ *
+ * <p>HTTP routes come from the functions' {@code HttpApi} events and from {@code
+ * AWS::ApiGatewayV2::Route} resources whose {@code Target} names an {@code
+ * AWS::ApiGatewayV2::Integration} whose {@code IntegrationUri} refers to the function (directly or
+ * through {@code Function.Alias}).
  */
 public final class FunctionDefinitions {
   /** The resource type of a SAM function. */
   public static final String TYPE = "AWS::Serverless::Function";
+
+  /** The function properties the local cloud evaluates and uses. */
+  public static final List<String> LOCAL_PROPERTIES =
+      List.of(
+          "FunctionName",
+          "CodeUri",
+          "Handler",
+          "Runtime",
+          "MemorySize",
+          "Timeout",
+          "Environment",
+          "ReservedConcurrentExecutions",
+          "Events");
+
+  /** An API Gateway v2 route. */
+  public static final String ROUTE_TYPE = "AWS::ApiGatewayV2::Route";
+
+  /** An API Gateway v2 integration (a route's target). */
+  public static final String INTEGRATION_TYPE = "AWS::ApiGatewayV2::Integration";
 
   private FunctionDefinitions() {}
 
@@ -30,11 +56,82 @@ public final class FunctionDefinitions {
       Template template, References references, String stackName) {
     List<FunctionDefinition> functions = new ArrayList<>();
     for (Template.Resource resource : template.resourcesOfType(TYPE)) {
+      if (!resource.isActive(references)) {
+        continue;
+      }
       Map<String, Object> merged = mergeGlobals(template.globalsFunction(), resource.properties());
+      merged.keySet().retainAll(LOCAL_PROPERTIES);
       Map<String, Object> properties = IntrinsicResolver.resolveMap(merged, references);
-      functions.add(definition(template.directory(), resource.logicalId(), properties, stackName));
+      FunctionDefinition function =
+          definition(template.directory(), resource.logicalId(), properties, stackName);
+      List<FunctionDefinition.HttpApiEvent> routes =
+          routesTo(template, resource.logicalId(), references);
+      if (!routes.isEmpty()) {
+        List<FunctionDefinition.HttpApiEvent> http = new ArrayList<>(function.httpApiEvents());
+        http.addAll(routes);
+        function =
+            new FunctionDefinition(
+                function.logicalId(),
+                function.functionName(),
+                function.code(),
+                function.handler(),
+                function.runtime(),
+                function.memorySizeMb(),
+                function.timeoutSeconds(),
+                function.environment(),
+                function.reservedConcurrency(),
+                List.copyOf(http),
+                function.sqsEvents());
+      }
+      functions.add(function);
     }
     return functions;
+  }
+
+  /** The active API Gateway v2 routes whose integration invokes {@code functionId}. */
+  private static List<FunctionDefinition.HttpApiEvent> routesTo(
+      Template template, String functionId, References references) {
+    List<FunctionDefinition.HttpApiEvent> routes = new ArrayList<>();
+    for (Template.Resource route : template.resourcesOfType(ROUTE_TYPE)) {
+      if (!route.isActive(references)) {
+        continue;
+      }
+      boolean invokesFunction =
+          referencedIds(route.properties().get("Target")).stream()
+              .map(template.resources()::get)
+              .filter(r -> r != null && r.type().equals(INTEGRATION_TYPE))
+              .anyMatch(
+                  integration ->
+                      referencedIds(integration.properties().get("IntegrationUri"))
+                          .contains(functionId));
+      if (!invokesFunction) {
+        continue;
+      }
+      String routeKey =
+          String.valueOf(IntrinsicResolver.resolve(route.properties().get("RouteKey"), references));
+      if (routeKey.equals("$default")) {
+        routes.add(new FunctionDefinition.HttpApiEvent(route.logicalId(), null, null));
+        continue;
+      }
+      int space = routeKey.indexOf(' ');
+      if (space <= 0) {
+        throw new TemplateException(
+            route.logicalId() + ".RouteKey must be \"METHOD /path\" or $default: " + routeKey);
+      }
+      routes.add(
+          new FunctionDefinition.HttpApiEvent(
+              route.logicalId(),
+              routeKey.substring(0, space).toUpperCase(java.util.Locale.ROOT),
+              routeKey.substring(space + 1).trim()));
+    }
+    return routes;
+  }
+
+  /** Logical ids {@code value} refers to; {@code Function.Alias} counts as {@code Function}. */
+  private static List<String> referencedIds(Object value) {
+    return IntrinsicResolver.referencedNames(value).stream()
+        .map(name -> name.contains(".") ? name.substring(0, name.indexOf('.')) : name)
+        .toList();
   }
 
   /** {@code globals} overlaid with {@code own}; {@code Environment.Variables} merged by key. */

@@ -1,6 +1,6 @@
 package dev.derive.infra.local.template;
 
-/** What {@code Ref} and {@code Fn::GetAtt} evaluate against. */
+/** What {@code Ref}, {@code Fn::GetAtt} and condition names evaluate against. */
 public interface References {
 
   /**
@@ -16,4 +16,11 @@ public interface References {
    * @throws TemplateException if the resource or the attribute does not exist
    */
   String getAtt(String logicalId, String attribute);
+
+  /**
+   * Whether the condition {@code name} of the template's {@code Conditions} section holds.
+   *
+   * @throws TemplateException if there is no such condition or it cannot be evaluated
+   */
+  boolean condition(String name);
 }

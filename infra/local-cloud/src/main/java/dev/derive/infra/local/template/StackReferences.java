@@ -2,12 +2,14 @@ package dev.derive.infra.local.template;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The values a template's intrinsics evaluate to in one local stack: parameters (defaults, then
- * overrides), pseudo parameters, and the reference values and attributes of resources as they are
- * created ({@link #register}).
+ * overrides), pseudo parameters, the template's conditions (evaluated on first use against those
+ * parameters), and the reference values and attributes of resources as they are created ({@link
+ * #register}).
  *
  * <p>Pseudo parameters: {@code AWS::StackName} (the stack name), {@code AWS::AccountId} ({@value
  * #ACCOUNT_ID}, moto's default account), {@code AWS::Region}, {@code AWS::URLSuffix} ({@code
@@ -19,6 +21,9 @@ public final class StackReferences implements References {
 
   private final Map<String, String> values = new LinkedHashMap<>();
   private final Map<String, Registered> resources = new ConcurrentHashMap<>();
+  private final Map<String, Object> conditionDefinitions;
+  private final Map<String, Boolean> conditions = new ConcurrentHashMap<>();
+  private final Set<String> evaluating = ConcurrentHashMap.newKeySet();
 
   /** The reference value and attributes of one created resource. */
   private record Registered(String reference, Map<String, String> attributes) {}
@@ -32,6 +37,7 @@ public final class StackReferences implements References {
    */
   public StackReferences(
       Template template, String stackName, String region, Map<String, String> overrides) {
+    conditionDefinitions = Map.copyOf(template.conditions());
     values.put("AWS::StackName", stackName);
     values.put("AWS::AccountId", ACCOUNT_ID);
     values.put("AWS::Region", region);
@@ -80,6 +86,29 @@ public final class StackReferences implements References {
     }
     throw new TemplateException(
         "Ref " + name + ": no such parameter, pseudo parameter or created resource");
+  }
+
+  @Override
+  public boolean condition(String name) {
+    Boolean known = conditions.get(name);
+    if (known != null) {
+      return known;
+    }
+    Object definition = conditionDefinitions.get(name);
+    if (definition == null) {
+      throw new TemplateException(
+          "condition " + name + " is not defined in the template's Conditions section");
+    }
+    if (!evaluating.add(name)) {
+      throw new TemplateException("condition " + name + " refers to itself");
+    }
+    try {
+      boolean value = IntrinsicResolver.condition(definition, this);
+      conditions.put(name, value);
+      return value;
+    } finally {
+      evaluating.remove(name);
+    }
   }
 
   @Override

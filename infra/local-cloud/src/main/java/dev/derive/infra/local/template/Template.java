@@ -10,12 +10,14 @@ import java.util.Map;
  *
  * @param directory the folder the template lives in; relative {@code CodeUri}s resolve against it
  * @param parameters the {@code Parameters} section by name
+ * @param conditions the {@code Conditions} section by name, unevaluated (empty if absent)
  * @param globalsFunction the {@code Globals.Function} section (empty if absent)
  * @param resources the {@code Resources} section by logical id, in template order
  */
 public record Template(
     Path directory,
     Map<String, Parameter> parameters,
+    Map<String, Object> conditions,
     Map<String, Object> globalsFunction,
     Map<String, Resource> resources) {
 
@@ -27,9 +29,24 @@ public record Template(
    *
    * @param properties the {@code Properties} map (empty if absent), unevaluated
    * @param dependsOn the explicit {@code DependsOn} logical ids
+   * @param condition the resource's {@code Condition} attribute, or {@code null}
    */
   public record Resource(
-      String logicalId, String type, Map<String, Object> properties, List<String> dependsOn) {}
+      String logicalId,
+      String type,
+      Map<String, Object> properties,
+      List<String> dependsOn,
+      String condition) {
+
+    /**
+     * Whether the stack has this resource: it has no {@code Condition}, or its condition holds.
+     *
+     * @throws TemplateException if the condition cannot be evaluated
+     */
+    public boolean isActive(References references) {
+      return condition == null || references.condition(condition);
+    }
+  }
 
   /** The resources of {@code type}, in template order. */
   public List<Resource> resourcesOfType(String type) {

@@ -21,10 +21,13 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 /**
- * Reads a CloudFormation/SAM template from YAML. The short tags {@code !Ref}, {@code !GetAtt} and
- * {@code !Sub} and their long forms ({@code Ref}, {@code Fn::GetAtt}, {@code Fn::Sub}) become
- * {@link Intrinsic} values; any other intrinsic (short tag or {@code Fn::} key), anywhere in the
- * template, is refused with an {@link UnsupportedIntrinsicException} naming it.
+ * Reads a CloudFormation/SAM template from YAML. The intrinsics of {@link Intrinsic} ({@code Ref},
+ * {@code Fn::GetAtt}, {@code Fn::Sub}, {@code Fn::If}, {@code Fn::Join}, {@code Fn::Select}, {@code
+ * Fn::Split} and the condition functions), as short tags ({@code !Ref}) or long forms ({@code
+ * Ref:}), become {@link Intrinsic} values; any other intrinsic (short tag or {@code Fn::} key),
+ * anywhere in the template, is refused with an {@link UnsupportedIntrinsicException} naming it. The
+ * {@code Conditions} section and resources' {@code Condition} attributes are kept for evaluation
+ * against parameter values ({@link References#condition}).
  */
 public final class TemplateReader {
   private TemplateReader() {}
@@ -33,7 +36,7 @@ public final class TemplateReader {
    * Reads {@code file}.
    *
    * @throws TemplateException if the file cannot be read, is not a template, or uses an unsupported
-   *     intrinsic function or section ({@code Conditions})
+   *     intrinsic function
    */
   public static Template read(Path file) {
     Object root;
@@ -51,13 +54,13 @@ public final class TemplateReader {
       throw new TemplateException("template " + file + " is not a YAML mapping");
     }
     Map<String, Object> document = asMap(convertLongForms(top, ""), file.toString());
-    if (document.containsKey("Conditions")) {
-      throw new TemplateException(
-          "template " + file + " has a Conditions section, which the local cloud does not support");
-    }
     Path directory = file.toAbsolutePath().getParent();
     return new Template(
-        directory, parameters(document), globalsFunction(document), resources(document, file));
+        directory,
+        parameters(document),
+        asMap(document.getOrDefault("Conditions", Map.of()), "Conditions"),
+        globalsFunction(document),
+        resources(document, file));
   }
 
   private static Map<String, Template.Parameter> parameters(Map<String, Object> document) {
@@ -91,9 +94,9 @@ public final class TemplateReader {
     for (Map.Entry<String, Object> entry : asMap(section, "Resources").entrySet()) {
       String id = entry.getKey();
       Map<String, Object> definition = asMap(entry.getValue(), "Resources." + id);
-      if (definition.containsKey("Condition")) {
-        throw new TemplateException(
-            "resource " + id + " has a Condition, which the local cloud does not support");
+      Object condition = definition.get("Condition");
+      if (condition != null && !(condition instanceof String)) {
+        throw new TemplateException("resource " + id + " has a Condition that is not a name");
       }
       Object type = definition.get("Type");
       if (!(type instanceof String typeName)) {
@@ -105,7 +108,8 @@ public final class TemplateReader {
               id,
               typeName,
               asMap(definition.getOrDefault("Properties", Map.of()), id + ".Properties"),
-              dependsOn(definition.get("DependsOn"))));
+              dependsOn(definition.get("DependsOn")),
+              (String) condition));
     }
     return resources;
   }
@@ -120,28 +124,16 @@ public final class TemplateReader {
     return List.of(String.valueOf(value));
   }
 
-  /** Replaces {@code {Ref: x}}, {@code {Fn::GetAtt: ..}}, {@code {Fn::Sub: ..}} maps. */
+  /** Replaces single-key maps such as {@code {Ref: x}} or {@code {Fn::If: [..]}}. */
   private static Object convertLongForms(Object value, String path) {
     if (value instanceof Map<?, ?> map) {
       if (map.size() == 1) {
         Map.Entry<?, ?> only = map.entrySet().iterator().next();
         String key = String.valueOf(only.getKey());
-        Object argument = convertLongForms(only.getValue(), path + "." + key);
-        switch (key) {
-          case "Ref" -> {
-            return new Intrinsic.Ref(scalar(argument, "Ref", path));
-          }
-          case "Fn::GetAtt" -> {
-            return getAtt(argument, path);
-          }
-          case "Fn::Sub" -> {
-            return sub(argument, path);
-          }
-          default -> {
-            if (key.startsWith("Fn::")) {
-              throw new UnsupportedIntrinsicException(key, path);
-            }
-          }
+        boolean conditionName = key.equals("Condition") && only.getValue() instanceof String;
+        if (key.equals("Ref") || key.startsWith("Fn::") || conditionName) {
+          Object argument = convertLongForms(only.getValue(), path + "." + key);
+          return intrinsic(key, argument, path);
         }
       }
       Map<String, Object> converted = new LinkedHashMap<>();
@@ -160,6 +152,61 @@ public final class TemplateReader {
       return converted;
     }
     return value;
+  }
+
+  /**
+   * The intrinsic {@code function} (long name) applied to {@code argument}.
+   *
+   * @throws UnsupportedIntrinsicException if the local cloud does not evaluate {@code function}
+   * @throws TemplateException if the argument has the wrong shape
+   */
+  static Intrinsic intrinsic(String function, Object argument, String where) {
+    return switch (function) {
+      case "Ref" -> new Intrinsic.Ref(scalar(argument, "Ref", where));
+      case "Fn::GetAtt" -> getAtt(argument, where);
+      case "Fn::Sub" -> sub(argument, where);
+      case "Condition" -> new Intrinsic.ConditionRef(scalar(argument, "Condition", where));
+      case "Fn::If" -> {
+        List<?> list = arguments(argument, 3, function, where);
+        yield new Intrinsic.If(scalar(list.get(0), function, where), list.get(1), list.get(2));
+      }
+      case "Fn::Join" -> {
+        List<?> list = arguments(argument, 2, function, where);
+        yield new Intrinsic.Join(scalar(list.get(0), function, where), list.get(1));
+      }
+      case "Fn::Select" -> {
+        List<?> list = arguments(argument, 2, function, where);
+        yield new Intrinsic.Select(list.get(0), list.get(1));
+      }
+      case "Fn::Split" -> {
+        List<?> list = arguments(argument, 2, function, where);
+        yield new Intrinsic.Split(scalar(list.get(0), function, where), list.get(1));
+      }
+      case "Fn::Equals" -> {
+        List<?> list = arguments(argument, 2, function, where);
+        yield new Intrinsic.Equals(list.get(0), list.get(1));
+      }
+      case "Fn::Not" -> new Intrinsic.Not(arguments(argument, 1, function, where).get(0));
+      case "Fn::And" -> new Intrinsic.And(List.copyOf(conditions(argument, function, where)));
+      case "Fn::Or" -> new Intrinsic.Or(List.copyOf(conditions(argument, function, where)));
+      default -> throw new UnsupportedIntrinsicException(function, where);
+    };
+  }
+
+  private static List<?> arguments(Object argument, int count, String function, String where) {
+    if (argument instanceof List<?> list && list.size() == count) {
+      return list;
+    }
+    throw new TemplateException(
+        function + " at " + where + " needs a list of " + count + " arguments, got " + argument);
+  }
+
+  private static List<?> conditions(Object argument, String function, String where) {
+    if (argument instanceof List<?> list && list.size() >= 2 && list.size() <= 10) {
+      return list;
+    }
+    throw new TemplateException(
+        function + " at " + where + " needs a list of 2 to 10 conditions, got " + argument);
   }
 
   static Intrinsic.GetAtt getAtt(Object argument, String where) {
@@ -215,8 +262,11 @@ public final class TemplateReader {
     IntrinsicConstructor() {
       super(new LoaderOptions());
       yamlConstructors.put(new Tag("!Ref"), new ShortForm("Ref"));
-      yamlConstructors.put(new Tag("!GetAtt"), new ShortForm("Fn::GetAtt"));
-      yamlConstructors.put(new Tag("!Sub"), new ShortForm("Fn::Sub"));
+      yamlConstructors.put(new Tag("!Condition"), new ShortForm("Condition"));
+      for (String name :
+          List.of("GetAtt", "Sub", "If", "Join", "Select", "Split", "Equals", "Not", "And", "Or")) {
+        yamlConstructors.put(new Tag("!" + name), new ShortForm("Fn::" + name));
+      }
       yamlConstructors.put(null, new Unsupported());
     }
 
@@ -240,12 +290,7 @@ public final class TemplateReader {
       @Override
       public Object construct(Node node) {
         String where = "line " + (node.getStartMark().getLine() + 1);
-        Object argument = convertLongForms(argument(node), where);
-        return switch (function) {
-          case "Ref" -> new Intrinsic.Ref(scalar(argument, "Ref", where));
-          case "Fn::GetAtt" -> getAtt(argument, where);
-          default -> sub(argument, where);
-        };
+        return intrinsic(function, convertLongForms(argument(node), where), where);
       }
     }
 

@@ -58,6 +58,7 @@ class TemplateReaderTest {
     assertThat(worker.handler())
         .isEqualTo("io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest");
     assertThat(worker.memorySizeMb()).isEqualTo(2048);
+    assertThat(worker.functionName()).isEqualTo("derive-local-image-worker");
     assertThat(worker.timeoutSeconds()).isEqualTo(120);
     assertThat(worker.environment())
         .containsEntry("JOBS_TABLE", "ref:JobsTable")
@@ -70,10 +71,152 @@ class TemplateReaderTest {
     assertThat(worker.sqsEvents())
         .containsExactly(
             new FunctionDefinition.SqsEvent(
-                "ImageSteps", "arn:ImageQueue", 5, 0, true, java.util.OptionalInt.of(2), true));
+                "ImageSteps", "arn:ImageQueue", 5, 1, true, java.util.OptionalInt.of(10), true));
     assertThat(api.environment()).containsEntry("JOB_LEASE_SECONDS", "60");
+  }
+
+  @Test
+  void anApiGatewayRouteReachesTheFunctionItsIntegrationInvokesThroughItsAlias() {
+    List<FunctionDefinition> functions =
+        FunctionDefinitions.read(template, referencesWithFakeResources(Map.of()), "derive-local");
+
+    FunctionDefinition api =
+        functions.stream()
+            .filter(f -> f.logicalId().equals("CoordinatorApiFunction"))
+            .findFirst()
+            .orElseThrow();
     assertThat(api.httpApiEvents())
-        .containsExactly(new FunctionDefinition.HttpApiEvent("Api", "ANY", "/{proxy+}"));
+        .containsExactly(
+            new FunctionDefinition.HttpApiEvent("CoordinatorApiRoute", "ANY", "/{proxy+}"));
+    assertThat(functions)
+        .filteredOn(f -> !f.logicalId().equals("CoordinatorApiFunction"))
+        .allSatisfy(f -> assertThat(f.httpApiEvents()).isEmpty());
+  }
+
+  @Test
+  void conditionsFollowTheParameterValues() {
+    StackReferences iam = new StackReferences(template, "s", "us-east-1", Map.of());
+    StackReferences jwt =
+        new StackReferences(template, "s", "us-east-1", Map.of("ApiAuthMode", "JWT"));
+
+    assertThat(iam.condition("UseJwtAuth")).isFalse();
+    assertThat(jwt.condition("UseJwtAuth")).isTrue();
+    assertThat(template.resource("HttpApiJwtAuthorizer").isActive(iam)).isFalse();
+    assertThat(template.resource("HttpApiJwtAuthorizer").isActive(jwt)).isTrue();
+  }
+
+  @Test
+  void ifWithNoValueRemovesTheProperty() {
+    StackReferences iam = new StackReferences(template, "s", "us-east-1", Map.of());
+    StackReferences jwt =
+        new StackReferences(template, "s", "us-east-1", Map.of("ApiAuthMode", "JWT"));
+    jwt.register("HttpApiJwtAuthorizer", "authorizer-1", Map.of());
+    Map<String, Object> route = template.resource("CoordinatorApiRoute").properties();
+    Map<String, Object> auth =
+        Map.of(
+            "AuthorizationType", route.get("AuthorizationType"),
+            "AuthorizerId", route.get("AuthorizerId"));
+
+    assertThat(IntrinsicResolver.resolveMap(auth, iam))
+        .containsExactly(Map.entry("AuthorizationType", "AWS_IAM"));
+    assertThat(IntrinsicResolver.resolveMap(auth, jwt))
+        .containsEntry("AuthorizationType", "JWT")
+        .containsEntry("AuthorizerId", "authorizer-1");
+  }
+
+  @Test
+  void readsAndEvaluatesConditionFunctionsJoinSelectAndSplit(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("t.yaml");
+    Files.writeString(
+        file,
+        """
+        Parameters:
+          Mode:
+            Type: String
+            Default: a
+          Names:
+            Type: String
+            Default: x,y,z
+        Conditions:
+          IsA: !Equals [!Ref Mode, a]
+          IsB: {"Fn::Equals": [{Ref: Mode}, b]}
+          AOrB: !Or [!Condition IsA, !Condition IsB]
+          Neither: !Not [!Condition AOrB]
+          Both: {"Fn::And": [{Condition: IsA}, {Condition: IsB}]}
+        Resources:
+          Queue:
+            Type: AWS::SQS::Queue
+            Properties:
+              Joined: !Join ["-", [!Ref Mode, !Select [1, !Split [",", !Ref Names]]]]
+              Listed: [one, !If [IsB, two, !Ref AWS::NoValue], three]
+              Picked: !If [Neither, never, {"Fn::If": [AOrB, either, never]}]
+          Other:
+            Type: AWS::SQS::Queue
+            Condition: Both
+        """);
+    Template read = TemplateReader.read(file);
+    StackReferences references = new StackReferences(read, "s", "us-east-1", Map.of());
+
+    Map<String, Object> queue =
+        IntrinsicResolver.resolveMap(read.resource("Queue").properties(), references);
+
+    assertThat(queue)
+        .containsEntry("Joined", "a-y")
+        .containsEntry("Listed", List.of("one", "three"))
+        .containsEntry("Picked", "either");
+    assertThat(references.condition("AOrB")).isTrue();
+    assertThat(references.condition("Neither")).isFalse();
+    assertThat(read.resource("Other").condition()).isEqualTo("Both");
+    assertThat(read.resource("Other").isActive(references)).isFalse();
+  }
+
+  @Test
+  void failsNamingAnUndefinedCondition(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("t.yaml");
+    Files.writeString(
+        file,
+        """
+        Resources:
+          Queue:
+            Type: AWS::SQS::Queue
+            Condition: Missing
+        """);
+    Template read = TemplateReader.read(file);
+    StackReferences references = new StackReferences(read, "s", "us-east-1", Map.of());
+
+    assertThatThrownBy(() -> read.resource("Queue").isActive(references))
+        .isInstanceOf(TemplateException.class)
+        .hasMessageContaining("condition Missing is not defined");
+  }
+
+  @Test
+  void everyResourceOfTheRepositoryTemplateIsRunOrAcknowledgedLocally() {
+    List<String> run =
+        List.of(
+            "AWS::S3::Bucket", "AWS::SQS::Queue", "AWS::DynamoDB::Table", FunctionDefinitions.TYPE);
+
+    assertThat(template.resources().values())
+        .allSatisfy(
+            r ->
+                assertThat(run.contains(r.type()) || LocalMeaning.isSkipped(r.type()))
+                    .as(r.logicalId() + " of type " + r.type())
+                    .isTrue());
+  }
+
+  @Test
+  void resourcesWithoutLocalMeaningAreAcknowledgedWithAReason() {
+    StackReferences references = new StackReferences(template, "s", "us-east-1", Map.of());
+
+    assertThat(LocalMeaning.skipped(template.resource("CoordinatorApiRoute"), references))
+        .hasValueSatisfying(
+            line ->
+                assertThat(line)
+                    .contains("ANY /{proxy+}")
+                    .contains("AWS_IAM")
+                    .contains("auth is not enforced locally"));
+    assertThat(LocalMeaning.skipped(template.resource("ImageDeadLetterQueueAlarm"), references))
+        .hasValueSatisfying(line -> assertThat(line).contains("AWS::CloudWatch::Alarm"));
+    assertThat(LocalMeaning.skipped(template.resource("ImageQueue"), references)).isEmpty();
   }
 
   @Test
@@ -95,12 +238,12 @@ class TemplateReaderTest {
           Bucket:
             Type: AWS::S3::Bucket
             Properties:
-              BucketName: !Join ["-", [a, b]]
+              BucketName: !FindInMap [Names, Bucket, Name]
         """);
 
     assertThatThrownBy(() -> TemplateReader.read(file))
         .isInstanceOf(UnsupportedIntrinsicException.class)
-        .hasMessageContaining("Fn::Join");
+        .hasMessageContaining("Fn::FindInMap");
   }
 
   @Test
@@ -114,12 +257,12 @@ class TemplateReaderTest {
             Type: AWS::S3::Bucket
             Properties:
               BucketName:
-                Fn::Select: [0, [a, b]]
+                Fn::ImportValue: shared-bucket
         """);
 
     assertThatThrownBy(() -> TemplateReader.read(file))
         .isInstanceOf(UnsupportedIntrinsicException.class)
-        .hasMessageContaining("Fn::Select")
+        .hasMessageContaining("Fn::ImportValue")
         .hasMessageContaining("Resources.Bucket.Properties.BucketName");
   }
 
