@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.infra.local.cli.UploadCommand;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLConnection;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -31,38 +30,16 @@ final class DeriveApi {
     this.api = api;
   }
 
-  /** Uploads {@code file} through {@code POST /v1/uploads} (once per file) and returns its key. */
+  /**
+   * Uploads {@code file} through {@code POST /v1/uploads} and the presigned PUT, as {@code ./derive
+   * upload} does (once per file), and returns its key.
+   */
   String upload(Path file) throws IOException, InterruptedException {
     String known = uploaded.get(file.toString());
     if (known != null) {
       return known;
     }
-    byte[] bytes = Files.readAllBytes(file);
-    String contentType = URLConnection.guessContentTypeFromName(file.getFileName().toString());
-    HttpResponse<String> created =
-        post(
-            "/v1/uploads",
-            json.writeValueAsString(
-                Map.of(
-                    "fileName",
-                    file.getFileName().toString(),
-                    "contentType",
-                    contentType == null ? "application/octet-stream" : contentType,
-                    "size",
-                    bytes.length)));
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    JsonNode upload = json.readTree(created.body());
-    HttpRequest.Builder put =
-        HttpRequest.newBuilder(URI.create(upload.path("upload").path("url").asText()))
-            .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes));
-    upload
-        .path("upload")
-        .path("headers")
-        .fields()
-        .forEachRemaining(h -> put.header(h.getKey(), h.getValue().asText()));
-    HttpResponse<String> stored = http.send(put.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
-    String key = upload.path("key").asText();
+    String key = new UploadCommand(api).upload(file);
     uploaded.put(file.toString(), key);
     return key;
   }

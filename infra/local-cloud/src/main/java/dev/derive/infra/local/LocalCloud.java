@@ -20,6 +20,7 @@ import dev.derive.infra.local.resources.ProvisionedResource;
 import dev.derive.infra.local.resources.QueueProvisioner;
 import dev.derive.infra.local.resources.StackProvisioner;
 import dev.derive.infra.local.resources.TableProvisioner;
+import dev.derive.infra.local.sqs.EventSourceMappingException;
 import dev.derive.infra.local.sqs.SqsEventSourceMapping;
 import dev.derive.infra.local.template.FunctionDefinition;
 import dev.derive.infra.local.template.FunctionDefinitions;
@@ -41,6 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Runs a SAM template locally: creates its buckets, queues and tables on an AWS endpoint (moto by
@@ -122,13 +124,10 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
             FunctionLauncher.currentJava(),
             endpoint.environment(),
             region);
+    Map<String, Path> taskRoots = taskRoots(functions);
     for (FunctionDefinition function : functions) {
       FunctionLog log = new FunctionLog(function.logicalId(), 5000, options.log());
-      Path taskRoot =
-          FunctionCode.taskRoot(
-              function.logicalId(),
-              function.code(),
-              options.workDir().resolve("functions").resolve(function.logicalId()));
+      Path taskRoot = taskRoots.get(function.logicalId());
       FunctionPool pool =
           new FunctionPool(
               function,
@@ -157,7 +156,8 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
             new RouteTable(routes),
             new HttpEventMapper(StackProvisioner.LOCAL_API_ID, StackReferences.ACCOUNT_ID, region),
             this,
-            options.log());
+            options.log(),
+            options.integrationTimeout());
     toClose.add(httpApi);
 
     for (FunctionDefinition function : functions) {
@@ -165,11 +165,13 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
         if (!event.enabled()) {
           continue;
         }
+        String queueUrl = queueUrlForArn(sqs, event.queueArn());
+        requireVisibilityTimeoutCoversFunctionTimeout(sqs, queueUrl, function);
         SqsEventSourceMapping mapping =
             new SqsEventSourceMapping(
                 function.logicalId(),
                 event,
-                queueUrlForArn(sqs, event.queueArn()),
+                queueUrl,
                 sqs,
                 this,
                 delivered.get(function.logicalId()),
@@ -183,6 +185,34 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     }
   }
 
+  /**
+   * Refuses a mapping as Lambda's {@code CreateEventSourceMapping} does when the queue's visibility
+   * timeout is shorter than the function's timeout (a message would reappear while still being
+   * processed).
+   *
+   * @throws EventSourceMappingException if it is
+   */
+  private static void requireVisibilityTimeoutCoversFunctionTimeout(
+      SqsClient sqs, String queueUrl, FunctionDefinition function) {
+    String value =
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
+            .attributes()
+            .get(QueueAttributeName.VISIBILITY_TIMEOUT);
+    int visibilityTimeout = value == null ? 30 : Integer.parseInt(value);
+    if (visibilityTimeout < function.timeoutSeconds()) {
+      throw new EventSourceMappingException(
+          function.logicalId()
+              + " <- "
+              + queueUrl
+              + ": Queue visibility timeout: "
+              + visibilityTimeout
+              + " seconds is less than Function timeout: "
+              + function.timeoutSeconds()
+              + " seconds");
+    }
+  }
+
   /** Reserved concurrency if set, else enough for its HTTP routes and SQS pollers. */
   private int concurrency(FunctionDefinition function) {
     if (function.reservedConcurrency().isPresent()) {
@@ -193,6 +223,36 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
       total += event.maximumConcurrency().orElse(options.defaultConcurrency());
     }
     return Math.max(1, total);
+  }
+
+  /** Extracts every function's code, in parallel ({@link FunctionCode#taskRoot}). */
+  private Map<String, Path> taskRoots(List<FunctionDefinition> functions) {
+    Map<String, CompletableFuture<Path>> extractions = new LinkedHashMap<>();
+    for (FunctionDefinition function : functions) {
+      extractions.put(
+          function.logicalId(),
+          CompletableFuture.supplyAsync(
+              () ->
+                  FunctionCode.taskRoot(
+                      function.logicalId(),
+                      function.code(),
+                      options.workDir().resolve("functions").resolve(function.logicalId())),
+              Thread.ofVirtual()::start));
+    }
+    Map<String, Path> roots = new LinkedHashMap<>();
+    List<String> failures = new ArrayList<>();
+    extractions.forEach(
+        (id, extraction) -> {
+          try {
+            roots.put(id, extraction.join());
+          } catch (CompletionException e) {
+            failures.add(e.getCause().getMessage());
+          }
+        });
+    if (!failures.isEmpty()) {
+      throw new FunctionStartException(String.join("; ", failures));
+    }
+    return roots;
   }
 
   private void warmUp() {

@@ -1,10 +1,15 @@
 package dev.derive.infra.local;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.infra.local.cli.DeriveCommand;
 import dev.derive.infra.local.cli.UploadCommand;
 import dev.derive.infra.local.resources.ProvisionedResource;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -14,24 +19,33 @@ import java.util.concurrent.CountDownLatch;
  * java -jar infra/local-cloud/target/local-cloud.jar up [--port 3000] [--template template.yaml]
  *     [--stack-name derive-local] [--parameter Name=Value]...
  * java -jar infra/local-cloud/target/local-cloud.jar upload FILE [--api http://127.0.0.1:3000]
+ * java -jar infra/local-cloud/target/local-cloud.jar derive SOURCE TARGET [--width N] [--height N]
+ *     [--fit F] [--quality Q] [--page N] [--output FILE] [--api URL] [--timeout 300]
  * </pre>
  *
  * <p>{@code up} starts everything, prints the AWS endpoint, the resources and {@code API:
  * http://127.0.0.1:<port>}, then a line {@code ready in N ms}, streams the functions' logs and
  * stops cleanly on Ctrl-C. {@code upload} puts a file into the source bucket through the API and
- * prints its source key. Exit status 2 for a usage error, 1 if starting fails.
+ * prints its source key. {@code derive} requests a derivative and downloads it ({@link
+ * DeriveCommand}). Exit status 2 for a usage error, 1 if starting (or the derivative) fails.
  */
 public final class LocalCloudMain {
   private LocalCloudMain() {}
 
   /** Runs the command in {@code args}. */
   public static void main(String[] args) throws InterruptedException {
+    // Testcontainers (LocalStack mode) brings SLF4J without a binding; keep its notice quiet.
+    System.setProperty("slf4j.internal.verbosity", "ERROR");
     if (args.length > 0 && args[0].equals("upload")) {
       upload(args);
       return;
     }
+    if (args.length > 0 && args[0].equals("derive")) {
+      derive(args);
+      return;
+    }
     if (args.length == 0 || !args[0].equals("up")) {
-      usage("expected the command `up` or `upload`");
+      usage("expected the command `up`, `upload` or `derive`");
       return;
     }
     Path template = Path.of("template.yaml");
@@ -128,12 +142,51 @@ public final class LocalCloudMain {
     }
   }
 
+  private static void derive(String[] args) throws InterruptedException {
+    if (args.length < 3) {
+      usage("derive takes SOURCE and TARGET");
+      return;
+    }
+    String source = args[1];
+    String target = args[2];
+    URI api = URI.create("http://127.0.0.1:3000");
+    Path output = null;
+    Duration timeout = Duration.ofSeconds(300);
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 3; i < args.length; i++) {
+      String option = args[i];
+      if (!option.startsWith("--") || i + 1 >= args.length) {
+        usage("expected --name value, got " + option);
+        return;
+      }
+      String value = args[++i];
+      switch (option) {
+        case "--api" -> api = URI.create(value);
+        case "--output" -> output = Path.of(value);
+        case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(value));
+        default -> options.put(option.substring(2), value);
+      }
+    }
+    try {
+      ObjectNode targetNode = DeriveCommand.target(target, options);
+      new DeriveCommand(api, System.err::println, Duration.ofMillis(500))
+          .derive(source, targetNode, output, timeout);
+    } catch (IllegalArgumentException e) {
+      usage(e.getMessage());
+    } catch (java.io.IOException e) {
+      System.err.println("derive failed: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
   private static void usage(String problem) {
     System.err.println(problem);
     System.err.println(
         "usage: local-cloud up [--port 3000] [--template template.yaml]"
             + " [--stack-name derive-local] [--parameter Name=Value]...\n"
-            + "       local-cloud upload FILE [--api http://127.0.0.1:3000]");
+            + "       local-cloud upload FILE [--api http://127.0.0.1:3000]\n"
+            + "       local-cloud derive SOURCE TARGET [--width N] [--height N] [--fit F]"
+            + " [--quality Q] [--page N] [--output FILE] [--api URL] [--timeout SECONDS]");
     System.exit(2);
   }
 }

@@ -24,6 +24,8 @@ import java.util.function.Consumer;
  *     no limit (2)
  * @param initTimeout how long a function instance may take to initialise (60 s)
  * @param pollWaitSeconds the long-polling wait of SQS pollers (2 s; shorter stops faster)
+ * @param integrationTimeout how long the HTTP API waits for a function before answering 503 (API
+ *     Gateway's 30 s)
  */
 public record LocalCloudOptions(
     Path template,
@@ -35,7 +37,8 @@ public record LocalCloudOptions(
     Consumer<String> log,
     int defaultConcurrency,
     Duration initTimeout,
-    int pollWaitSeconds) {
+    int pollWaitSeconds,
+    Duration integrationTimeout) {
 
   /** A builder for {@code template} with every other setting at its default. */
   public static Builder builder(Path template) {
@@ -54,6 +57,7 @@ public record LocalCloudOptions(
     private int defaultConcurrency = 2;
     private Duration initTimeout = Duration.ofSeconds(60);
     private int pollWaitSeconds = 2;
+    private Duration integrationTimeout = Duration.ofSeconds(30);
 
     private Builder(Path template) {
       this.template = Objects.requireNonNull(template, "template").toAbsolutePath().normalize();
@@ -113,6 +117,12 @@ public record LocalCloudOptions(
       return this;
     }
 
+    /** How long the HTTP API waits for a function before answering 503. */
+    public Builder integrationTimeout(Duration value) {
+      this.integrationTimeout = value;
+      return this;
+    }
+
     /** The options. */
     public LocalCloudOptions build() {
       Path dir = workDir != null ? workDir : template.getParent().resolve(".derive");
@@ -126,7 +136,8 @@ public record LocalCloudOptions(
           log,
           defaultConcurrency,
           initTimeout,
-          pollWaitSeconds);
+          pollWaitSeconds,
+          integrationTimeout);
     }
   }
 }

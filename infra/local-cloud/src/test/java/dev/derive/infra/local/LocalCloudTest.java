@@ -1,11 +1,15 @@
 package dev.derive.infra.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.MotoServerEndpoint;
+import dev.derive.infra.local.http.HttpApiServer;
+import dev.derive.infra.local.lambda.FunctionLauncher;
+import dev.derive.infra.local.sqs.EventSourceMappingException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,6 +60,8 @@ class LocalCloudTest {
                 .httpPort(0)
                 .endpoint(endpoint)
                 .pollWaitSeconds(1)
+                .integrationTimeout(Duration.ofSeconds(3))
+                .parameter("GaugeDir", dir.resolve("gauge").toString())
                 .build());
     sqs = AwsClients.sqs(endpoint);
   }
@@ -131,14 +138,185 @@ class LocalCloudTest {
   }
 
   @Test
-  void anInvocationPastTheTimeoutFailsAndTheInstanceIsReplaced() throws Exception {
+  void anInvocationPastTheFunctionTimeoutIsReportedAsLambdaDoesAndTheInstanceIsReplaced()
+      throws Exception {
     HttpResponse<String> slow = get("/sleep?ms=5000");
     HttpResponse<String> next = get("/items/after-timeout");
 
-    assertThat(slow.statusCode()).isEqualTo(503);
+    assertThat(slow.statusCode()).isEqualTo(500);
+    assertThat(slow.body()).isEqualTo("{\"message\":\"Internal Server Error\"}");
     assertThat(cloud.functionLog("EchoFunction"))
-        .anyMatch(l -> l.contains("Task timed out after 2.00 seconds"));
+        .anyMatch(l -> l.matches(".* [0-9a-f-]{36} Task timed out after 2.00 seconds"));
     assertThat(next.statusCode()).isEqualTo(201);
+  }
+
+  @Test
+  void aFunctionThatDoesNotAnswerWithinTheIntegrationTimeoutGets503() throws Exception {
+    HttpResponse<String> slow = get("/slow/sleep?ms=3500");
+
+    assertThat(slow.statusCode()).isEqualTo(503);
+    assertThat(slow.body()).isEqualTo("{\"message\":\"Service Unavailable\"}");
+  }
+
+  @Test
+  void theHeapIsLimitedFromMemorySize() throws Exception {
+    JsonNode echo = JSON.readTree(get("/items/heap").body());
+
+    assertThat(echo.path("maxHeapMb").asLong())
+        .as("-Xmx is %d%% of MemorySize 256", FunctionLauncher.HEAP_PERCENT)
+        .isBetween(150L, 256L * FunctionLauncher.HEAP_PERCENT / 100);
+  }
+
+  @Test
+  void binaryBodiesRepeatedQueryParametersCookiesAndGreedyPathParametersRoundTrip()
+      throws Exception {
+    byte[] body = new byte[256 * 4];
+    for (int i = 0; i < body.length; i++) {
+      body[i] = (byte) i;
+    }
+    HttpResponse<byte[]> response =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    cloud.apiUri().resolve("/echo/a/b%20c/d?color=red&color=blue&x=%2F"))
+                .header("Content-Type", "application/octet-stream")
+                .header("Cookie", "first=1; second=two")
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).isEqualTo(body);
+    assertThat(response.headers().firstValue("content-type")).hasValue("application/octet-stream");
+    assertThat(response.headers().firstValue("x-proxy")).hasValue("a/b c/d");
+    assertThat(response.headers().firstValue("x-raw-query")).hasValue("color=red&color=blue&x=%2F");
+    assertThat(response.headers().firstValue("x-color")).hasValue("red,blue");
+    assertThat(response.headers().allValues("set-cookie"))
+        .containsExactly("first=1; Path=/", "second=two; Path=/");
+  }
+
+  @Test
+  void aRequestBodyOverTenMegabytesGets413FromTheGateway() throws Exception {
+    HttpResponse<String> response =
+        post("/echo/big", new byte[HttpApiServer.MAX_REQUEST_BYTES + 1]);
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(response.body()).isEqualTo("{\"message\":\"Request Entity Too Large\"}");
+  }
+
+  @Test
+  void anEventOverLambdasSixMegabytesGets413() throws Exception {
+    // 5 MB of binary is about 6.7 MB as the event's base64 body.
+    HttpResponse<String> response = post("/echo/big", new byte[5 * 1024 * 1024]);
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(response.body()).isEqualTo("{\"message\":\"Request Entity Too Large\"}");
+  }
+
+  @Test
+  void aResponseOverLambdasSixMegabytesGets502() throws Exception {
+    HttpResponse<String> fits = get("/big?bytes=" + 5_000_000);
+    HttpResponse<String> tooLarge = get("/big?bytes=" + 6_300_000);
+
+    assertThat(fits.statusCode()).isEqualTo(200);
+    assertThat(fits.body()).hasSize(5_000_000);
+    assertThat(tooLarge.statusCode()).isEqualTo(502);
+    assertThat(tooLarge.body()).isEqualTo("{\"message\":\"Internal Server Error\"}");
+  }
+
+  @Test
+  void theBatchingWindowGroupsMessagesSentApart() throws Exception {
+    int messages = 6;
+    for (int i = 1; i <= messages; i++) {
+      int n = i;
+      sqs.sendMessage(b -> b.queueUrl(cloud.queueUrl("GatherQueue")).messageBody("gather-" + n));
+      Thread.sleep(250);
+    }
+
+    List<String> batches =
+        await(
+            () -> {
+              List<String> seen =
+                  cloud.functionLog("WorkerFunction").stream()
+                      .filter(l -> l.startsWith("batch: gather-"))
+                      .toList();
+              long delivered = seen.stream().mapToLong(l -> l.split(",").length).sum();
+              return delivered >= messages ? seen : null;
+            },
+            20_000,
+            messages + " gathered messages");
+
+    // Sent 250 ms apart within a 3 s window: each of the event's two pollers invokes at most once.
+    assertThat(batches).hasSizeLessThanOrEqualTo(2);
+  }
+
+  @Test
+  void maximumConcurrencyIsReachedAndNeverExceeded() throws Exception {
+    int messages = 8;
+    for (int i = 0; i < messages; i++) {
+      sqs.sendMessage(b -> b.queueUrl(cloud.queueUrl("CrowdQueue")).messageBody("sleep 800"));
+    }
+
+    List<Integer> inFlight =
+        await(
+            () -> {
+              List<Integer> counts =
+                  cloud.functionLog("SleeperFunction").stream()
+                      .filter(l -> l.startsWith("in flight: "))
+                      .map(l -> Integer.parseInt(l.substring("in flight: ".length())))
+                      .toList();
+              return counts.size() >= messages ? counts : null;
+            },
+            30_000,
+            messages + " invocations");
+
+    assertThat(inFlight).as("ScalingConfig.MaximumConcurrency: 2").allMatch(n -> n <= 2);
+    assertThat(inFlight).contains(2);
+  }
+
+  @Test
+  void reservedConcurrencyCapsTheFunctionBelowItsEventSourcesConcurrency() throws Exception {
+    int messages = 4;
+    for (int i = 0; i < messages; i++) {
+      sqs.sendMessage(b -> b.queueUrl(cloud.queueUrl("SoloQueue")).messageBody("sleep 600"));
+    }
+
+    List<Integer> inFlight =
+        await(
+            () -> {
+              List<Integer> counts =
+                  cloud.functionLog("SoloFunction").stream()
+                      .filter(l -> l.startsWith("in flight: "))
+                      .map(l -> Integer.parseInt(l.substring("in flight: ".length())))
+                      .toList();
+              return counts.size() >= messages ? counts : null;
+            },
+            30_000,
+            messages + " invocations");
+
+    assertThat(inFlight).as("ReservedConcurrentExecutions: 1").containsOnly(1);
+  }
+
+  @Test
+  void aMessageWhoseInvocationTimesOutIsRetriedAndThenRedriven() throws Exception {
+    int logBefore = cloud.functionLog("SleeperFunction").size();
+    sqs.sendMessage(b -> b.queueUrl(cloud.queueUrl("SlowQueue")).messageBody("nap 6000"));
+
+    Message dead = awaitMessage(cloud.queueUrl("SlowDeadLetterQueue"), 40_000);
+    List<String> timeouts =
+        await(
+            () -> {
+              List<String> lines =
+                  cloud.functionLog("SleeperFunction").stream()
+                      .skip(logBefore)
+                      .filter(l -> l.endsWith("Task timed out after 4.00 seconds"))
+                      .toList();
+              return lines.size() >= 2 ? lines : null;
+            },
+            10_000,
+            "two timed-out invocations");
+
+    assertThat(dead.body()).isEqualTo("nap 6000");
+    assertThat(timeouts).as("delivered maxReceiveCount (2) times, timed out each time").hasSize(2);
   }
 
   @Test
@@ -151,23 +329,79 @@ class LocalCloudTest {
     Message dead = awaitMessage(cloud.queueUrl("WorkDeadLetterQueue"));
 
     assertThat(dead.body()).isEqualTo("fail-2");
-    assertThat(cloud.deliveredMessages("WorkerFunction"))
-        .as("ok-1 and ok-3 once, fail-2 twice (maxReceiveCount 2)")
-        .isEqualTo(4);
+    assertThat(deliveries("WorkerFunction", "ok-1")).isEqualTo(1);
+    assertThat(deliveries("WorkerFunction", "ok-3")).isEqualTo(1);
+    assertThat(deliveries("WorkerFunction", "fail-2")).as("maxReceiveCount 2").isEqualTo(2);
     assertThat(queueDepth(cloud.queueUrl("WorkQueue"))).isZero();
   }
 
   @Test
-  void aFunctionErrorLeavesTheBatchOnTheQueueUntilItIsRedrivenToTheDeadLetterQueue()
+  void aFunctionErrorLeavesTheWholeBatchOnTheQueueUntilItIsRedrivenToTheDeadLetterQueue()
       throws Exception {
-    sqs.sendMessage(b -> b.queueUrl(cloud.queueUrl("PoisonQueue")).messageBody("poison"));
+    sqs.sendMessageBatch(
+        b ->
+            b.queueUrl(cloud.queueUrl("PoisonQueue"))
+                .entries(entry("1", "poison-1"), entry("2", "poison-2")));
 
-    Message dead = awaitMessage(cloud.queueUrl("PoisonDeadLetterQueue"));
+    Message first = awaitMessage(cloud.queueUrl("PoisonDeadLetterQueue"));
+    Message second = awaitMessage(cloud.queueUrl("PoisonDeadLetterQueue"));
 
-    assertThat(dead.body()).isEqualTo("poison");
-    assertThat(cloud.deliveredMessages("FailingFunction")).isEqualTo(2);
+    assertThat(List.of(first.body(), second.body()))
+        .containsExactlyInAnyOrder("poison-1", "poison-2");
+    assertThat(cloud.deliveredMessages("FailingFunction"))
+        .as("each received maxReceiveCount (2) times")
+        .isEqualTo(4);
     assertThat(cloud.functionLog("FailingFunction"))
         .anyMatch(l -> l.contains("this function always fails"));
+  }
+
+  /** How many batches the function printed that held {@code body}. */
+  private static long deliveries(String function, String body) {
+    return cloud.functionLog(function).stream()
+        .filter(l -> l.startsWith("batch: "))
+        .filter(l -> List.of(l.substring("batch: ".length()).split(",")).contains(body))
+        .count();
+  }
+
+  @Test
+  void aQueueWhoseVisibilityTimeoutIsShorterThanTheFunctionTimeoutIsRefusedAsLambdaDoes()
+      throws Exception {
+    Path template = dir.resolve("refused.yaml");
+    Files.writeString(
+        template,
+        """
+        Transform: AWS::Serverless-2016-10-31
+        Resources:
+          ShortQueue:
+            Type: AWS::SQS::Queue
+            Properties:
+              VisibilityTimeout: 3
+          SlowWorker:
+            Type: AWS::Serverless::Function
+            Properties:
+              Runtime: java21
+              Handler: dev.derive.infra.local.testfunction.TestFunction::handleRequest
+              CodeUri: function.zip
+              Timeout: 5
+              Events:
+                Work:
+                  Type: SQS
+                  Properties:
+                    Queue: !GetAtt ShortQueue.Arn
+        """);
+
+    assertThatThrownBy(
+            () ->
+                LocalCloud.start(
+                    LocalCloudOptions.builder(template)
+                        .stackName("refused")
+                        .httpPort(0)
+                        .endpoint(endpoint)
+                        .workDir(dir.resolve("refused"))
+                        .build()))
+        .isInstanceOf(EventSourceMappingException.class)
+        .hasMessageContaining(
+            "Queue visibility timeout: 3 seconds is less than Function timeout: 5");
   }
 
   private static SendMessageBatchRequestEntry entry(String id, String body) {
@@ -175,6 +409,10 @@ class LocalCloudTest {
   }
 
   private static Message awaitMessage(String queueUrl) throws InterruptedException {
+    return awaitMessage(queueUrl, 20_000);
+  }
+
+  private static Message awaitMessage(String queueUrl, long timeoutMs) throws InterruptedException {
     return await(
         () ->
             sqs
@@ -183,7 +421,7 @@ class LocalCloudTest {
                 .stream()
                 .findFirst()
                 .orElse(null),
-        20_000,
+        timeoutMs,
         "a message on " + queueUrl);
   }
 
@@ -212,6 +450,15 @@ class LocalCloudTest {
       Thread.sleep(100);
     }
     throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what);
+  }
+
+  private static HttpResponse<String> post(String path, byte[] body) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(cloud.apiUri().resolve(path))
+            .header("Content-Type", "application/octet-stream")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> get(String path) throws Exception {

@@ -14,24 +14,36 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
  * The local HTTP API: serves {@code 127.0.0.1:<port>}, routes each request with a {@link
  * RouteTable}, invokes the route's function with a payload format 2.0 event and sends back the
  * mapped response. No route gives {@code 404 {"message":"Not Found"}}; a body over API Gateway's 10
- * MB limit {@code 413}. Every response carries an {@code apigw-requestid} header.
+ * MB limit {@code 413 {"message":"Request Entity Too Large"}}; an invocation that has not answered
+ * within the integration timeout (API Gateway's is 30 s) {@code 503 {"message":"Service
+ * Unavailable"}}, while the invocation itself runs on to its own end. Every response carries an
+ * {@code apigw-requestid} header. See
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html.
  */
 public final class HttpApiServer implements AutoCloseable {
   /** API Gateway HTTP API's request payload limit: 10 MB. */
   public static final int MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+  /** API Gateway HTTP API's integration timeout: 30 s. */
+  public static final Duration INTEGRATION_TIMEOUT = Duration.ofSeconds(30);
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -42,13 +54,16 @@ public final class HttpApiServer implements AutoCloseable {
   private final HttpEventMapper events;
   private final FunctionInvoker invoker;
   private final Consumer<String> log;
+  private final Duration integrationTimeout;
 
   private HttpApiServer(
       HttpServer server,
       RouteTable routes,
       HttpEventMapper events,
       FunctionInvoker invoker,
-      Consumer<String> log) {
+      Consumer<String> log,
+      Duration integrationTimeout) {
+    this.integrationTimeout = integrationTimeout;
     this.server = server;
     this.routes = routes;
     this.events = events;
@@ -60,6 +75,7 @@ public final class HttpApiServer implements AutoCloseable {
    * Starts serving on 127.0.0.1:{@code port} ({@code 0} picks a free port).
    *
    * @param log receives one access-log line per request
+   * @param integrationTimeout how long to wait for a function ({@link #INTEGRATION_TIMEOUT} on AWS)
    * @throws UncheckedIOException if the port cannot be bound
    */
   public static HttpApiServer start(
@@ -67,11 +83,12 @@ public final class HttpApiServer implements AutoCloseable {
       RouteTable routes,
       HttpEventMapper events,
       FunctionInvoker invoker,
-      Consumer<String> log) {
+      Consumer<String> log,
+      Duration integrationTimeout) {
     try {
       HttpServer http =
           HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
-      HttpApiServer api = new HttpApiServer(http, routes, events, invoker, log);
+      HttpApiServer api = new HttpApiServer(http, routes, events, invoker, log, integrationTimeout);
       http.createContext("/", api::handle);
       http.setExecutor(api.executor);
       http.start();
@@ -103,8 +120,16 @@ public final class HttpApiServer implements AutoCloseable {
           } else {
             routeKey = match.get().route().routeKey();
             byte[] event = JSON.writeValueAsBytes(events.event(request, match.get(), requestId));
-            InvocationResult result = invoker.invoke(match.get().route().target(), event);
-            if (result instanceof InvocationResult.Failure failure) {
+            InvocationResult result = invokeWithin(match.get().route().target(), event);
+            if (result == null) {
+              log.accept(
+                  "HTTP "
+                      + routeKey
+                      + " -> no answer within the integration timeout of "
+                      + integrationTimeout.toMillis()
+                      + " ms");
+              response = HttpResponse.message(503, "Service Unavailable");
+            } else if (result instanceof InvocationResult.Failure failure) {
               log.accept(
                   "HTTP "
                       + routeKey
@@ -112,8 +137,10 @@ public final class HttpApiServer implements AutoCloseable {
                       + failure.errorType()
                       + ": "
                       + failure.errorMessage());
+              response = HttpResponseMapper.response(result);
+            } else {
+              response = HttpResponseMapper.response(result);
             }
-            response = HttpResponseMapper.response(result);
           }
         }
       } catch (JsonProcessingException | RuntimeException e) {
@@ -130,6 +157,24 @@ public final class HttpApiServer implements AutoCloseable {
               + routeKey
               + ") "
               + response.status());
+    }
+  }
+
+  /** The invocation's result, or {@code null} if it did not end within the integration timeout. */
+  private InvocationResult invokeWithin(String functionId, byte[] event) {
+    CompletableFuture<InvocationResult> invocation =
+        CompletableFuture.supplyAsync(() -> invoker.invoke(functionId, event), executor);
+    try {
+      return invocation.get(integrationTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return InvocationResult.Failure.of("Runtime.Unknown", "interrupted");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.derive.infra.local.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.infra.local.lambda.FunctionPool;
 import dev.derive.infra.local.lambda.InvocationResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,11 +15,18 @@ import java.util.Map;
  * Turns a function's result into the HTTP response, as API Gateway does for payload format 2.0: an
  * object with {@code statusCode} gives the status, {@code headers}, {@code multiValueHeaders},
  * {@code cookies} (one {@code Set-Cookie} each) and {@code body} (decoded if {@code
- * isBase64Encoded}); any other valid JSON is sent as a 200 {@code application/json} body. A
- * function error gives {@code 500 {"message":"Internal Server Error"}}, a timeout {@code 503
- * {"message":"Service Unavailable"}}.
+ * isBase64Encoded}); any other valid JSON is sent as a 200 {@code application/json} body.
+ *
+ * <p>Failures as API Gateway answers them: a function error (a timed-out invocation included, which
+ * Lambda reports as an error) {@code 500 {"message":"Internal Server Error"}}; a response over
+ * Lambda's 6 MB limit {@code 502 {"message":"Internal Server Error"}}; an event over Lambda's 6 MB
+ * request limit {@code 413 {"message":"Request Entity Too Large"}}. The integration timeout (503)
+ * is the server's ({@link HttpApiServer}).
  */
 public final class HttpResponseMapper {
+  /** The error type Lambda reports for a response over its 6 MB limit. */
+  public static final String RESPONSE_TOO_LARGE = "Function.ResponseSizeTooLarge";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private HttpResponseMapper() {}
@@ -27,9 +35,12 @@ public final class HttpResponseMapper {
   public static HttpResponse response(InvocationResult result) {
     return switch (result) {
       case InvocationResult.Failure failure ->
-          failure.errorType().equals("Sandbox.Timedout")
-              ? HttpResponse.message(503, "Service Unavailable")
-              : HttpResponse.message(500, "Internal Server Error");
+          switch (failure.errorType()) {
+            case FunctionPool.REQUEST_TOO_LARGE ->
+                HttpResponse.message(413, "Request Entity Too Large");
+            case RESPONSE_TOO_LARGE -> HttpResponse.message(502, "Internal Server Error");
+            default -> HttpResponse.message(500, "Internal Server Error");
+          };
       case InvocationResult.Success success -> fromPayload(success.payload());
     };
   }

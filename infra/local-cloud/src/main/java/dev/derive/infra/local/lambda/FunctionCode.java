@@ -12,9 +12,14 @@ import java.util.zip.ZipInputStream;
 
 /**
  * Lays out a function's deployment package as Lambda's task root ({@code /var/task}): a {@code
- * CodeUri} zip is extracted into a fresh folder; a folder is used as it is.
+ * CodeUri} zip is extracted into a fresh folder; a folder is used as it is. An extraction is reused
+ * while the zip is unchanged (same path, size and modification time, recorded in {@value #STAMP}
+ * once extraction has completed), so a restart does not extract again.
  */
 public final class FunctionCode {
+  /** The file in an extracted task root naming the zip it came from. */
+  public static final String STAMP = ".derive-code-stamp";
+
   private FunctionCode() {}
 
   /**
@@ -38,6 +43,16 @@ public final class FunctionCode {
               + ") does not exist: build it first, e.g. ./mvnw -B package -DskipTests");
     }
     try {
+      String stamp =
+          code.toAbsolutePath().normalize()
+              + "\n"
+              + Files.size(code)
+              + "\n"
+              + Files.getLastModifiedTime(code).toMillis();
+      Path stampFile = extractTo.resolve(STAMP);
+      if (Files.isRegularFile(stampFile) && Files.readString(stampFile).equals(stamp)) {
+        return extractTo.toAbsolutePath().normalize();
+      }
       deleteRecursively(extractTo);
       Files.createDirectories(extractTo);
       Path root = extractTo.toAbsolutePath().normalize();
@@ -57,6 +72,7 @@ public final class FunctionCode {
           }
         }
       }
+      Files.writeString(stampFile, stamp);
       return root;
     } catch (IOException e) {
       throw new FunctionStartException("cannot extract " + code + " into " + extractTo, e);

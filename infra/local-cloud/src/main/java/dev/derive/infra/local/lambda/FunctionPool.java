@@ -16,6 +16,15 @@ import java.util.concurrent.Semaphore;
  * and replaced by the next invocation.
  */
 public final class FunctionPool implements AutoCloseable {
+  /**
+   * Lambda's limit on a synchronous invocation's payload: "6 MB", in fact 6,291,456 bytes (the
+   * figure its {@code RequestEntityTooLargeException} names).
+   */
+  public static final int MAX_REQUEST_BYTES = 6_291_456;
+
+  /** The error type Lambda's Invoke answers for a payload over {@link #MAX_REQUEST_BYTES}. */
+  public static final String REQUEST_TOO_LARGE = "RequestEntityTooLargeException";
+
   private final FunctionDefinition function;
   private final String functionArn;
   private final Path taskRoot;
@@ -65,9 +74,17 @@ public final class FunctionPool implements AutoCloseable {
 
   /**
    * Invokes the function with {@code event} (JSON bytes) and waits for the result. An instance that
-   * cannot start yields a {@code Runtime.InitError} failure.
+   * cannot start yields a {@code Runtime.InitError} failure; an event over {@link
+   * #MAX_REQUEST_BYTES} a {@link #REQUEST_TOO_LARGE} failure without invoking anything.
    */
   public InvocationResult invoke(byte[] event) {
+    if (event.length > MAX_REQUEST_BYTES) {
+      return InvocationResult.Failure.of(
+          REQUEST_TOO_LARGE,
+          "Request must be smaller than "
+              + MAX_REQUEST_BYTES
+              + " bytes for the InvokeFunction operation");
+    }
     try {
       permits.acquire();
     } catch (InterruptedException e) {

@@ -27,8 +27,11 @@ import java.util.concurrent.TimeUnit;
  * https://docs.aws.amazon.com/lambda/latest/dg/runtimes-api.html.
  */
 public final class RuntimeApiServer implements AutoCloseable {
-  /** Lambda's limit on a synchronous response payload: 6 MB. */
-  public static final int MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+  /**
+   * Lambda's limit on a synchronous response payload: "6 MB", in fact 6,291,556 bytes (the figure
+   * its {@code Function.ResponseSizeTooLarge} error names).
+   */
+  public static final int MAX_RESPONSE_BYTES = 6_291_556;
 
   private static final String PREFIX = "/2018-06-01/runtime/";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -165,9 +168,7 @@ public final class RuntimeApiServer implements AutoCloseable {
     if (payload.length > MAX_RESPONSE_BYTES) {
       return InvocationResult.Failure.of(
           "Function.ResponseSizeTooLarge",
-          "Response payload size ("
-              + payload.length
-              + " bytes) exceeded maximum allowed payload size ("
+          "Response payload size exceeded maximum allowed payload size ("
               + MAX_RESPONSE_BYTES
               + " bytes).");
     }

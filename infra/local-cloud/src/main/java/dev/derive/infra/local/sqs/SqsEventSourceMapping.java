@@ -103,29 +103,33 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     }
   }
 
+  /**
+   * Gathers one batch: waits (long polling) for a first message, then keeps receiving until the
+   * batch is full or {@code MaximumBatchingWindowInSeconds} has passed since that first message.
+   */
   private List<Message> receiveBatch() {
-    List<Message> batch = new ArrayList<>();
+    List<Message> batch = new ArrayList<>(receive(event.batchSize(), waitSeconds));
     long windowEnd = System.currentTimeMillis() + event.maximumBatchingWindowSeconds() * 1000L;
-    do {
-      int wanted = Math.min(MAX_MESSAGES_PER_CALL, event.batchSize() - batch.size());
-      int wait =
-          batch.isEmpty()
-              ? waitSeconds
-              : (int) Math.max(0, Math.min(20, (windowEnd - System.currentTimeMillis()) / 1000));
-      batch.addAll(
-          sqs.receiveMessage(
-                  b ->
-                      b.queueUrl(queueUrl)
-                          .maxNumberOfMessages(wanted)
-                          .waitTimeSeconds(wait)
-                          .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
-                          .messageAttributeNames("All"))
-              .messages());
-    } while (running
-        && !batch.isEmpty()
-        && batch.size() < event.batchSize()
-        && System.currentTimeMillis() < windowEnd);
+    while (running && !batch.isEmpty() && batch.size() < event.batchSize()) {
+      long remainingMs = windowEnd - System.currentTimeMillis();
+      if (remainingMs <= 0) {
+        break;
+      }
+      int wait = (int) Math.min(20, (remainingMs + 999) / 1000);
+      batch.addAll(receive(event.batchSize() - batch.size(), wait));
+    }
     return batch;
+  }
+
+  private List<Message> receive(int wanted, int wait) {
+    return sqs.receiveMessage(
+            b ->
+                b.queueUrl(queueUrl)
+                    .maxNumberOfMessages(Math.min(MAX_MESSAGES_PER_CALL, wanted))
+                    .waitTimeSeconds(wait)
+                    .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                    .messageAttributeNames("All"))
+        .messages();
   }
 
   private void deliver(List<Message> batch) throws JsonProcessingException {
