@@ -14,6 +14,17 @@ public final class MediaTypes {
   public static final String TEXT_PLAIN = "text/plain";
   public static final String APPLICATION_JSON = "application/json";
   public static final String APPLICATION_OCTET_STREAM = "application/octet-stream";
+  public static final String TEXT_MARKDOWN = "text/markdown";
+  public static final String TEXT_HTML = "text/html";
+  public static final String APPLICATION_RTF = "application/rtf";
+  public static final String APPLICATION_EPUB = "application/epub+zip";
+  public static final String APPLICATION_ODT = "application/vnd.oasis.opendocument.text";
+  public static final String APPLICATION_DOCX =
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+  public static final String APPLICATION_XLSX =
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+  public static final String APPLICATION_PPTX =
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 
   private MediaTypes() {}
 

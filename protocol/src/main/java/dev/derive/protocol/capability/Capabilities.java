@@ -1,72 +1,225 @@
 package dev.derive.protocol.capability;
 
+import static dev.derive.protocol.MediaTypes.APPLICATION_DOCX;
+import static dev.derive.protocol.MediaTypes.APPLICATION_EPUB;
+import static dev.derive.protocol.MediaTypes.APPLICATION_JSON;
+import static dev.derive.protocol.MediaTypes.APPLICATION_ODT;
+import static dev.derive.protocol.MediaTypes.APPLICATION_PDF;
+import static dev.derive.protocol.MediaTypes.APPLICATION_PPTX;
+import static dev.derive.protocol.MediaTypes.APPLICATION_RTF;
+import static dev.derive.protocol.MediaTypes.APPLICATION_XLSX;
 import static dev.derive.protocol.MediaTypes.IMAGE_BMP;
 import static dev.derive.protocol.MediaTypes.IMAGE_GIF;
 import static dev.derive.protocol.MediaTypes.IMAGE_JPEG;
 import static dev.derive.protocol.MediaTypes.IMAGE_PNG;
 import static dev.derive.protocol.MediaTypes.IMAGE_TIFF;
 import static dev.derive.protocol.MediaTypes.IMAGE_WEBP;
+import static dev.derive.protocol.MediaTypes.TEXT_HTML;
+import static dev.derive.protocol.MediaTypes.TEXT_MARKDOWN;
+import static dev.derive.protocol.MediaTypes.TEXT_PLAIN;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The catalogue of capabilities Derive deploys, declared as data. */
+/**
+ * The catalogue of capabilities Derive deploys, declared as data: what each reads and writes, the
+ * operations it offers with their parameters, and which target options each operation consumes. The
+ * planner, the request validator and {@code GET /v1/capabilities} read these declarations; workers
+ * check their steps against the same constants.
+ */
 public final class Capabilities {
-  /** Name of the image capability. */
+  /** Capability names. */
   public static final String IMAGE = "image";
 
-  /** Operation names of the image capability, in the order a fused step applies them. */
+  public static final String PDF = "pdf";
+  public static final String TEXT = "text";
+  public static final String MARKUP = "markup";
+
+  /** Operation names (an operation name is scoped to its capability). */
   public static final String RESIZE = "resize";
 
   public static final String ENCODE = "encode";
+  public static final String RENDER = "render";
+  public static final String METADATA = "metadata";
+  public static final String EXTRACT = "extract";
 
   /** Largest width or height a request may ask for, in pixels. */
   public static final int MAX_DIMENSION = 16_384;
 
+  /** Largest page number a request may ask for (1-based). */
+  public static final int MAX_PAGE = 100_000;
+
+  /** Largest PDF rendering resolution, in dots per inch. */
+  public static final int MAX_DPI = 600;
+
+  /** Resize fit modes the image worker implements (sharp's meanings). */
+  public static final List<String> FIT_MODES = List.of("inside");
+
+  /** A background colour: {@code #rrggbb} or {@code #rrggbbaa}, hex digits of either case. */
+  public static final String HEX_COLOUR = "#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?";
+
   private static final List<String> IMAGE_READS =
       List.of(IMAGE_JPEG, IMAGE_PNG, IMAGE_GIF, IMAGE_BMP, IMAGE_TIFF, IMAGE_WEBP);
   private static final List<String> IMAGE_WRITES = List.of(IMAGE_JPEG, IMAGE_PNG);
+  private static final List<String> TEXT_READS =
+      List.of(
+          APPLICATION_PDF,
+          APPLICATION_DOCX,
+          APPLICATION_XLSX,
+          APPLICATION_PPTX,
+          APPLICATION_ODT,
+          APPLICATION_RTF,
+          APPLICATION_EPUB,
+          TEXT_HTML,
+          TEXT_PLAIN,
+          TEXT_MARKDOWN);
+  private static final List<String> MARKUP_READS = List.of(TEXT_MARKDOWN, TEXT_HTML);
+
+  private static ParameterDescriptor width(String description) {
+    return ParameterDescriptor.integer("width", 1, MAX_DIMENSION, null, description);
+  }
+
+  private static ParameterDescriptor height(String description) {
+    return ParameterDescriptor.integer("height", 1, MAX_DIMENSION, null, description);
+  }
+
+  /**
+   * The options a request's {@code target} may give besides {@code mediaType}. Each is consumed by
+   * an operation that lists it in {@link OperationDescriptor#consumes()}; defaults are the
+   * consuming operation's.
+   */
+  public static final List<ParameterDescriptor> TARGET_OPTIONS =
+      List.of(
+          width("Box width in pixels."),
+          height("Box height in pixels."),
+          ParameterDescriptor.choice(
+              "fit", FIT_MODES, null, "How the image fits the box (sharp's meanings)."),
+          new ParameterDescriptor(
+              "withoutEnlargement",
+              "boolean",
+              null,
+              null,
+              List.of(),
+              null,
+              null,
+              "Never scale up an image smaller than the box."),
+          ParameterDescriptor.integer("page", 1, MAX_PAGE, null, "Page to render (1-based)."),
+          ParameterDescriptor.integer("quality", 1, 100, null, "JPEG quality (1-100)."),
+          ParameterDescriptor.text(
+              "background", HEX_COLOUR, null, "Background colour, #rrggbb or #rrggbbaa."),
+          ParameterDescriptor.integer("dpi", 1, MAX_DPI, null, "Rendering resolution in dpi."));
 
   /**
    * The image capability: decodes (with EXIF auto-orientation), resizes and encodes. Resize fit
-   * modes follow sharp's meanings.
+   * modes follow sharp's meanings; {@link #FIT_MODES} lists those implemented.
    */
   public static final CapabilityDescriptor IMAGE_CAPABILITY =
       new CapabilityDescriptor(
           IMAGE,
           "Decode, auto-orient, resize and encode raster images.",
           "IMAGE_QUEUE_URL",
-          allPairs(IMAGE_READS, IMAGE_WRITES),
+          allPairs(IMAGE_READS, IMAGE_WRITES, 1, List.of(RESIZE, ENCODE)),
           List.of(
               new OperationDescriptor(
                   RESIZE,
-                  "Scale into a box of width x height pixels.",
+                  "Scale into a box of width x height pixels (at least one of them).",
                   List.of(
-                      ParameterDescriptor.integer(
-                          "width", 1, MAX_DIMENSION, null, "Box width in pixels."),
-                      ParameterDescriptor.integer(
-                          "height", 1, MAX_DIMENSION, null, "Box height in pixels."),
+                      width("Box width in pixels."),
+                      height("Box height in pixels."),
                       ParameterDescriptor.choice(
                           "fit",
-                          List.of("inside"),
+                          FIT_MODES,
                           "inside",
                           "inside: keep aspect ratio, as large as possible within the box."),
                       ParameterDescriptor.bool(
                           "withoutEnlargement",
                           true,
-                          "Never scale up an image smaller than the box."))),
+                          "Never scale up an image smaller than the box."),
+                      ParameterDescriptor.text(
+                          "background",
+                          HEX_COLOUR,
+                          null,
+                          "Colour of areas the image does not cover, #rrggbb or #rrggbbaa.")),
+                  List.of("width", "height", "fit", "withoutEnlargement", "background"),
+                  true),
               new OperationDescriptor(
                   ENCODE,
                   "Write the image in a target format.",
                   List.of(
                       ParameterDescriptor.choice(
                           "mediaType", IMAGE_WRITES, IMAGE_JPEG, "Output media type."),
+                      ParameterDescriptor.integer("quality", 1, 100, 85, "JPEG quality (1-100).")),
+                  List.of("quality"),
+                  false)));
+
+  /** The pdf capability: renders a page to PNG and reads document metadata (Apache PDFBox). */
+  public static final CapabilityDescriptor PDF_CAPABILITY =
+      new CapabilityDescriptor(
+          PDF,
+          "Render a PDF page to PNG; read page count and document metadata.",
+          "PDF_QUEUE_URL",
+          List.of(
+              new Conversion(APPLICATION_PDF, IMAGE_PNG, 2, List.of(RENDER)),
+              new Conversion(APPLICATION_PDF, APPLICATION_JSON, 1, List.of(METADATA))),
+          List.of(
+              new OperationDescriptor(
+                  RENDER,
+                  "Render one page to a PNG image, optionally scaled into a box.",
+                  List.of(
                       ParameterDescriptor.integer(
-                          "quality", 1, 100, 85, "JPEG quality (1-100).")))));
+                          "page", 1, MAX_PAGE, 1, "Page to render (1-based)."),
+                      ParameterDescriptor.integer(
+                          "dpi", 1, MAX_DPI, 150, "Rendering resolution in dpi."),
+                      width("Largest width of the rendered page in pixels."),
+                      height("Largest height of the rendered page in pixels.")),
+                  // width and height are for explicit steps: a target's size goes to the image
+                  // capability, which resamples the page rendered at dpi (sharper than a page
+                  // rasterised straight into a small box)
+                  List.of("page", "dpi"),
+                  false),
+              new OperationDescriptor(
+                  METADATA,
+                  "Page count, page sizes and the document information, as JSON.",
+                  List.of(),
+                  List.of(),
+                  false)));
+
+  /** The text capability: plain text and metadata from documents (Apache Tika). */
+  public static final CapabilityDescriptor TEXT_CAPABILITY =
+      new CapabilityDescriptor(
+          TEXT,
+          "Extract plain text and metadata from office documents, PDF, HTML, EPUB and text.",
+          "TEXT_QUEUE_URL",
+          concat(
+              allPairs(TEXT_READS, List.of(TEXT_PLAIN), 2, List.of(EXTRACT)),
+              allPairs(TEXT_READS, List.of(APPLICATION_JSON), 2, List.of(METADATA))),
+          List.of(
+              new OperationDescriptor(
+                  EXTRACT, "The document's text as UTF-8 plain text.", List.of(), List.of(), false),
+              new OperationDescriptor(
+                  METADATA, "The document's metadata as JSON.", List.of(), List.of(), false)));
+
+  /** The markup capability: Markdown and HTML to PDF (commonmark-java, openhtmltopdf). */
+  public static final CapabilityDescriptor MARKUP_CAPABILITY =
+      new CapabilityDescriptor(
+          MARKUP,
+          "Render Markdown or HTML to PDF.",
+          "MARKUP_QUEUE_URL",
+          allPairs(MARKUP_READS, List.of(APPLICATION_PDF), 3, List.of(RENDER)),
+          List.of(
+              new OperationDescriptor(
+                  RENDER,
+                  "Lay the document out on pages and write a PDF.",
+                  List.of(
+                      ParameterDescriptor.choice(
+                          "pageSize", List.of("A4", "Letter"), "A4", "Paper size.")),
+                  List.of(),
+                  false)));
 
   /** Every capability, in declaration order. */
-  public static final List<CapabilityDescriptor> ALL = List.of(IMAGE_CAPABILITY);
+  public static final List<CapabilityDescriptor> ALL =
+      List.of(IMAGE_CAPABILITY, PDF_CAPABILITY, TEXT_CAPABILITY, MARKUP_CAPABILITY);
 
   private Capabilities() {}
 
@@ -75,13 +228,20 @@ public final class Capabilities {
     return ALL.stream().filter(c -> c.name().equals(name)).findFirst();
   }
 
-  private static List<Conversion> allPairs(List<String> reads, List<String> writes) {
+  private static List<Conversion> allPairs(
+      List<String> reads, List<String> writes, int cost, List<String> operations) {
     List<Conversion> pairs = new ArrayList<>();
     for (String source : reads) {
       for (String target : writes) {
-        pairs.add(new Conversion(source, target, 1));
+        pairs.add(new Conversion(source, target, cost, operations));
       }
     }
     return pairs;
+  }
+
+  private static List<Conversion> concat(List<Conversion> first, List<Conversion> second) {
+    List<Conversion> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 }

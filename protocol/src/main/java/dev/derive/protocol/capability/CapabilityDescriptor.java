@@ -24,6 +24,24 @@ public record CapabilityDescriptor(
   public CapabilityDescriptor {
     conversions = List.copyOf(conversions);
     operations = List.copyOf(operations);
+    for (Conversion conversion : conversions) {
+      for (String operation : conversion.operations()) {
+        if (operations.stream().noneMatch(o -> o.name().equals(operation))) {
+          throw new IllegalArgumentException(
+              "capability " + name + " converts with undeclared operation " + operation);
+        }
+      }
+    }
+  }
+
+  /** The media types this capability reads, in declaration order. */
+  public List<String> reads() {
+    return conversions.stream().map(Conversion::source).distinct().toList();
+  }
+
+  /** The media types this capability writes, in declaration order. */
+  public List<String> writes() {
+    return conversions.stream().map(Conversion::target).distinct().toList();
   }
 
   /** Returns the operation called {@code name}, if this capability offers it. */

@@ -4,16 +4,40 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One operation a capability offers, with the parameters it takes.
+ * One operation a capability offers, with the parameters it takes and the request's target options
+ * it consumes.
+ *
+ * <p>How the planner maps a {@code target} to operations (the same data {@code GET
+ * /v1/capabilities} shows): each target option is consumed by the last operation of the chosen
+ * chain that lists it in {@link #consumes()}, and becomes that operation's parameter of the same
+ * name; parameters the target does not give take their declared default. A parameter named {@code
+ * mediaType} is always set to the media type the step writes.
  *
  * @param name operation name, e.g. {@code resize}
  * @param description one line for {@code GET /v1/capabilities}
  * @param parameters the parameters it accepts; any other parameter is rejected
+ * @param consumes names of the target options (see {@link Capabilities#TARGET_OPTIONS}) this
+ *     operation takes as parameters of the same name
+ * @param optional {@code true} if a step applies the operation only when it is asked for: the
+ *     target gives one of the options it consumes with a value other than the parameter's default,
+ *     or explicit steps name it (e.g. {@code resize}); {@code false} if every step performing a
+ *     conversion that lists it applies it (e.g. {@code encode})
  */
 public record OperationDescriptor(
-    String name, String description, List<ParameterDescriptor> parameters) {
+    String name,
+    String description,
+    List<ParameterDescriptor> parameters,
+    List<String> consumes,
+    boolean optional) {
   public OperationDescriptor {
     parameters = List.copyOf(parameters);
+    consumes = List.copyOf(consumes);
+    for (String option : consumes) {
+      if (parameters.stream().noneMatch(p -> p.name().equals(option))) {
+        throw new IllegalArgumentException(
+            "operation " + name + " consumes target option " + option + " but has no parameter");
+      }
+    }
   }
 
   /** Returns the parameter called {@code name}, if the operation declares one. */

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param finishedAtMillis when the worker finished the step, epoch milliseconds
  * @param reused whether the output already existed and the transformation was skipped
  * @param traceId copied from the {@link StepMessage}
+ * @param attempt which delivery of the step message this was (SQS {@code ApproximateReceiveCount},
+ *     1 for the first; 0 when the worker did not say)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
@@ -31,12 +33,58 @@ public record StepResult(
     long startedAtMillis,
     long finishedAtMillis,
     boolean reused,
-    String traceId) {
+    String traceId,
+    int attempt) {
   public StepResult {
     Objects.requireNonNull(jobId, "jobId");
     if (succeeded == (output == null) || succeeded == (error != null)) {
       throw new IllegalArgumentException("a step result has an output exactly when it succeeded");
     }
+  }
+
+  /** A result without an attempt number. */
+  public StepResult(
+      String jobId,
+      int stepIndex,
+      String capability,
+      boolean succeeded,
+      ObjectRef output,
+      long outputBytes,
+      StepError error,
+      long startedAtMillis,
+      long finishedAtMillis,
+      boolean reused,
+      String traceId) {
+    this(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        0);
+  }
+
+  /** This result, reported by the {@code attempt}-th delivery of its step message. */
+  public StepResult withAttempt(int attempt) {
+    return new StepResult(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt);
   }
 
   /** A successful result for {@code step} that wrote {@code outputBytes} bytes. */

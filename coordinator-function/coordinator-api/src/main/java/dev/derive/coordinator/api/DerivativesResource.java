@@ -2,7 +2,9 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.job.DerivativeService;
+import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.storage.PresignedDownload;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -12,6 +14,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -30,22 +34,38 @@ public class DerivativesResource {
     this.service = service;
   }
 
-  /** Requests a derivative: 200 with a download when cached, else 202 with the job. */
+  /** How often a waiting request reads the job record. */
+  static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+
+  /**
+   * Requests a derivative: 200 with a download when cached or made within {@code wait} seconds (200
+   * with the FAILED job if it failed within them), else 202 with the job and its Location.
+   */
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(summary = "Request a derivative of a source object")
   @RequestBody(
       description =
           "{\"source\":{\"key\":\"...\",\"versionId\":\"...\"},\"target\":{\"mediaType\":"
-              + "\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"}}")
+              + "\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"},\"wait\":10}"
+              + " or {\"source\":{...},\"steps\":[{\"capability\":\"pdf\",\"operation\":"
+              + "\"render\",\"params\":{\"page\":1}}]}")
   @APIResponse(responseCode = "200", description = "The derivative exists; download it")
   @APIResponse(responseCode = "202", description = "A job makes it; follow Location")
   @APIResponse(responseCode = "400", description = "Invalid request (problem+json)")
   @APIResponse(responseCode = "404", description = "No such source object")
   @APIResponse(responseCode = "413", description = "Source too large")
   @APIResponse(responseCode = "415", description = "Source media type not supported")
+  @APIResponse(responseCode = "422", description = "No chain reaches the target from this source")
   public Response submit(JsonNode body) {
     Submission submission = service.submit(body, UUID.randomUUID().toString());
+    if (!submission.isReady() && submission.maxWait().isPositive()) {
+      Optional<JobView> ended =
+          service.awaitEnd(submission.jobId(), submission.maxWait(), POLL_INTERVAL);
+      if (ended.isPresent()) {
+        return Response.ok(JobResponse.of(ended.get())).build();
+      }
+    }
     SubmissionResponse entity =
         new SubmissionResponse(
             submission.jobId(), submission.status(), DownloadResponse.of(submission.download()));
@@ -65,5 +85,21 @@ public class DerivativesResource {
   @APIResponse(responseCode = "404", description = "No such job or derivative")
   public JobResponse status(@PathParam("id") String id) {
     return JobResponse.of(service.status(id));
+  }
+
+  /** 303 to a presigned download of the derivative; 409 while not done, 410 if it failed. */
+  @GET
+  @Path("/{id}/content")
+  @Operation(summary = "Redirect to the derivative's content")
+  @APIResponse(responseCode = "303", description = "See Location: a presigned download URL")
+  @APIResponse(responseCode = "404", description = "No such job or derivative")
+  @APIResponse(responseCode = "409", description = "Not made yet; retry later")
+  @APIResponse(responseCode = "410", description = "Its job failed")
+  public Response content(@PathParam("id") String id) {
+    PresignedDownload download = service.content(id);
+    return Response.seeOther(URI.create(download.url().toString()))
+        .header("Cache-Control", "no-store")
+        .entity(DownloadResponse.of(download))
+        .build();
   }
 }

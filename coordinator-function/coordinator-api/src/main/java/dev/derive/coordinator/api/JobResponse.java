@@ -4,8 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.plan.PlannedStep;
 import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.message.Operation;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,13 +33,28 @@ public record JobResponse(
    * One step.
    *
    * @param capability capability that runs it
+   * @param operations names of the operations it applies, in order
+   * @param inputMediaType media type it reads
+   * @param outputMediaType media type it writes
    * @param status PENDING, SUCCEEDED or FAILED
    * @param startedAt when its worker started (RFC 3339), if it has reported
    * @param finishedAt when its worker finished (RFC 3339), if it has reported
+   * @param durationMillis {@code finishedAt - startedAt} in milliseconds, if it has reported
+   * @param attempts deliveries to its worker as the worker reported them (0 if unknown)
+   * @param reused whether an existing output was reused instead of made
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record StepResponse(
-      String capability, String status, String startedAt, String finishedAt) {}
+      String capability,
+      List<String> operations,
+      String inputMediaType,
+      String outputMediaType,
+      String status,
+      String startedAt,
+      String finishedAt,
+      Long durationMillis,
+      int attempts,
+      boolean reused) {}
 
   /**
    * A failed job's error.
@@ -48,13 +67,27 @@ public record JobResponse(
   public record ErrorResponse(String type, String detail, int step, boolean retryable) {}
 
   static JobResponse of(JobView view) {
-    List<StepResponse> steps =
-        view.steps().stream()
-            .map(
-                (StepRun s) ->
-                    new StepResponse(
-                        s.capability(), s.status(), text(s.startedAt()), text(s.finishedAt())))
-            .toList();
+    List<StepResponse> steps = new ArrayList<>();
+    for (int i = 0; i < view.steps().size(); i++) {
+      StepRun run = view.steps().get(i);
+      PlannedStep planned = i < view.plan().size() ? view.plan().get(i) : null;
+      steps.add(
+          new StepResponse(
+              run.capability(),
+              planned == null
+                  ? null
+                  : planned.operations().stream().map(Operation::operation).toList(),
+              planned == null ? null : planned.inputMediaType(),
+              planned == null ? null : planned.outputMediaType(),
+              run.status(),
+              text(run.startedAt()),
+              text(run.finishedAt()),
+              run.startedAt() == null || run.finishedAt() == null
+                  ? null
+                  : Duration.between(run.startedAt(), run.finishedAt()).toMillis(),
+              run.attempts(),
+              run.reused()));
+    }
     JobError error = view.error();
     return new JobResponse(
         view.id(),

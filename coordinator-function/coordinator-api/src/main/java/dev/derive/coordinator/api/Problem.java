@@ -13,7 +13,14 @@ import java.util.List;
  * @param detail explanation of this occurrence, naming the field when one is at fault
  * @param errors for invalid requests: each violation with its JSON pointer (an RFC 9457 extension
  *     member)
+ * @param reachable for {@code no-conversion}: the target media types reachable from the source (an
+ *     extension member)
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Problem(
-    String type, String title, int status, String detail, List<Violation> errors) {}
+    String type,
+    String title,
+    int status,
+    String detail,
+    List<Violation> errors,
+    List<String> reachable) {}

@@ -3,10 +3,16 @@ package dev.derive.coordinator.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.validate.Violation;
+import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -33,7 +39,37 @@ public class ProblemMappers {
     return Problems.of("not-found", "Not found", 404, "no such resource");
   }
 
-  /** Other HTTP-level errors (wrong method, media type ...), keeping their status. */
+  /** A method the resource does not offer: 405 method-not-allowed, with {@code Allow}. */
+  @ServerExceptionMapper
+  public Response notAllowed(NotAllowedException e, UriInfo uri) {
+    Set<String> methods = AllowedMethods.on(uri.getPath());
+    String allow = methods.isEmpty() ? null : String.join(", ", methods);
+    return Problems.of(
+        "method-not-allowed",
+        "Method not allowed",
+        405,
+        "this resource allows " + (allow == null ? "other methods" : allow),
+        allow == null ? Map.of() : Map.of(HttpHeaders.ALLOW, allow));
+  }
+
+  /** A body that is not {@code application/json}: 415 unsupported-request-media-type. */
+  @ServerExceptionMapper
+  public Response notSupported(NotSupportedException e) {
+    return Problems.of(
+        "unsupported-request-media-type",
+        "Unsupported request media type",
+        415,
+        "request bodies must be application/json");
+  }
+
+  /** A body over the configured cap. */
+  @ServerExceptionMapper
+  public Response tooLarge(RequestBodyTooLargeException e) {
+    return Problems.of(
+        RequestBodyTooLargeException.KIND, "Request body too large", 413, e.getMessage());
+  }
+
+  /** Other HTTP-level errors, keeping their status. */
   @ServerExceptionMapper
   public Response http(WebApplicationException e) {
     int status = e.getResponse().getStatus();

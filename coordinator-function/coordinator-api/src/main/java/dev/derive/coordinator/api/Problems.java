@@ -5,6 +5,8 @@ import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.identity.SourceNotFoundException;
 import dev.derive.coordinator.identity.SourceTooLargeException;
 import dev.derive.coordinator.identity.UnsupportedMediaTypeException;
+import dev.derive.coordinator.job.DerivativeFailedException;
+import dev.derive.coordinator.job.DerivativeNotReadyException;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.plan.NoConversionException;
 import dev.derive.coordinator.validate.InvalidRequestException;
@@ -34,7 +36,9 @@ public final class Problems {
           UnsupportedMediaTypeException.KIND, new Kind(415, "Unsupported media type"),
           NoConversionException.KIND, new Kind(422, "No conversion"),
           JobNotFoundException.KIND, new Kind(404, "Not found"),
-          DispatchFailedException.KIND, new Kind(503, "Dispatch failed"));
+          DispatchFailedException.KIND, new Kind(503, "Dispatch failed"),
+          DerivativeNotReadyException.KIND, new Kind(409, "Derivative not ready"),
+          DerivativeFailedException.KIND, new Kind(410, "Derivative failed"));
 
   private Problems() {}
 
@@ -53,8 +57,10 @@ public final class Problems {
               List.of(new Violation(missing.pointer(), "no such object in the source bucket"));
           default -> List.of();
         };
+    List<String> reachable = e instanceof NoConversionException none ? none.reachable() : List.of();
     return response(
-        new Problem(typeOf(e.kind()), kind.title(), kind.status(), e.getMessage(), errors));
+        new Problem(
+            typeOf(e.kind()), kind.title(), kind.status(), e.getMessage(), errors, reachable));
   }
 
   /** A 400 invalid-request problem for {@code violations}. */
@@ -64,7 +70,18 @@ public final class Problems {
 
   /** A problem response with a kind outside the coordinator core (e.g. {@code internal}). */
   public static Response of(String kind, String title, int status, String detail) {
-    return response(new Problem(typeOf(kind), title, status, detail, List.of()));
+    return response(new Problem(typeOf(kind), title, status, detail, List.of(), List.of()));
+  }
+
+  /** A problem response with a kind outside the coordinator core and extra headers. */
+  public static Response of(
+      String kind, String title, int status, String detail, Map<String, String> headers) {
+    Response.ResponseBuilder builder =
+        Response.status(status)
+            .type(MEDIA_TYPE)
+            .entity(new Problem(typeOf(kind), title, status, detail, List.of(), List.of()));
+    headers.forEach(builder::header);
+    return builder.build();
   }
 
   private static Response response(Problem problem) {

@@ -53,8 +53,8 @@ class DerivativesResourceTest {
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("photos/cat.jpg"),
         RequestBody.fromBytes(JPEG_HEAD));
     s3.putObject(
-        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/readme.txt"),
-        RequestBody.fromString("just text, no image"));
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/blob.bin"),
+        RequestBody.fromBytes(new byte[] {0, 1, 2, 3, (byte) 0xFE, (byte) 0x80, 0x7F, 0, 0, 9}));
   }
 
   @AfterAll
@@ -144,7 +144,7 @@ class DerivativesResourceTest {
 
   @Test
   void aSourceOfUnsupportedContentIsA415ListingWhatIsSupported() {
-    post(request("docs/readme.txt", 64))
+    post(request("docs/blob.bin", 64))
         .then()
         .statusCode(415)
         .contentType(PROBLEM)
@@ -246,5 +246,202 @@ class DerivativesResourceTest {
         .then()
         .statusCode(404)
         .contentType(PROBLEM);
+  }
+
+  private static void markJob(String id, String status, Map<String, AttributeValue> extra) {
+    Map<String, AttributeValue> values = new java.util.HashMap<>(extra);
+    values.put(":s", AttributeValue.fromS(status));
+    StringBuilder update = new StringBuilder("SET #s = :s");
+    Map<String, String> names = new java.util.HashMap<>(Map.of("#s", "status"));
+    for (String name : extra.keySet()) {
+      String attribute = name.substring(1);
+      names.put("#" + attribute, attribute);
+      update.append(", #").append(attribute).append(" = ").append(name);
+    }
+    dynamoDb.updateItem(
+        b ->
+            b.tableName(LocalCloudResource.JOBS_TABLE)
+                .key(Map.of("jobId", AttributeValue.fromS(id)))
+                .updateExpression(update.toString())
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values));
+  }
+
+  /** Plays the image worker and the progress function for the next queued step: it succeeds. */
+  private static java.util.concurrent.CompletableFuture<Void> finishNextJobAfter(long millis) {
+    return java.util.concurrent.CompletableFuture.runAsync(
+        () -> {
+          List<Message> messages = List.of();
+          long deadline = System.currentTimeMillis() + 10_000;
+          while (messages.isEmpty() && System.currentTimeMillis() < deadline) {
+            messages =
+                sqs.receiveMessage(
+                        b -> b.queueUrl(queueUrl).waitTimeSeconds(1).messageAttributeNames("All"))
+                    .messages();
+          }
+          if (messages.isEmpty()) {
+            throw new IllegalStateException("no step was queued within 10 s");
+          }
+          String id = messages.get(0).messageAttributes().get("jobId").stringValue();
+          try {
+            Thread.sleep(millis);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          s3.putObject(
+              b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + id),
+              RequestBody.fromBytes(JPEG_HEAD));
+          markJob(id, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
+        });
+  }
+
+  private static String withWait(String key, int width, int wait) {
+    return """
+        {"source":{"key":"%s"},"target":{"mediaType":"image/jpeg","width":%d},"wait":%d}
+        """
+        .formatted(key, width, wait);
+  }
+
+  @Test
+  void aJobFinishingWithinTheWaitIsAnsweredWith200AndItsDownload() throws Exception {
+    var worker = finishNextJobAfter(300);
+
+    post(withWait("photos/cat.jpg", 70, 10))
+        .then()
+        .statusCode(200)
+        .body("status", equalTo("SUCCEEDED"))
+        .body("download.url", containsString("derivatives/"))
+        .body("steps[0].capability", equalTo("image"))
+        .body("steps[0].operations", hasItem("encode"));
+    worker.get();
+  }
+
+  @Test
+  void aJobOutlastingTheWaitIsAnsweredWith202() {
+    long started = System.currentTimeMillis();
+
+    post(withWait("photos/cat.jpg", 71, 1))
+        .then()
+        .statusCode(202)
+        .body("status", equalTo("PENDING"));
+
+    assertThat(System.currentTimeMillis() - started).isGreaterThanOrEqualTo(1000);
+  }
+
+  @Test
+  void contentIs409WhilePending303WhenDoneAnd410AfterFailure() {
+    String pending = post(request("photos/cat.jpg", 72)).jsonPath().getString("id");
+    given()
+        .redirects()
+        .follow(false)
+        .when()
+        .get("/v1/derivatives/" + pending + "/content")
+        .then()
+        .statusCode(409)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/derivative-not-ready"));
+
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + pending),
+        RequestBody.fromBytes(JPEG_HEAD));
+    markJob(pending, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
+    Response done =
+        given().redirects().follow(false).when().get("/v1/derivatives/" + pending + "/content");
+    assertThat(done.statusCode()).isEqualTo(303);
+    assertThat(done.header("Location"))
+        .startsWith(System.getProperty("aws.endpointUrl"))
+        .contains("derivatives/" + pending);
+
+    String failed = post(request("photos/cat.jpg", 73)).jsonPath().getString("id");
+    markJob(
+        failed,
+        "FAILED",
+        Map.of(
+            ":error",
+            AttributeValue.fromM(
+                Map.of(
+                    "type", AttributeValue.fromS("corrupt-input"),
+                    "detail", AttributeValue.fromS("bad huffman table"),
+                    "step", AttributeValue.fromN("0"),
+                    "retryable", AttributeValue.fromBool(false)))));
+    given()
+        .redirects()
+        .follow(false)
+        .when()
+        .get("/v1/derivatives/" + failed + "/content")
+        .then()
+        .statusCode(410)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/derivative-failed"))
+        .body("detail", containsString("bad huffman table"));
+  }
+
+  @Test
+  void anUnreachableTargetIsA422ListingTheReachableOnes() {
+    post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"text/plain\"}}")
+        .then()
+        .statusCode(422)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/no-conversion"))
+        .body("reachable", org.hamcrest.Matchers.contains("image/jpeg", "image/png"));
+  }
+
+  @Test
+  void statusShowsEachStepWithOperationsMediaTypesAndAttempts() {
+    String id = post(request("photos/cat.jpg", 74)).jsonPath().getString("id");
+
+    given()
+        .when()
+        .get("/v1/derivatives/" + id)
+        .then()
+        .statusCode(200)
+        .body("steps[0].operations", org.hamcrest.Matchers.contains("resize", "encode"))
+        .body("steps[0].inputMediaType", equalTo("image/jpeg"))
+        .body("steps[0].outputMediaType", equalTo("image/jpeg"))
+        .body("steps[0].attempts", equalTo(0))
+        .body("steps[0].reused", equalTo(false));
+  }
+
+  @Test
+  void aNewThumbnailOfAnAlreadyRenderedPageStartsAtTheResizeStep() {
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/paper.pdf"),
+        RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
+    String pdfQueue = ConfigProvider.getConfig().getValue("PDF_QUEUE_URL", String.class);
+    String page =
+        post("{\"source\":{\"key\":\"docs/paper.pdf\"},\"target\":{\"mediaType\":\"image/png\"}}")
+            .jsonPath()
+            .getString("id");
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + page),
+        RequestBody.fromBytes(new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+    sqs.purgeQueue(b -> b.queueUrl(pdfQueue));
+    sqs.purgeQueue(b -> b.queueUrl(queueUrl));
+
+    Response thumb =
+        post(
+            "{\"source\":{\"key\":\"docs/paper.pdf\"},"
+                + "\"target\":{\"mediaType\":\"image/jpeg\",\"width\":128}}");
+
+    thumb.then().statusCode(202);
+    String id = thumb.jsonPath().getString("id");
+    List<Message> imageSteps = queued();
+    assertThat(imageSteps).hasSize(1);
+    assertThat(imageSteps.get(0).messageAttributes().get("stepIndex").stringValue()).isEqualTo("1");
+    assertThat(imageSteps.get(0).body())
+        .contains("\"key\":\"derivatives/" + page + "\"")
+        .contains("\"inputMediaType\":\"image/png\"");
+    assertThat(sqs.receiveMessage(b -> b.queueUrl(pdfQueue).maxNumberOfMessages(10)).messages())
+        .isEmpty();
+    given()
+        .when()
+        .get("/v1/derivatives/" + id)
+        .then()
+        .statusCode(200)
+        .body("steps[0].capability", equalTo("pdf"))
+        .body("steps[0].status", equalTo("SUCCEEDED"))
+        .body("steps[0].reused", equalTo(true))
+        .body("steps[1].capability", equalTo("image"))
+        .body("steps[1].status", equalTo("PENDING"));
   }
 }

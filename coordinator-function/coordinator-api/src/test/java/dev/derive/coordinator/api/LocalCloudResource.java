@@ -16,8 +16,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Starts a real moto server for the API tests, creates the source and derivatives buckets, the jobs
- * table and the image queue as {@code template.yaml} shapes them, points the SDK at it through its
- * standard system properties, and hands the function's settings to Quarkus config.
+ * table and the four capability queues as {@code template.yaml} shapes them, points the SDK at it
+ * through its standard system properties, and hands the function's settings to Quarkus config.
  */
 public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
   static final String SOURCE_BUCKET = "source";
@@ -34,6 +34,9 @@ public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
     System.setProperty("aws.accessKeyId", endpoint.accessKeyId());
     System.setProperty("aws.secretAccessKey", endpoint.secretAccessKey());
     String queueUrl;
+    String pdfQueueUrl;
+    String textQueueUrl;
+    String markupQueueUrl;
     try (S3Client s3 = AwsClients.s3(endpoint);
         DynamoDbClient dynamoDb = AwsClients.dynamoDb(endpoint);
         SqsClient sqs = AwsClients.sqs(endpoint)) {
@@ -54,14 +57,21 @@ public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
                           .keyType(KeyType.HASH)
                           .build()));
       queueUrl = sqs.createQueue(b -> b.queueName("image")).queueUrl();
+      pdfQueueUrl = sqs.createQueue(b -> b.queueName("pdf")).queueUrl();
+      textQueueUrl = sqs.createQueue(b -> b.queueName("text")).queueUrl();
+      markupQueueUrl = sqs.createQueue(b -> b.queueName("markup")).queueUrl();
     }
     return Map.of(
         "JOBS_TABLE", JOBS_TABLE,
         "SOURCE_BUCKET", SOURCE_BUCKET,
         "DERIVATIVES_BUCKET", DERIVATIVES_BUCKET,
         "IMAGE_QUEUE_URL", queueUrl,
+        "PDF_QUEUE_URL", pdfQueueUrl,
+        "TEXT_QUEUE_URL", textQueueUrl,
+        "MARKUP_QUEUE_URL", markupQueueUrl,
         "DERIVE_S3_PATH_STYLE", "true",
-        "MAX_SOURCE_BYTES", "1000000");
+        "MAX_SOURCE_BYTES", "1000000",
+        "MAX_REQUEST_BYTES", "4096");
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.derive.coordinator.cache;
 import dev.derive.coordinator.identity.DerivativeFingerprint;
 import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.protocol.message.ObjectRef;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -35,6 +36,15 @@ public final class DerivativeCache {
   public Optional<PresignedDownload> lookup(String fingerprint) {
     String key = DerivativeFingerprint.objectKey(fingerprint);
     return objects.head(derivativesBucket, key, null).map(head -> download(fingerprint));
+  }
+
+  /**
+   * Whether the step output {@code ref} exists (one HeadObject).
+   *
+   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   */
+  public boolean contains(ObjectRef ref) {
+    return objects.head(ref.bucket(), ref.key(), ref.versionId()).isPresent();
   }
 
   /** A download of the derivative with {@code fingerprint}, without checking that it exists. */

@@ -114,6 +114,7 @@ final class JobItems {
     }
     m.put("outputBytes", n(run.outputBytes()));
     m.put("reused", AttributeValue.fromBool(run.reused()));
+    m.put("attempts", n(run.attempts()));
     return AttributeValue.fromM(m);
   }
 
@@ -145,7 +146,8 @@ final class JobItems {
             ? Instant.ofEpochMilli(Long.parseLong(m.get("finishedAt").n()))
             : null,
         m.containsKey("outputBytes") ? Long.parseLong(m.get("outputBytes").n()) : 0,
-        m.containsKey("reused") && Boolean.TRUE.equals(m.get("reused").bool()));
+        m.containsKey("reused") && Boolean.TRUE.equals(m.get("reused").bool()),
+        m.containsKey("attempts") ? Integer.parseInt(m.get("attempts").n()) : 0);
   }
 
   private static JobError error(Map<String, AttributeValue> m) {

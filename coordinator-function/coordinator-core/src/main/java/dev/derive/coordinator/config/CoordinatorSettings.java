@@ -1,6 +1,8 @@
 package dev.derive.coordinator.config;
 
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -86,6 +88,15 @@ public record CoordinatorSettings(
    */
   public String require(String variable) {
     return lookup.apply(variable).orElseThrow(() -> new MissingSettingException(variable));
+  }
+
+  /**
+   * The capabilities this deployment can dispatch to: those whose queue URL variable is set.
+   *
+   * @param catalogue every capability Derive knows
+   */
+  public List<CapabilityDescriptor> deployed(List<CapabilityDescriptor> catalogue) {
+    return catalogue.stream().filter(c -> lookup.apply(c.queueUrlVariable()).isPresent()).toList();
   }
 
   private static String required(Function<String, Optional<String>> lookup, String name) {

@@ -9,9 +9,13 @@ import dev.derive.protocol.message.StepMessage;
 public final class StepMessages {
   private StepMessages() {}
 
-  /** The first step: it reads the source (at the version the request named, if any). */
+  /**
+   * The job's current step: step 0 reads the source (at the version the request named, if any); a
+   * later one (after prefix reuse) reads the output of the step before it.
+   */
   public static StepMessage first(Job job) {
-    return of(job, 0, job.source().ref());
+    int index = job.currentStep();
+    return of(job, index, index == 0 ? job.source().ref() : job.plan().step(index - 1).output());
   }
 
   /**

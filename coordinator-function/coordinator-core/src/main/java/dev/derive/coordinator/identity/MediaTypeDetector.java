@@ -3,8 +3,9 @@ package dev.derive.coordinator.identity;
 import java.util.Optional;
 
 /**
- * Detects a media type from the first bytes of a file. A seam: the magic-number detector serves
- * images now; a content-based detector (Apache Tika) can replace it without touching its callers.
+ * Detects a media type from the first bytes of a file. A seam: {@link TikaMediaTypeDetector}
+ * (Apache Tika's magic and glob database) is the one deployed; {@link MagicNumberDetector} knows
+ * raster images only.
  */
 public interface MediaTypeDetector {
 
@@ -13,4 +14,15 @@ public interface MediaTypeDetector {
 
   /** Returns the media type the bytes start like, or empty when none is recognised. */
   Optional<String> detect(byte[] prefix);
+
+  /**
+   * Returns the media type of content starting with {@code prefix}, using {@code fileName} only to
+   * refine what the bytes say (a ZIP container named {@code .docx} is a Word document; bytes that
+   * say JPEG stay JPEG whatever the name). The default ignores the name.
+   *
+   * @param fileName the last segment of the object key, or {@code null}
+   */
+  default Optional<String> detect(byte[] prefix, String fileName) {
+    return detect(prefix);
+  }
 }

@@ -11,7 +11,8 @@ import java.util.TreeSet;
 
 /**
  * Establishes a source's identity: HEAD for existence, size and ETag, then a ranged GET of its
- * first bytes to detect the media type from content (never from the key's extension).
+ * first bytes to detect the media type from content; the key's last segment only refines what the
+ * bytes leave open (see {@link MediaTypeDetector#detect(byte[], String)}).
  */
 public final class SourceInspector {
   private final ObjectStore objects;
@@ -44,6 +45,15 @@ public final class SourceInspector {
     this.readable = Set.copyOf(sources);
   }
 
+  /** The media types a capability reads: what a detector may answer. */
+  public Set<String> readable() {
+    return readable;
+  }
+
+  private static String fileName(String key) {
+    return key.substring(key.lastIndexOf('/') + 1);
+  }
+
   /**
    * Identifies the source of a request.
    *
@@ -64,7 +74,7 @@ public final class SourceInspector {
         objects.readPrefix(sourceBucket, source.key(), source.versionId(), detector.prefixBytes());
     String mediaType =
         detector
-            .detect(prefix)
+            .detect(prefix, fileName(source.key()))
             .filter(readable::contains)
             .orElseThrow(
                 () -> new UnsupportedMediaTypeException(source.key(), new TreeSet<>(readable)));

@@ -7,15 +7,17 @@ import dev.derive.coordinator.config.AwsSdkClients;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.dispatch.SqsStepDispatcher;
 import dev.derive.coordinator.dispatch.StepDispatcher;
-import dev.derive.coordinator.identity.MagicNumberDetector;
 import dev.derive.coordinator.identity.SourceInspector;
+import dev.derive.coordinator.identity.TikaMediaTypeDetector;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.progress.ProgressTracker;
 import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -32,15 +34,19 @@ public final class CoordinatorFactory {
         new S3ObjectStore(
             AwsSdkClients.s3(settings.s3PathStyle()),
             AwsSdkClients.s3Presigner(settings.s3PathStyle()));
+    List<CapabilityDescriptor> deployed = settings.deployed(Capabilities.ALL);
     return new DerivativeService(
-        new RequestValidator(Capabilities.ALL),
+        new RequestValidator(deployed),
         new SourceInspector(
             objects,
-            new MagicNumberDetector(),
+            new TikaMediaTypeDetector(
+                deployed.stream()
+                    .flatMap(c -> c.reads().stream())
+                    .collect(java.util.stream.Collectors.toSet())),
             settings.sourceBucket(),
             settings.maxSourceBytes(),
-            Capabilities.ALL),
-        new Planner(Capabilities.ALL, settings.derivativesBucket()),
+            deployed),
+        new Planner(deployed, settings.derivativesBucket()),
         new DerivativeCache(objects, settings.derivativesBucket(), settings.presignedUrlExpiry()),
         jobStore(settings),
         dispatcher(settings),

@@ -81,31 +81,95 @@ public final class DerivativeService {
    */
   public Submission submit(JsonNode body, String traceId) {
     DerivativeRequest request = validator.validate(body);
+    Duration wait = Duration.ofSeconds(request.waitSeconds());
     SourceIdentity source = inspector.inspect(request.source());
-    Plan plan = planner.plan(source, request.target());
+    Plan plan =
+        request.target() != null
+            ? planner.plan(source, request.target())
+            : planner.plan(source, request.steps());
     Optional<PresignedDownload> cached = cache.lookup(plan.fingerprint());
     if (cached.isPresent()) {
-      return new Submission(plan.fingerprint(), JobStatus.SUCCEEDED, cached.get());
+      return new Submission(plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait);
     }
+    int firstStep = firstMissingStep(plan);
     Instant now = clock.instant();
-    ClaimResult claim = store.claim(Job.claimed(plan, source, now, lease, retention, traceId), now);
+    ClaimResult claim =
+        store.claim(Job.claimed(plan, source, firstStep, now, lease, retention, traceId), now);
     Job job = claim.job();
     if (!claim.won()) {
       LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
-      return new Submission(job.jobId(), job.status(), null);
+      return new Submission(job.jobId(), job.status(), null, wait);
     }
     try {
       dispatcher.dispatch(StepMessages.first(job));
     } catch (DispatchFailedException e) {
       store.recordFailure(
           job.jobId(),
-          0,
-          job.steps().get(0),
-          new JobError(DispatchFailedException.KIND, e.getMessage(), 0, true),
+          firstStep,
+          job.steps().get(firstStep),
+          new JobError(DispatchFailedException.KIND, e.getMessage(), firstStep, true),
           clock.instant());
       throw e;
     }
-    return new Submission(job.jobId(), job.status(), null);
+    return new Submission(job.jobId(), job.status(), null, wait);
+  }
+
+  /**
+   * The first step whose output is not yet in the derivatives bucket, looking from the step before
+   * the last backwards: the longest prefix already made is skipped. (The last step's output is the
+   * cache lookup already done.) Each intermediate output is content-addressed by the fingerprint of
+   * the source and the steps up to it, so an existing object is the right bytes.
+   */
+  private int firstMissingStep(Plan plan) {
+    for (int i = plan.size() - 2; i >= 0; i--) {
+      if (cache.contains(plan.step(i).output())) {
+        return i + 1;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Waits until job {@code id} has ended (SUCCEEDED or FAILED) or {@code wait} has passed, reading
+   * its record every {@code pollInterval}.
+   *
+   * @return the job's view when it ended, or empty when it still runs after {@code wait}
+   * @throws JobNotFoundException if there is no such job
+   */
+  public Optional<JobView> awaitEnd(String id, Duration wait, Duration pollInterval) {
+    Instant deadline = clock.instant().plus(wait);
+    while (true) {
+      JobView view = status(id);
+      if (view.status().isTerminal()) {
+        return Optional.of(view);
+      }
+      Duration left = Duration.between(clock.instant(), deadline);
+      if (left.isNegative() || left.isZero()) {
+        return Optional.empty();
+      }
+      try {
+        Thread.sleep(Math.min(left.toMillis(), pollInterval.toMillis()) + 1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Handles {@code GET /v1/derivatives/{id}/content}: where to download the derivative.
+   *
+   * @throws JobNotFoundException if there is no such job or derivative
+   * @throws DerivativeNotReadyException while the job is PENDING or RUNNING
+   * @throws DerivativeFailedException if the job FAILED
+   */
+  public PresignedDownload content(String id) {
+    JobView view = status(id);
+    return switch (view.status()) {
+      case SUCCEEDED -> view.download();
+      case FAILED -> throw new DerivativeFailedException(id, view.error());
+      default -> throw new DerivativeNotReadyException(id, view.status());
+    };
   }
 
   /**
@@ -126,13 +190,14 @@ public final class DerivativeService {
       return new JobView(
           job.jobId(),
           job.status(),
+          job.plan().steps(),
           job.steps(),
           job.status() == JobStatus.FAILED ? job.error() : null,
           download);
     }
     return cache
         .lookup(id)
-        .map(download -> new JobView(id, JobStatus.SUCCEEDED, List.of(), null, download))
+        .map(download -> new JobView(id, JobStatus.SUCCEEDED, List.of(), List.of(), null, download))
         .orElseThrow(() -> new JobNotFoundException(id));
   }
 }

@@ -57,13 +57,36 @@ public record Job(
       Duration lease,
       Duration retention,
       String traceId) {
+    return claimed(plan, source, 0, now, lease, retention, traceId);
+  }
+
+  /**
+   * A freshly claimed job that starts at step {@code firstStep}: the steps before it are recorded
+   * as SUCCEEDED and reused, their outputs being already in the derivatives bucket.
+   *
+   * @throws IllegalArgumentException if {@code firstStep} is not a step of the plan
+   */
+  public static Job claimed(
+      Plan plan,
+      SourceIdentity source,
+      int firstStep,
+      Instant now,
+      Duration lease,
+      Duration retention,
+      String traceId) {
+    if (firstStep < 0 || firstStep >= plan.size()) {
+      throw new IllegalArgumentException("no step " + firstStep + " in a plan of " + plan.size());
+    }
     List<StepRun> runs = new ArrayList<>();
-    plan.steps().forEach(s -> runs.add(StepRun.pending(s.capability())));
+    for (int i = 0; i < plan.size(); i++) {
+      String capability = plan.step(i).capability();
+      runs.add(i < firstStep ? StepRun.reused(capability, now) : StepRun.pending(capability));
+    }
     return new Job(
         plan.fingerprint(),
         JobStatus.PENDING,
         plan,
-        0,
+        firstStep,
         source,
         plan.step(plan.size() - 1).output(),
         runs,

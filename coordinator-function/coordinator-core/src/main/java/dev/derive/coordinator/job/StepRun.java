@@ -10,7 +10,10 @@ import java.time.Instant;
  * @param startedAt when the worker started it, or {@code null} before a result arrived
  * @param finishedAt when the worker finished it, or {@code null} before a result arrived
  * @param outputBytes size of the step's output in bytes (0 unless it succeeded)
- * @param reused whether the worker found the output already present and skipped the work
+ * @param reused whether the output was already present and the work skipped (by the worker, or by
+ *     the coordinator reusing a cached prefix of the plan)
+ * @param attempts deliveries of the step to its worker, as the worker reported them (SQS receive
+ *     count; 0 before a result arrived or for a step skipped by prefix reuse)
  */
 public record StepRun(
     String capability,
@@ -18,7 +21,8 @@ public record StepRun(
     Instant startedAt,
     Instant finishedAt,
     long outputBytes,
-    boolean reused) {
+    boolean reused,
+    int attempts) {
   /** Status of a step no result has arrived for. */
   public static final String PENDING = "PENDING";
 
@@ -28,8 +32,28 @@ public record StepRun(
   /** Status of a step that failed. */
   public static final String FAILED = "FAILED";
 
+  /** A step run without an attempt count. */
+  public StepRun(
+      String capability,
+      String status,
+      Instant startedAt,
+      Instant finishedAt,
+      long outputBytes,
+      boolean reused) {
+    this(capability, status, startedAt, finishedAt, outputBytes, reused, 0);
+  }
+
   /** A step of {@code capability} no result has arrived for. */
   public static StepRun pending(String capability) {
-    return new StepRun(capability, PENDING, null, null, 0, false);
+    return new StepRun(capability, PENDING, null, null, 0, false, 0);
+  }
+
+  /**
+   * A step the coordinator skipped because its output already existed (prefix reuse).
+   *
+   * @param at when the reuse was decided
+   */
+  public static StepRun reused(String capability, Instant at) {
+    return new StepRun(capability, SUCCEEDED, at, at, 0, true, 0);
   }
 }

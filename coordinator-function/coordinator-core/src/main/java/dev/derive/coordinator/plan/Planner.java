@@ -2,28 +2,51 @@ package dev.derive.coordinator.plan;
 
 import dev.derive.coordinator.identity.DerivativeFingerprint;
 import dev.derive.coordinator.identity.SourceIdentity;
+import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.StepSpec;
 import dev.derive.coordinator.validate.TargetSpec;
+import dev.derive.coordinator.validate.Violation;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
 import dev.derive.protocol.capability.OperationDescriptor;
 import dev.derive.protocol.capability.ParameterDescriptor;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * Turns a target into steps, reading only the capability descriptors: it picks the cheapest
- * capability that converts the source's media type to the target's, and fuses all of that
- * capability's operations into one step, each parameter taken from the target or, when absent, from
- * the descriptor's default. Then it addresses each step's output by the fingerprint of the source
- * and the steps up to it. (Chains over several capabilities come with the next capabilities.)
+ * Turns a target (or explicit steps) into steps, reading only the capability descriptors.
+ *
+ * <p>For a target it searches the conversion graph (nodes: media types; edges: the conversions each
+ * capability declares) for the cheapest chain from the detected source type to the target type, for
+ * example Markdown → PDF → PNG page → JPEG thumbnail. One edge is one step: the conversion's
+ * operations of one capability fused; a chain never uses one capability twice in a row (that would
+ * be one step). Each given target option goes to the last operation of the chain that {@linkplain
+ * OperationDescriptor#consumes() consumes} it, and only chains that consume every option the target
+ * sets to a non-default value qualify; an option equal to its default is the same as an absent one.
+ * Optional operations (resize) are applied only when given an option; parameters not given take
+ * their declared defaults, and {@code mediaType} is the step's output. Ties in cost go to fewer
+ * steps, then to declaration order.
+ *
+ * <p>Then each step's output is addressed by the fingerprint of the source and the steps up to it.
  */
 public final class Planner {
+  /** Longest chain searched, in steps. */
+  static final int MAX_CHAIN = 4;
+
+  private static final String MEDIA_TYPE = "mediaType";
+
   private final List<CapabilityDescriptor> capabilities;
   private final String derivativesBucket;
 
@@ -39,31 +62,312 @@ public final class Planner {
   /**
    * Plans the derivative {@code target} of {@code source}.
    *
-   * @throws NoConversionException if no capability converts the source to the target media type
+   * @throws NoConversionException if no chain converts the source to the target media type
+   * @throws InvalidRequestException if chains exist but none applies a given target option
    */
   public Plan plan(SourceIdentity source, TargetSpec target) {
-    CapabilityDescriptor capability =
-        cheapest(source.mediaType(), target.mediaType())
-            .orElseThrow(() -> new NoConversionException(source.mediaType(), target.mediaType()));
-    List<Operation> operations = new ArrayList<>();
-    for (OperationDescriptor operation : capability.operations()) {
-      Map<String, Object> params = new LinkedHashMap<>();
-      for (ParameterDescriptor parameter : operation.parameters()) {
-        Object value = target.params().get(parameter.name());
-        if (value == null) {
-          value = parameter.defaultValue();
-        }
-        if (value != null) {
-          params.put(parameter.name(), value);
+    Map<String, Object> options = effectiveOptions(target);
+    List<List<Edge>> chains = chains(source.mediaType(), target.mediaType());
+    if (chains.isEmpty()) {
+      throw new NoConversionException(
+          source.mediaType(), target.mediaType(), reachable(source.mediaType()));
+    }
+    List<PlannedStep> best = null;
+    int bestCost = Integer.MAX_VALUE;
+    for (List<Edge> chain : chains) {
+      List<PlannedStep> steps = build(chain, options);
+      int cost = chain.stream().mapToInt(e -> e.conversion().cost()).sum();
+      if (steps != null && (cost < bestCost || (cost == bestCost && steps.size() < best.size()))) {
+        best = steps;
+        bestCost = cost;
+      }
+    }
+    if (best == null) {
+      List<Violation> violations = new ArrayList<>();
+      for (String option : options.keySet()) {
+        violations.add(
+            new Violation(
+                "/target/" + option,
+                "does not apply to any conversion from "
+                    + source.mediaType()
+                    + " to "
+                    + target.mediaType()));
+      }
+      throw new InvalidRequestException(violations);
+    }
+    return address(source, best);
+  }
+
+  /**
+   * Plans explicit steps: adjacent entries of one capability are fused into one step, whose
+   * conversion is the one of that capability reading the previous output and applying those
+   * operations (writing the {@code mediaType} parameter if one is given, else keeping the media
+   * type if the capability can, else its first declared target). Operations a conversion always
+   * applies are added with their defaults, so a plan spelled out fully and one relying on defaults
+   * are the same plan.
+   *
+   * @throws NoConversionException if a step cannot read what the step before it writes
+   * @throws InvalidRequestException if a step's operations cannot run together
+   */
+  public Plan plan(SourceIdentity source, List<StepSpec> specs) {
+    if (specs.isEmpty()) {
+      throw new IllegalArgumentException("explicit steps are at least one");
+    }
+    List<PlannedStep> steps = new ArrayList<>();
+    String current = source.mediaType();
+    int first = 0;
+    while (first < specs.size()) {
+      int end = first;
+      while (end < specs.size()
+          && specs.get(end).capability().equals(specs.get(first).capability())) {
+        end++;
+      }
+      PlannedStep step = explicitStep(source.mediaType(), current, specs, first, end);
+      steps.add(step);
+      current = step.outputMediaType();
+      first = end;
+    }
+    return address(source, steps);
+  }
+
+  /** Every media type some chain reaches from {@code source}, sorted. */
+  public Set<String> reachable(String source) {
+    Set<String> seen = new TreeSet<>();
+    Deque<String> queue = new ArrayDeque<>(List.of(source));
+    Set<String> visited = new HashSet<>(List.of(source));
+    while (!queue.isEmpty()) {
+      String type = queue.poll();
+      for (CapabilityDescriptor capability : capabilities) {
+        for (Conversion conversion : capability.conversions()) {
+          if (conversion.source().equals(type)) {
+            seen.add(conversion.target());
+            if (visited.add(conversion.target())) {
+              queue.add(conversion.target());
+            }
+          }
         }
       }
-      operations.add(new Operation(operation.name(), params));
     }
-    List<PlannedStep> steps =
-        List.of(
-            new PlannedStep(
-                capability.name(), operations, source.mediaType(), target.mediaType(), null));
-    return address(source, steps);
+    return seen;
+  }
+
+  private PlannedStep explicitStep(
+      String sourceType, String input, List<StepSpec> specs, int first, int end) {
+    String pointer = "/steps/" + first;
+    CapabilityDescriptor capability =
+        capabilities.stream()
+            .filter(c -> c.name().equals(specs.get(first).capability()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new InvalidRequestException(
+                        List.of(new Violation(pointer + "/capability", "unknown capability"))));
+    Map<String, StepSpec> given = new LinkedHashMap<>();
+    for (int i = first; i < end; i++) {
+      if (given.put(specs.get(i).operation(), specs.get(i)) != null) {
+        throw new InvalidRequestException(
+            List.of(
+                new Violation(
+                    "/steps/" + i + "/operation",
+                    "repeats operation "
+                        + specs.get(i).operation()
+                        + " within one step of "
+                        + capability.name())));
+      }
+    }
+    String wanted = null;
+    for (StepSpec spec : given.values()) {
+      Object mediaType = spec.params().get(MEDIA_TYPE);
+      if (mediaType != null) {
+        wanted = mediaType.toString();
+      }
+    }
+    Conversion chosen = null;
+    for (Conversion conversion : capability.conversions()) {
+      if (!conversion.source().equals(input)
+          || !inOrder(conversion.operations(), List.copyOf(given.keySet()))
+          || (wanted != null && !conversion.target().equals(wanted))) {
+        continue;
+      }
+      if (chosen == null || (conversion.target().equals(input) && !chosen.target().equals(input))) {
+        chosen = conversion;
+      }
+    }
+    if (chosen == null) {
+      throw NoConversionException.forSteps(
+          pointer
+              + ": capability "
+              + capability.name()
+              + " cannot apply "
+              + given.keySet()
+              + " to "
+              + input
+              + (wanted == null ? "" : " writing " + wanted)
+              + "; it reads "
+              + capability.reads(),
+          sourceType,
+          reachable(sourceType));
+    }
+    List<Operation> operations = new ArrayList<>();
+    for (String name : chosen.operations()) {
+      OperationDescriptor operation = capability.operation(name).orElseThrow();
+      StepSpec spec = given.get(name);
+      if (spec == null && operation.optional()) {
+        continue;
+      }
+      operations.add(
+          operation(operation, spec == null ? Map.of() : spec.params(), chosen.target()));
+    }
+    return new PlannedStep(capability.name(), operations, input, chosen.target(), null);
+  }
+
+  /** Whether {@code names} all occur in {@code declared}, in the same relative order. */
+  private static boolean inOrder(List<String> declared, List<String> names) {
+    int at = -1;
+    for (String name : names) {
+      int index = declared.indexOf(name);
+      if (index <= at) {
+        return false;
+      }
+      at = index;
+    }
+    return true;
+  }
+
+  /**
+   * The target's options without {@code mediaType} and without those equal to the default of every
+   * operation parameter consuming them (a default spelled out means the same as one left out).
+   */
+  private Map<String, Object> effectiveOptions(TargetSpec target) {
+    Map<String, Object> options = new TreeMap<>();
+    target
+        .params()
+        .forEach(
+            (name, value) -> {
+              if (!name.equals(MEDIA_TYPE) && !isDefaultEverywhere(name, value)) {
+                options.put(name, value);
+              }
+            });
+    return options;
+  }
+
+  private boolean isDefaultEverywhere(String option, Object value) {
+    boolean consumed = false;
+    for (CapabilityDescriptor capability : capabilities) {
+      for (OperationDescriptor operation : capability.operations()) {
+        if (operation.consumes().contains(option)) {
+          consumed = true;
+          Object fallback = operation.parameter(option).orElseThrow().defaultValue();
+          if (!Objects.equals(fallback, value)) {
+            return false;
+          }
+        }
+      }
+    }
+    return consumed;
+  }
+
+  /** Every chain from {@code source} to {@code target} of at most {@link #MAX_CHAIN} steps. */
+  private List<List<Edge>> chains(String source, String target) {
+    List<List<Edge>> found = new ArrayList<>();
+    Set<String> visited = new HashSet<>(List.of(source));
+    search(source, target, new ArrayList<>(), visited, found);
+    return found;
+  }
+
+  private void search(
+      String at, String target, List<Edge> path, Set<String> visited, List<List<Edge>> found) {
+    if (path.size() == MAX_CHAIN) {
+      return;
+    }
+    String previous = path.isEmpty() ? null : path.get(path.size() - 1).capability().name();
+    for (CapabilityDescriptor capability : capabilities) {
+      if (capability.name().equals(previous)) {
+        continue;
+      }
+      for (Conversion conversion : capability.conversions()) {
+        if (!conversion.source().equals(at)) {
+          continue;
+        }
+        path.add(new Edge(capability, conversion));
+        if (conversion.target().equals(target)) {
+          found.add(List.copyOf(path)); // and search on: another capability may take an option
+        }
+        if (visited.add(conversion.target())) {
+          search(conversion.target(), target, path, visited, found);
+          visited.remove(conversion.target());
+        }
+        path.remove(path.size() - 1);
+      }
+    }
+  }
+
+  /**
+   * The steps of {@code chain} with {@code options} given to their last consumers, or {@code null}
+   * if some option has no consumer in the chain.
+   */
+  private static List<PlannedStep> build(List<Edge> chain, Map<String, Object> options) {
+    List<Map<String, Map<String, Object>>> assigned = new ArrayList<>();
+    chain.forEach(e -> assigned.add(new HashMap<>()));
+    for (Map.Entry<String, Object> option : options.entrySet()) {
+      boolean placed = false;
+      for (int i = chain.size() - 1; i >= 0 && !placed; i--) {
+        Edge edge = chain.get(i);
+        for (String name : edge.conversion().operations()) {
+          OperationDescriptor operation = edge.capability().operation(name).orElseThrow();
+          if (operation.consumes().contains(option.getKey())) {
+            assigned
+                .get(i)
+                .computeIfAbsent(name, n -> new TreeMap<>())
+                .put(option.getKey(), option.getValue());
+            placed = true;
+            break;
+          }
+        }
+      }
+      if (!placed) {
+        return null;
+      }
+    }
+    List<PlannedStep> steps = new ArrayList<>();
+    for (int i = 0; i < chain.size(); i++) {
+      Edge edge = chain.get(i);
+      List<Operation> operations = new ArrayList<>();
+      for (String name : edge.conversion().operations()) {
+        OperationDescriptor operation = edge.capability().operation(name).orElseThrow();
+        Map<String, Object> given = assigned.get(i).get(name);
+        if (given == null && operation.optional()) {
+          continue;
+        }
+        operations.add(
+            operation(operation, given == null ? Map.of() : given, edge.conversion().target()));
+      }
+      steps.add(
+          new PlannedStep(
+              edge.capability().name(),
+              operations,
+              edge.conversion().source(),
+              edge.conversion().target(),
+              null));
+    }
+    return steps;
+  }
+
+  /** The operation with {@code given} parameters, defaults filled in and its output type set. */
+  private static Operation operation(
+      OperationDescriptor operation, Map<String, Object> given, String outputMediaType) {
+    Map<String, Object> params = new TreeMap<>();
+    for (ParameterDescriptor parameter : operation.parameters()) {
+      Object value =
+          parameter.name().equals(MEDIA_TYPE) ? outputMediaType : given.get(parameter.name());
+      if (value == null) {
+        value = parameter.defaultValue();
+      }
+      if (value != null) {
+        params.put(parameter.name(), value);
+      }
+    }
+    return new Operation(operation.name(), params);
   }
 
   /** Gives each step its content-addressed output and the plan its fingerprint. */
@@ -81,17 +385,6 @@ public final class Planner {
     return new Plan(fingerprint, addressed);
   }
 
-  private Optional<CapabilityDescriptor> cheapest(String source, String target) {
-    return capabilities.stream()
-        .filter(c -> c.converts(source, target))
-        .min(Comparator.comparingInt(c -> cost(c, source, target)));
-  }
-
-  private static int cost(CapabilityDescriptor capability, String source, String target) {
-    return capability.conversions().stream()
-        .filter(c -> c.source().equals(source) && c.target().equals(target))
-        .mapToInt(Conversion::cost)
-        .min()
-        .orElse(Integer.MAX_VALUE);
-  }
+  /** One conversion of one capability: an edge of the conversion graph. */
+  private record Edge(CapabilityDescriptor capability, Conversion conversion) {}
 }

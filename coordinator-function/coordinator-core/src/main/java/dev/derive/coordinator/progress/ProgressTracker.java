@@ -105,6 +105,7 @@ public final class ProgressTracker {
         Instant.ofEpochMilli(result.startedAtMillis()),
         Instant.ofEpochMilli(result.finishedAtMillis()),
         result.outputBytes(),
-        result.reused());
+        result.reused(),
+        result.attempt());
   }
 }

@@ -2,6 +2,7 @@ package dev.derive.coordinator.validate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
 import dev.derive.protocol.capability.OperationDescriptor;
@@ -17,13 +18,26 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Validates a {@code POST /v1/derivatives} body given as a JSON tree and normalises it. The target
- * options are checked against the capability descriptors (names, types, bounds, allowed values), so
- * the rules live in one place: {@code protocol}'s {@code Capabilities}. Unknown members are
+ * Validates a {@code POST /v1/derivatives} body given as a JSON tree and normalises it: {@code
+ * source}, either {@code target} or explicit {@code steps}, and {@code wait}. Target options and
+ * step parameters are checked against the declarations in {@code protocol}'s {@code Capabilities}
+ * (names, types, bounds, allowed values, patterns), so the rules live in one place; whether an
+ * option applies to the chain from the source is the planner's to say. Unknown members are
  * rejected; every violation names its JSON pointer (RFC 6901).
  */
 public final class RequestValidator {
-  private static final Set<String> ROOT_FIELDS = Set.of("source", "target");
+  private static final Set<String> ROOT_FIELDS = Set.of("source", "target", "steps", "wait");
+  private static final Set<String> STEP_FIELDS = Set.of("capability", "operation", "params");
+
+  /**
+   * Longest a request may wait for its derivative, in seconds: below API Gateway's 30-second
+   * integration timeout, leaving time for the rest of the request.
+   */
+  public static final int MAX_WAIT_SECONDS = 25;
+
+  /** Most operations a request's explicit {@code steps} may list. */
+  public static final int MAX_STEPS = 16;
+
   private static final Set<String> SOURCE_FIELDS = Set.of("key", "versionId");
   private static final String MEDIA_TYPE = "mediaType";
 
@@ -31,10 +45,27 @@ public final class RequestValidator {
   static final int MAX_VERSION_ID_LENGTH = 1024;
 
   private final List<CapabilityDescriptor> capabilities;
+  private final Map<String, ParameterDescriptor> targetOptions;
 
-  /** A validator for the targets that {@code capabilities} can produce. */
+  /**
+   * A validator for the targets that {@code capabilities} can produce, with the target options of
+   * {@link Capabilities#TARGET_OPTIONS}.
+   */
   public RequestValidator(List<CapabilityDescriptor> capabilities) {
+    this(capabilities, Capabilities.TARGET_OPTIONS);
+  }
+
+  /**
+   * @param capabilities the capabilities deployed: target media types and explicit steps are
+   *     checked against them
+   * @param targetOptions the options a target may give besides {@code mediaType}
+   */
+  public RequestValidator(
+      List<CapabilityDescriptor> capabilities, List<ParameterDescriptor> targetOptions) {
     this.capabilities = List.copyOf(capabilities);
+    Map<String, ParameterDescriptor> options = new LinkedHashMap<>();
+    targetOptions.forEach(o -> options.put(o.name(), o));
+    this.targetOptions = Map.copyOf(options);
   }
 
   /**
@@ -50,11 +81,24 @@ public final class RequestValidator {
     }
     rejectUnknown(body, "", ROOT_FIELDS, violations);
     SourceSpec source = source(body.get("source"), violations);
-    TargetSpec target = target(body.get("target"), violations);
+    JsonNode targetNode = body.get("target");
+    JsonNode stepsNode = body.get("steps");
+    boolean hasTarget = targetNode != null && !targetNode.isNull();
+    boolean hasSteps = stepsNode != null && !stepsNode.isNull();
+    TargetSpec target = null;
+    List<StepSpec> steps = List.of();
+    if (hasTarget && hasSteps) {
+      violations.add(new Violation("/steps", "give either target or steps, not both"));
+    } else if (hasSteps) {
+      steps = steps(stepsNode, violations);
+    } else {
+      target = target(targetNode, violations);
+    }
+    int wait = waitSeconds(body.get("wait"), violations);
     if (!violations.isEmpty()) {
       throw new InvalidRequestException(violations);
     }
-    return new DerivativeRequest(source, target);
+    return new DerivativeRequest(source, target, steps, wait);
   }
 
   private SourceSpec source(JsonNode source, List<Violation> violations) {
@@ -99,20 +143,16 @@ public final class RequestValidator {
       return null;
     }
     Optional<String> mediaType = targetMediaType(target.get(MEDIA_TYPE), violations);
-    if (mediaType.isEmpty()) {
-      return null;
-    }
-    Map<String, ParameterDescriptor> declared = parametersProducing(mediaType.get());
     Map<String, Object> params = new LinkedHashMap<>();
-    params.put(MEDIA_TYPE, mediaType.get());
+    mediaType.ifPresent(m -> params.put(MEDIA_TYPE, m));
     for (Iterator<String> names = target.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (name.equals(MEDIA_TYPE)) {
         continue;
       }
       String pointer = "/target/" + escape(name);
-      ParameterDescriptor parameter = declared.get(name);
-      if (parameter == null) {
+      ParameterDescriptor option = targetOptions.get(name);
+      if (option == null) {
         violations.add(new Violation(pointer, "unknown field"));
         continue;
       }
@@ -120,15 +160,117 @@ public final class RequestValidator {
       if (value.isNull()) {
         continue;
       }
-      normalise(parameter, value, pointer, violations).ifPresent(v -> params.put(name, v));
+      normalise(option, value, pointer, violations).ifPresent(v -> params.put(name, v));
     }
-    for (ParameterDescriptor parameter : declared.values()) {
-      JsonNode given = target.get(parameter.name());
-      if (parameter.defaultValue() == null && (given == null || given.isNull())) {
-        violations.add(new Violation("/target/" + escape(parameter.name()), "is required"));
+    return mediaType.map(m -> new TargetSpec(m, params)).orElse(null);
+  }
+
+  private List<StepSpec> steps(JsonNode steps, List<Violation> violations) {
+    if (!steps.isArray()) {
+      violations.add(new Violation("/steps", "must be an array"));
+      return List.of();
+    }
+    if (steps.isEmpty() || steps.size() > MAX_STEPS) {
+      violations.add(new Violation("/steps", "must hold 1 to " + MAX_STEPS + " operations"));
+      return List.of();
+    }
+    List<StepSpec> specs = new ArrayList<>();
+    for (int i = 0; i < steps.size(); i++) {
+      String pointer = "/steps/" + i;
+      JsonNode step = steps.get(i);
+      if (!isObject(step, pointer, violations)) {
+        continue;
       }
+      rejectUnknown(step, pointer, STEP_FIELDS, violations);
+      Optional<CapabilityDescriptor> capability =
+          text(step.get("capability"), pointer + "/capability", violations)
+              .flatMap(
+                  name -> {
+                    Optional<CapabilityDescriptor> found =
+                        capabilities.stream().filter(c -> c.name().equals(name)).findFirst();
+                    if (found.isEmpty()) {
+                      violations.add(
+                          new Violation(
+                              pointer + "/capability",
+                              "unknown capability '"
+                                  + name
+                                  + "'; known: "
+                                  + capabilities.stream()
+                                      .map(CapabilityDescriptor::name)
+                                      .toList()));
+                    }
+                    return found;
+                  });
+      Optional<String> operationName =
+          text(step.get("operation"), pointer + "/operation", violations);
+      if (capability.isEmpty() || operationName.isEmpty()) {
+        continue;
+      }
+      Optional<OperationDescriptor> operation = capability.get().operation(operationName.get());
+      if (operation.isEmpty()) {
+        violations.add(
+            new Violation(
+                pointer + "/operation",
+                "capability "
+                    + capability.get().name()
+                    + " has no operation '"
+                    + operationName.get()
+                    + "'; it offers "
+                    + capability.get().operations().stream()
+                        .map(OperationDescriptor::name)
+                        .toList()));
+        continue;
+      }
+      Map<String, Object> params = new LinkedHashMap<>();
+      JsonNode given = step.get("params");
+      if (given != null && !given.isNull()) {
+        if (!given.isObject()) {
+          violations.add(new Violation(pointer + "/params", "must be a JSON object"));
+          continue;
+        }
+        for (Iterator<String> names = given.fieldNames(); names.hasNext(); ) {
+          String name = names.next();
+          String paramPointer = pointer + "/params/" + escape(name);
+          Optional<ParameterDescriptor> parameter = operation.get().parameter(name);
+          if (parameter.isEmpty()) {
+            violations.add(new Violation(paramPointer, "unknown field"));
+            continue;
+          }
+          if (given.get(name).isNull()) {
+            continue;
+          }
+          normalise(parameter.get(), given.get(name), paramPointer, violations)
+              .ifPresent(v -> params.put(name, v));
+        }
+      }
+      specs.add(new StepSpec(capability.get().name(), operation.get().name(), params));
     }
-    return new TargetSpec(mediaType.get(), params);
+    return specs;
+  }
+
+  private static int waitSeconds(JsonNode wait, List<Violation> violations) {
+    if (wait == null || wait.isNull()) {
+      return 0;
+    }
+    Optional<Object> seconds =
+        normalise(
+            ParameterDescriptor.integer("wait", 0, MAX_WAIT_SECONDS, 0, "seconds"),
+            wait,
+            "/wait",
+            violations);
+    return seconds.map(s -> (Integer) s).orElse(0);
+  }
+
+  private static Optional<String> text(JsonNode node, String pointer, List<Violation> violations) {
+    if (node == null || node.isNull()) {
+      violations.add(new Violation(pointer, "is required"));
+      return Optional.empty();
+    }
+    if (!node.isTextual()) {
+      violations.add(new Violation(pointer, "must be a string"));
+      return Optional.empty();
+    }
+    return Optional.of(node.textValue());
   }
 
   private Optional<String> targetMediaType(JsonNode node, List<Violation> violations) {
@@ -211,6 +353,10 @@ public final class RequestValidator {
                       + parameter.allowedValues()));
           return Optional.empty();
         }
+        if (parameter.pattern() != null && !value.textValue().matches(parameter.pattern())) {
+          violations.add(new Violation(pointer, "must match " + parameter.pattern()));
+          return Optional.empty();
+        }
         return Optional.of(value.textValue());
       }
       default ->
@@ -227,24 +373,6 @@ public final class RequestValidator {
       }
     }
     return targets;
-  }
-
-  /** The parameters of every capability that writes {@code mediaType}, first declaration wins. */
-  private Map<String, ParameterDescriptor> parametersProducing(String mediaType) {
-    Map<String, ParameterDescriptor> parameters = new LinkedHashMap<>();
-    for (CapabilityDescriptor capability : capabilities) {
-      boolean writes =
-          capability.conversions().stream().anyMatch(c -> c.target().equals(mediaType));
-      if (!writes) {
-        continue;
-      }
-      for (OperationDescriptor operation : capability.operations()) {
-        for (ParameterDescriptor parameter : operation.parameters()) {
-          parameters.putIfAbsent(parameter.name(), parameter);
-        }
-      }
-    }
-    return parameters;
   }
 
   private static boolean isObject(JsonNode node, String pointer, List<Violation> violations) {

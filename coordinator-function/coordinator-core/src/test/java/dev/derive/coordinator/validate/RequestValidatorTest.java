@@ -69,7 +69,6 @@ class RequestValidatorTest {
         rejects("/target/mediaType", b -> target(b).put("mediaType", "image/gif")),
         rejects("/target/mediaType", b -> target(b).put("mediaType", "jpeg")),
         rejects("/target/mediaType", b -> target(b).put("mediaType", 1)),
-        rejects("/target/width", b -> target(b).remove("width")),
         rejects("/target/width", b -> target(b).put("width", 0)),
         rejects("/target/width", b -> target(b).put("width", -1)),
         rejects("/target/width", b -> target(b).put("width", Capabilities.MAX_DIMENSION + 1)),
@@ -77,7 +76,6 @@ class RequestValidatorTest {
         rejects("/target/width", b -> target(b).put("width", 256.5)),
         rejects("/target/width", b -> target(b).put("width", "256")),
         rejects("/target/width", b -> target(b).put("width", 1e30)),
-        rejects("/target/height", b -> target(b).remove("height")),
         rejects("/target/height", b -> target(b).put("height", 0)),
         rejects("/target/height", b -> target(b).put("height", Capabilities.MAX_DIMENSION + 1)),
         rejects("/target/quality", b -> target(b).put("quality", 0)),
@@ -85,7 +83,74 @@ class RequestValidatorTest {
         rejects("/target/quality", b -> target(b).put("quality", "high")),
         rejects("/target/fit", b -> target(b).put("fit", "cover")),
         rejects("/target/fit", b -> target(b).put("fit", 1)),
-        rejects("/target/withoutEnlargement", b -> target(b).put("withoutEnlargement", "yes")));
+        rejects("/target/withoutEnlargement", b -> target(b).put("withoutEnlargement", "yes")),
+        rejects("/target/page", b -> target(b).put("page", 0)),
+        rejects("/target/page", b -> target(b).put("page", Capabilities.MAX_PAGE + 1)),
+        rejects("/target/dpi", b -> target(b).put("dpi", 0)),
+        rejects("/target/dpi", b -> target(b).put("dpi", Capabilities.MAX_DPI + 1)),
+        rejects("/target/background", b -> target(b).put("background", "red")),
+        rejects("/target/background", b -> target(b).put("background", "#12345")),
+        rejects("/target/background", b -> target(b).put("background", "#1234567")),
+        rejects("/wait", b -> b.put("wait", -1)),
+        rejects("/wait", b -> b.put("wait", RequestValidator.MAX_WAIT_SECONDS + 1)),
+        rejects("/wait", b -> b.put("wait", 2.5)),
+        rejects("/wait", b -> b.put("wait", "5")),
+        rejects(
+            "/steps",
+            b ->
+                b.set(
+                    "steps",
+                    steps(
+                        """
+            [{"capability":"image","operation":"resize","params":{"width":9}}]"""))),
+        rejects("/steps", b -> withSteps(b, "{}")),
+        rejects("/steps", b -> withSteps(b, "[]")),
+        rejects("/steps/0", b -> withSteps(b, "[1]")),
+        rejects("/steps/0/capability", b -> withSteps(b, "[{\"operation\":\"resize\"}]")),
+        rejects(
+            "/steps/0/capability",
+            b -> withSteps(b, "[{\"capability\":\"video\",\"operation\":\"resize\"}]")),
+        rejects(
+            "/steps/0/operation",
+            b -> withSteps(b, "[{\"capability\":\"image\",\"operation\":\"blur\"}]")),
+        rejects(
+            "/steps/0/extra",
+            b -> withSteps(b, "[{\"capability\":\"text\",\"operation\":\"extract\",\"extra\":1}]")),
+        rejects(
+            "/steps/1/params/width",
+            b ->
+                withSteps(
+                    b,
+                    "[{\"capability\":\"pdf\",\"operation\":\"render\"},"
+                        + "{\"capability\":\"image\",\"operation\":\"resize\","
+                        + "\"params\":{\"width\":0}}]")),
+        rejects(
+            "/steps/0/params/pageSize",
+            b ->
+                withSteps(
+                    b,
+                    "[{\"capability\":\"markup\",\"operation\":\"render\","
+                        + "\"params\":{\"pageSize\":\"A3\"}}]")),
+        rejects(
+            "/steps/0/params/quality",
+            b ->
+                withSteps(
+                    b,
+                    "[{\"capability\":\"pdf\",\"operation\":\"render\","
+                        + "\"params\":{\"quality\":50}}]")));
+  }
+
+  private static JsonNode steps(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void withSteps(ObjectNode body, String json) {
+    body.remove("target");
+    body.set("steps", steps(json));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -109,7 +174,11 @@ class RequestValidatorTest {
         Arguments.of("height", 1),
         Arguments.of("height", Capabilities.MAX_DIMENSION),
         Arguments.of("quality", 1),
-        Arguments.of("quality", 100));
+        Arguments.of("quality", 100),
+        Arguments.of("page", 1),
+        Arguments.of("page", Capabilities.MAX_PAGE),
+        Arguments.of("dpi", 1),
+        Arguments.of("dpi", Capabilities.MAX_DPI));
   }
 
   @ParameterizedTest(name = "{0} = {1}")
@@ -119,6 +188,42 @@ class RequestValidatorTest {
     target(body).put(field, value);
 
     assertThat(validator.validate(body).target().params()).containsEntry(field, value);
+  }
+
+  @ParameterizedTest(name = "wait = {0}")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, RequestValidator.MAX_WAIT_SECONDS})
+  void acceptsEveryWaitWithinBounds(int seconds) {
+    ObjectNode body = valid();
+    body.put("wait", seconds);
+
+    assertThat(validator.validate(body).waitSeconds()).isEqualTo(seconds);
+  }
+
+  @Test
+  void acceptsBackgroundColoursWithAndWithoutAlpha() {
+    ObjectNode body = valid();
+    target(body).put("background", "#fFa0C1");
+    assertThat(validator.validate(body).target().params()).containsEntry("background", "#fFa0C1");
+    target(body).put("background", "#fFa0C180");
+    assertThat(validator.validate(body).target().params()).containsEntry("background", "#fFa0C180");
+  }
+
+  @Test
+  void normalisesExplicitSteps() {
+    ObjectNode body = valid();
+    withSteps(
+        body,
+        """
+        [{"capability":"pdf","operation":"render","params":{"page":2.0}},
+         {"capability":"image","operation":"encode","params":{"mediaType":"image/png"}}]""");
+
+    DerivativeRequest request = validator.validate(body);
+
+    assertThat(request.target()).isNull();
+    assertThat(request.steps())
+        .containsExactly(
+            new StepSpec("pdf", "render", java.util.Map.of("page", 2)),
+            new StepSpec("image", "encode", java.util.Map.of("mediaType", "image/png")));
   }
 
   @Test

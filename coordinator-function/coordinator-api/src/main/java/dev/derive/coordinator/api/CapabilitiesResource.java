@@ -1,0 +1,139 @@
+package dev.derive.coordinator.api;
+
+import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDescriptor;
+import dev.derive.protocol.capability.Conversion;
+import dev.derive.protocol.capability.OperationDescriptor;
+import dev.derive.protocol.capability.ParameterDescriptor;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+/**
+ * {@code GET /v1/capabilities}: the capabilities this deployment dispatches to, as they declare
+ * themselves in {@code protocol} (the same data the planner reads), the targets reachable from each
+ * source media type, the target options, and the limits in force.
+ */
+@Path("/v1/capabilities")
+@Produces(MediaType.APPLICATION_JSON)
+public class CapabilitiesResource {
+  private final CapabilitiesResponse response;
+
+  CapabilitiesResource(
+      CoordinatorSettings settings, @ConfigProperty(name = "MAX_REQUEST_BYTES") long maxRequest) {
+    this.response = CapabilitiesResponse.of(settings, maxRequest);
+  }
+
+  /**
+   * The body of the response.
+   *
+   * @param capabilities each deployed capability: name, description, queue variable, the
+   *     conversions (source, target, cost, operations) and the operations with their parameters and
+   *     the target options they consume
+   * @param conversions for each source media type, the target media types some chain reaches
+   * @param targetOptions the options a request's {@code target} may give besides {@code mediaType}
+   * @param limits the limits in force, by name
+   */
+  public record CapabilitiesResponse(
+      List<CapabilityView> capabilities,
+      List<SourceConversions> conversions,
+      List<ParameterDescriptor> targetOptions,
+      Map<String, Object> limits) {
+
+    static CapabilitiesResponse of(CoordinatorSettings settings, long maxRequestBytes) {
+      List<CapabilityDescriptor> deployed = settings.deployed(Capabilities.ALL);
+      Planner planner = new Planner(deployed, settings.derivativesBucket());
+      TreeSet<String> sources = new TreeSet<>();
+      deployed.forEach(c -> sources.addAll(c.reads()));
+      List<SourceConversions> conversions = new ArrayList<>();
+      for (String source : sources) {
+        conversions.add(new SourceConversions(source, List.copyOf(planner.reachable(source))));
+      }
+      Map<String, Object> limits = new LinkedHashMap<>();
+      limits.put("maxSourceBytes", settings.maxSourceBytes());
+      limits.put("maxRequestBytes", maxRequestBytes);
+      limits.put("maxWaitSeconds", RequestValidator.MAX_WAIT_SECONDS);
+      limits.put("maxSteps", RequestValidator.MAX_STEPS);
+      limits.put("maxDimension", Capabilities.MAX_DIMENSION);
+      limits.put("maxPage", Capabilities.MAX_PAGE);
+      limits.put("maxDpi", Capabilities.MAX_DPI);
+      limits.put("downloadUrlSeconds", settings.presignedUrlExpiry().toSeconds());
+      return new CapabilitiesResponse(
+          deployed.stream().map(CapabilityView::of).toList(),
+          conversions,
+          Capabilities.TARGET_OPTIONS,
+          limits);
+    }
+  }
+
+  /**
+   * One capability as {@code GET /v1/capabilities} shows it: its declaration with the conversions
+   * grouped by target (the declared pairs, written compactly).
+   *
+   * @param name capability name
+   * @param description what it does
+   * @param conversions its conversions, sources with one target, cost and operations grouped
+   * @param operations its operations with their parameters and consumed target options
+   */
+  public record CapabilityView(
+      String name,
+      String description,
+      List<ConversionGroup> conversions,
+      List<OperationDescriptor> operations) {
+    static CapabilityView of(CapabilityDescriptor capability) {
+      Map<List<Object>, ConversionGroup> groups = new LinkedHashMap<>();
+      for (Conversion c : capability.conversions()) {
+        List<Object> key = List.of(c.target(), c.cost(), c.operations());
+        ConversionGroup group =
+            groups.computeIfAbsent(
+                key,
+                k -> new ConversionGroup(new ArrayList<>(), c.target(), c.cost(), c.operations()));
+        group.sources().add(c.source());
+      }
+      return new CapabilityView(
+          capability.name(),
+          capability.description(),
+          List.copyOf(groups.values()),
+          capability.operations());
+    }
+  }
+
+  /**
+   * Conversions of one capability that share target, cost and operations.
+   *
+   * @param sources media types read
+   * @param target media type written
+   * @param cost relative cost the planner minimises
+   * @param operations operations a step applies, in order
+   */
+  public record ConversionGroup(
+      List<String> sources, String target, int cost, List<String> operations) {}
+
+  /**
+   * What one source media type converts to.
+   *
+   * @param source media type read
+   * @param targets media types some chain of capabilities writes from it, sorted
+   */
+  public record SourceConversions(String source, List<String> targets) {}
+
+  /** The capabilities, conversions, target options and limits. */
+  @GET
+  @Operation(summary = "Capabilities, conversions, operations with their parameters, and limits")
+  @APIResponse(responseCode = "200", description = "The catalogue")
+  public CapabilitiesResponse capabilities() {
+    return response;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.derive.coordinator.identity;
+
+import dev.derive.protocol.MediaTypes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.metadata.TikaCoreProperties;
+import org.apache.tika.mime.MediaType;
+import org.apache.tika.mime.MediaTypeRegistry;
+import org.apache.tika.mime.MimeTypes;
+
+/**
+ * Detects media types with Apache Tika's detector ({@code tika-core} only: the magic-byte patterns
+ * and file-name globs of its MIME database, no parsers). The bytes decide; the file name only
+ * refines a type the bytes leave open, as Tika does (ZIP + {@code .docx}; plain text + {@code
+ * .md}). A type no capability reads is widened along Tika's type hierarchy until one is found
+ * ({@code text/x-java-source} is {@code text/plain}); aliases are mapped to the names the
+ * capabilities declare ({@code text/x-web-markdown} is {@code text/markdown}).
+ */
+public final class TikaMediaTypeDetector implements MediaTypeDetector {
+  private static final Map<String, String> ALIASES =
+      Map.of(
+          "text/x-web-markdown", MediaTypes.TEXT_MARKDOWN,
+          "text/x-markdown", MediaTypes.TEXT_MARKDOWN,
+          "application/xhtml+xml", MediaTypes.TEXT_HTML);
+
+  private final MimeTypes mimeTypes = MimeTypes.getDefaultMimeTypes();
+  private final MediaTypeRegistry registry = mimeTypes.getMediaTypeRegistry();
+  private final Set<String> accepted;
+
+  /**
+   * @param accepted media types callers can use (the capabilities' sources); a detected type
+   *     outside them is widened to its nearest accepted supertype. Empty: report types as detected.
+   */
+  public TikaMediaTypeDetector(Set<String> accepted) {
+    this.accepted = Set.copyOf(accepted);
+  }
+
+  /** Tika's magic patterns look this far into a file at most (its {@code getMinLength()}). */
+  @Override
+  public int prefixBytes() {
+    return mimeTypes.getMinLength();
+  }
+
+  @Override
+  public Optional<String> detect(byte[] prefix) {
+    return detect(prefix, null);
+  }
+
+  @Override
+  public Optional<String> detect(byte[] prefix, String fileName) {
+    Metadata metadata = new Metadata();
+    if (fileName != null && !fileName.isBlank()) {
+      metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
+    }
+    MediaType type;
+    try {
+      type = mimeTypes.detect(new ByteArrayInputStream(prefix), metadata);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading an in-memory prefix cannot fail", e);
+    }
+    for (MediaType t = registry.normalize(type); t != null; t = registry.getSupertype(t)) {
+      String name = t.getBaseType().toString();
+      name = ALIASES.getOrDefault(name, name);
+      if (name.equals(MediaTypes.APPLICATION_OCTET_STREAM)) {
+        return Optional.empty();
+      }
+      if (accepted.isEmpty() || accepted.contains(name)) {
+        return Optional.of(name);
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,21 @@
+package dev.derive.coordinator.job;
+
+import dev.derive.coordinator.CoordinatorException;
+
+/** Thrown when the content of a derivative is asked for whose job failed. */
+public class DerivativeFailedException extends CoordinatorException {
+  /** The stable error kind. */
+  public static final String KIND = "derivative-failed";
+
+  /** Names the job and, when known, why and at which step it failed. */
+  public DerivativeFailedException(String jobId, JobError error) {
+    super(
+        KIND,
+        "derivative "
+            + jobId
+            + " failed"
+            + (error == null
+                ? ""
+                : " at step " + error.step() + ": " + error.type() + ": " + error.detail()));
+  }
+}

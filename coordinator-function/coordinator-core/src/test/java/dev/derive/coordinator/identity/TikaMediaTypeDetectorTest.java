@@ -1,0 +1,87 @@
+package dev.derive.coordinator.identity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDescriptor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TikaMediaTypeDetectorTest {
+  private static final Set<String> READABLE =
+      Capabilities.ALL.stream()
+          .map(CapabilityDescriptor::reads)
+          .flatMap(java.util.List::stream)
+          .collect(Collectors.toSet());
+  private final TikaMediaTypeDetector detector = new TikaMediaTypeDetector(READABLE);
+
+  private static Path samples() {
+    String dir = System.getProperty("derive.samples", System.getenv("DERIVE_SAMPLES"));
+    Path path = dir == null ? Path.of("../../../shared/samples") : Path.of(dir);
+    if (!Files.isDirectory(path)) {
+      throw new IllegalStateException(
+          "sample corpus not found at "
+              + path.toAbsolutePath()
+              + ": set -Dderive.samples=/path/to/samples or DERIVE_SAMPLES");
+    }
+    return path;
+  }
+
+  private byte[] prefix(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(detector.prefixBytes());
+    }
+  }
+
+  @ParameterizedTest(name = "{0} is {1}")
+  @CsvSource({
+    "jpeg/, image/jpeg",
+    "png/, image/png",
+    "other-images/quick.gif, image/gif",
+    "other-images/rgb24.bmp, image/bmp",
+    "other-images/hopper_lzw.tif, image/tiff",
+    "other-images/hopper.webp, image/webp",
+    "pdf/standard_fonts.pdf, application/pdf",
+    "documents/quick.docx, application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "documents/quick.xlsx, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "documents/quick.pptx,"
+        + " application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "documents/quick.odt, application/vnd.oasis.opendocument.text",
+    "documents/sample.rtf, application/rtf",
+    "documents/testEPUB.epub, application/epub+zip",
+    "documents/testTXT_win-1252.txt, text/plain",
+    "markdown-html/testMARKDOWN.md, text/markdown",
+    "markdown-html/quick.html, text/html",
+  })
+  void detectsEachSampleTypeACapabilityReads(String sample, String expected) throws IOException {
+    Path file = samples().resolve(sample);
+    if (Files.isDirectory(file)) {
+      try (var files = Files.list(file)) {
+        file = files.filter(Files::isRegularFile).sorted().findFirst().orElseThrow();
+      }
+    }
+
+    assertThat(detector.detect(prefix(file), file.getFileName().toString())).hasValue(expected);
+  }
+
+  @Test
+  void theBytesWinOverAMisleadingName() throws IOException {
+    Path pdf = samples().resolve("pdf/standard_fonts.pdf");
+
+    assertThat(detector.detect(prefix(pdf), "photo.jpg")).hasValue("application/pdf");
+  }
+
+  @Test
+  void unknownBinaryContentIsNoSupportedType() {
+    byte[] noise = {0, 1, 2, 3, (byte) 0xFE, (byte) 0x80, 0x7F, 0, 0, 9, 13, (byte) 0xC3};
+
+    assertThat(detector.detect(noise, "data.bin")).isEmpty();
+  }
+}

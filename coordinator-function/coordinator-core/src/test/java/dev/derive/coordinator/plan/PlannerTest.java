@@ -1,0 +1,332 @@
+package dev.derive.coordinator.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.derive.coordinator.identity.SourceIdentity;
+import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.StepSpec;
+import dev.derive.coordinator.validate.TargetSpec;
+import dev.derive.coordinator.validate.Violation;
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDescriptor;
+import dev.derive.protocol.message.Operation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PlannerTest {
+  private static final String BUCKET = "derivatives-bucket";
+  private final Planner planner = new Planner(Capabilities.ALL, BUCKET);
+
+  private static SourceIdentity source(String mediaType) {
+    return new SourceIdentity("sources", "in/file", null, "\"etag-1\"", 1234, mediaType);
+  }
+
+  private static TargetSpec target(String mediaType, Object... options) {
+    Map<String, Object> params = new HashMap<>();
+    params.put("mediaType", mediaType);
+    for (int i = 0; i < options.length; i += 2) {
+      params.put((String) options[i], options[i + 1]);
+    }
+    return new TargetSpec(mediaType, params);
+  }
+
+  private static Set<String> allMediaTypes() {
+    Set<String> types = new TreeSet<>();
+    for (CapabilityDescriptor capability : Capabilities.ALL) {
+      types.addAll(capability.reads());
+      types.addAll(capability.writes());
+    }
+    return types;
+  }
+
+  static Stream<Arguments> everySourceAndTarget() {
+    List<Arguments> pairs = new ArrayList<>();
+    for (String source : allMediaTypes()) {
+      for (String target : allMediaTypes()) {
+        pairs.add(Arguments.of(source, target));
+      }
+    }
+    return pairs.stream();
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @MethodSource("everySourceAndTarget")
+  void plansAConnectedChainForEveryReachablePairAndRefusesTheOthers(String from, String to) {
+    Set<String> reachable = planner.reachable(from);
+    if (!reachable.contains(to)) {
+      NoConversionException e =
+          catchThrowableOfType(
+              NoConversionException.class, () -> planner.plan(source(from), target(to)));
+      assertThat(e).as("%s -> %s must be refused", from, to).isNotNull();
+      assertThat(e.reachable()).containsExactlyElementsOf(reachable);
+      assertThat(e.getMessage()).contains(from, to);
+      return;
+    }
+    Plan plan = planner.plan(source(from), target(to));
+
+    String current = from;
+    String previousCapability = null;
+    for (PlannedStep step : plan.steps()) {
+      assertThat(step.inputMediaType()).isEqualTo(current);
+      CapabilityDescriptor capability = Capabilities.named(step.capability()).orElseThrow();
+      assertThat(capability.converts(step.inputMediaType(), step.outputMediaType())).isTrue();
+      assertThat(step.capability()).isNotEqualTo(previousCapability);
+      assertThat(step.operations()).isNotEmpty();
+      assertThat(step.output().bucket()).isEqualTo(BUCKET);
+      current = step.outputMediaType();
+      previousCapability = step.capability();
+    }
+    assertThat(current).isEqualTo(to);
+    assertThat(plan.step(plan.size() - 1).output().key())
+        .isEqualTo("derivatives/" + plan.fingerprint());
+  }
+
+  @Test
+  void markdownReachesAJpegThumbnailThroughPdfAndAPngPage() {
+    Plan plan =
+        planner.plan(source(MediaTypes.TEXT_MARKDOWN), target(MediaTypes.IMAGE_JPEG, "width", 256));
+
+    assertThat(plan.steps())
+        .extracting(PlannedStep::capability)
+        .containsExactly(Capabilities.MARKUP, Capabilities.PDF, Capabilities.IMAGE);
+    assertThat(plan.steps())
+        .extracting(PlannedStep::outputMediaType)
+        .containsExactly(MediaTypes.APPLICATION_PDF, MediaTypes.IMAGE_PNG, MediaTypes.IMAGE_JPEG);
+    assertThat(plan.step(0).operations())
+        .containsExactly(new Operation("render", Map.of("pageSize", "A4")));
+    assertThat(plan.step(1).operations())
+        .containsExactly(new Operation("render", Map.of("page", 1, "dpi", 150)));
+    assertThat(plan.step(2).operations())
+        .containsExactly(
+            new Operation(
+                "resize", Map.of("width", 256, "fit", "inside", "withoutEnlargement", true)),
+            new Operation("encode", Map.of("mediaType", "image/jpeg", "quality", 85)));
+  }
+
+  @Test
+  void eachStepHasItsOwnFingerprintAndOutputKey() {
+    Plan plan =
+        planner.plan(source(MediaTypes.TEXT_MARKDOWN), target(MediaTypes.IMAGE_JPEG, "width", 256));
+    Plan pdfOnly =
+        planner.plan(source(MediaTypes.TEXT_MARKDOWN), target(MediaTypes.APPLICATION_PDF));
+
+    assertThat(plan.steps()).extracting(s -> s.output().key()).doesNotHaveDuplicates();
+    assertThat(plan.step(0).output()).isEqualTo(pdfOnly.step(0).output());
+    assertThat(plan.step(0).output().key()).isEqualTo("derivatives/" + pdfOnly.fingerprint());
+  }
+
+  @Test
+  void aNewThumbnailSizeOfAPdfPageSharesTheRenderedPage() {
+    Plan small =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_JPEG, "width", 128));
+    Plan large =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_JPEG, "width", 512));
+
+    assertThat(small.step(0).output()).isEqualTo(large.step(0).output());
+    assertThat(small.fingerprint()).isNotEqualTo(large.fingerprint());
+  }
+
+  @Test
+  void pageAndDpiGoToThePdfRenderAndSizeToTheLastConsumer() {
+    Plan plan =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            target(MediaTypes.IMAGE_JPEG, "page", 3, "dpi", 72, "width", 100, "quality", 60));
+
+    assertThat(plan.step(0).operations())
+        .containsExactly(new Operation("render", Map.of("page", 3, "dpi", 72)));
+    assertThat(plan.step(1).operations())
+        .containsExactly(
+            new Operation(
+                "resize", Map.of("width", 100, "fit", "inside", "withoutEnlargement", true)),
+            new Operation("encode", Map.of("mediaType", "image/jpeg", "quality", 60)));
+  }
+
+  @Test
+  void aPngPageInABoxIsRenderedAtItsDpiThenResampled() {
+    Plan plan =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG, "width", 300));
+
+    assertThat(plan.steps())
+        .extracting(PlannedStep::capability)
+        .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
+    assertThat(plan.step(0).operations())
+        .containsExactly(new Operation("render", Map.of("page", 1, "dpi", 150)));
+  }
+
+  @Test
+  void aPngPageWithoutASizeIsRenderedInOneStep() {
+    Plan plan = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG));
+
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly(Capabilities.PDF);
+  }
+
+  @Test
+  void anOptionOnlyALaterCapabilityTakesLengthensTheChain() {
+    Plan plan =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG, "quality", 50));
+
+    assertThat(plan.steps())
+        .extracting(PlannedStep::capability)
+        .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
+  }
+
+  @Test
+  void aFormatConversionWithoutSizeLeavesResizeOut() {
+    Plan plan = planner.plan(source(MediaTypes.IMAGE_WEBP), target(MediaTypes.IMAGE_PNG));
+
+    assertThat(plan.steps()).hasSize(1);
+    assertThat(plan.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/png", "quality", 85)));
+  }
+
+  @Test
+  void theCheapestCapabilityWinsWhenTwoConvert() {
+    Plan plan =
+        planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.APPLICATION_JSON));
+
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly(Capabilities.PDF);
+  }
+
+  @Test
+  void officeDocumentsGiveTextThroughTheTextCapability() {
+    Plan plan = planner.plan(source(MediaTypes.APPLICATION_DOCX), target(MediaTypes.TEXT_PLAIN));
+
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly(Capabilities.TEXT);
+    assertThat(plan.step(0).operations()).containsExactly(new Operation("extract", Map.of()));
+  }
+
+  @Test
+  void defaultsSpelledOutPlanTheSameAsDefaultsLeftOut() {
+    Plan terse =
+        planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_JPEG, "width", 256));
+    Plan spelled =
+        planner.plan(
+            source(MediaTypes.IMAGE_JPEG),
+            target(
+                MediaTypes.IMAGE_JPEG,
+                "width",
+                256,
+                "fit",
+                "inside",
+                "withoutEnlargement",
+                true,
+                "quality",
+                85));
+
+    assertThat(spelled).isEqualTo(terse);
+  }
+
+  @Test
+  void anUnreachableTargetListsWhatTheSourceReaches() {
+    NoConversionException e =
+        catchThrowableOfType(
+            NoConversionException.class,
+            () -> planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.APPLICATION_PDF)));
+
+    assertThat(e.reachable()).containsExactly(MediaTypes.IMAGE_JPEG, MediaTypes.IMAGE_PNG);
+    assertThat(e.source()).isEqualTo(MediaTypes.IMAGE_JPEG);
+  }
+
+  @Test
+  void anOptionNoChainTakesIsRejectedAtItsPointer() {
+    InvalidRequestException e =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () ->
+                planner.plan(
+                    source(MediaTypes.APPLICATION_DOCX),
+                    target(MediaTypes.TEXT_PLAIN, "width", 9)));
+
+    assertThat(e.violations()).extracting(Violation::pointer).containsExactly("/target/width");
+  }
+
+  @Test
+  void explicitStepsFuseAdjacentOperationsOfOneCapability() {
+    Plan plan =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            List.of(
+                new StepSpec("pdf", "render", Map.of("page", 2)),
+                new StepSpec("image", "resize", Map.of("width", 64)),
+                new StepSpec("image", "encode", Map.of("mediaType", "image/jpeg"))));
+
+    assertThat(plan.steps())
+        .extracting(PlannedStep::capability)
+        .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
+    assertThat(plan.step(1).operations())
+        .extracting(Operation::operation)
+        .containsExactly("resize", "encode");
+    assertThat(plan.step(1).outputMediaType()).isEqualTo(MediaTypes.IMAGE_JPEG);
+  }
+
+  @Test
+  void explicitStepsMeaningTheTargetGetItsFingerprint() {
+    Plan byTarget =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            target(MediaTypes.IMAGE_JPEG, "width", 256, "page", 2));
+    Plan bySteps =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            List.of(
+                new StepSpec("pdf", "render", Map.of("page", 2, "dpi", 150)),
+                new StepSpec("image", "resize", Map.of("width", 256)),
+                new StepSpec("image", "encode", Map.of("mediaType", "image/jpeg"))));
+
+    assertThat(bySteps.fingerprint()).isEqualTo(byTarget.fingerprint());
+  }
+
+  @Test
+  void explicitImageStepsKeepAWritableMediaTypeAndAddTheEncode() {
+    Plan plan =
+        planner.plan(
+            source(MediaTypes.IMAGE_PNG),
+            List.of(new StepSpec("image", "resize", Map.of("height", 10))));
+
+    assertThat(plan.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_PNG);
+    assertThat(plan.step(0).operations())
+        .extracting(Operation::operation)
+        .containsExactly("resize", "encode");
+  }
+
+  @Test
+  void explicitStepsThatCannotReadThePreviousOutputAreRefused() {
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    source(MediaTypes.APPLICATION_PDF),
+                    List.of(new StepSpec("image", "resize", Map.of("width", 10)))))
+        .isInstanceOf(NoConversionException.class)
+        .hasMessageContaining("/steps/0")
+        .hasMessageContaining("application/pdf");
+  }
+
+  @Test
+  void explicitOperationsOutOfDeclaredOrderAreRefused() {
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_PNG),
+                    List.of(
+                        new StepSpec("image", "encode", Map.of()),
+                        new StepSpec("image", "resize", Map.of("width", 10)))))
+        .isInstanceOf(NoConversionException.class);
+  }
+}
