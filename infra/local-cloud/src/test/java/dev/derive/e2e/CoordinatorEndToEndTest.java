@@ -1,0 +1,160 @@
+package dev.derive.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.derive.infra.local.LocalCloud;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The coordinator's API end to end on the local cloud, HTTP only: upload then request, {@code
+ * wait}, step timings, the content redirect, the capability catalogue, and a chain of three
+ * capabilities whose prefix a second request reuses.
+ */
+@ExtendWith(LocalCloudExtension.class)
+class CoordinatorEndToEndTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private LocalCloud cloud;
+  private Path samples;
+  private DeriveApi api;
+
+  @BeforeEach
+  void useTheSharedLocalCloud(SharedLocalCloud shared) {
+    cloud = shared.cloud();
+    samples = shared.samples();
+    api = new DeriveApi(cloud.apiUri());
+  }
+
+  private static String body(String key, String target, int wait) {
+    return "{\"source\":{\"key\":\"" + key + "\"},\"target\":" + target + ",\"wait\":" + wait + "}";
+  }
+
+  private static BufferedImage image(byte[] bytes) throws Exception {
+    BufferedImage image = ImageIO.read(new ByteArrayInputStream(bytes));
+    assertThat(image).as("a decodable image").isNotNull();
+    return image;
+  }
+
+  private static void assertTimed(JsonNode step) {
+    assertThat(step.path("status").asText()).isEqualTo("SUCCEEDED");
+    Instant started = Instant.parse(step.path("startedAt").asText());
+    Instant finished = Instant.parse(step.path("finishedAt").asText());
+    assertThat(finished).isAfterOrEqualTo(started);
+    assertThat(step.path("durationMillis").asLong()).isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
+  void anUploadedPhotoIsAnsweredWith200WithinTheWaitWithItsStepTimed() throws Exception {
+    String key = api.upload(samples.resolve("exif/Portrait_5.jpg"));
+
+    HttpResponse<String> response =
+        api.post(
+            "/v1/derivatives",
+            body(key, "{\"mediaType\":\"image/jpeg\",\"width\":97,\"height\":97}", 25));
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode job = api.json.readTree(response.body());
+    assertThat(job.path("status").asText()).isEqualTo("SUCCEEDED");
+    JsonNode step = job.path("steps").get(0);
+    assertThat(step.path("capability").asText()).isEqualTo("image");
+    assertThat(step.path("operations").toString()).contains("resize", "encode");
+    assertThat(step.path("attempts").asInt()).isGreaterThanOrEqualTo(0);
+    assertTimed(step);
+    BufferedImage thumb = image(api.download(job));
+    assertThat(Math.max(thumb.getWidth(), thumb.getHeight())).isEqualTo(97);
+  }
+
+  @Test
+  void contentRedirectsToTheDerivative() throws Exception {
+    String key = api.upload(samples.resolve("exif/Portrait_5.jpg"));
+    String id =
+        api.id(
+            api.post(
+                "/v1/derivatives", body(key, "{\"mediaType\":\"image/png\",\"width\":40}", 0)));
+    api.awaitSucceeded(id);
+
+    HttpResponse<String> content = api.get("/v1/derivatives/" + id + "/content");
+
+    assertThat(content.statusCode()).as(content.body()).isEqualTo(303);
+    String location = content.headers().firstValue("location").orElseThrow();
+    HttpResponse<byte[]> png =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(location)).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(png.statusCode()).isEqualTo(200);
+    assertThat(image(png.body()).getWidth()).isLessThanOrEqualTo(40);
+  }
+
+  @Test
+  void markdownBecomesAJpegThumbnailThroughThreeStepsAndANewSizeReusesThePage() throws Exception {
+    String key = api.upload(samples.resolve("markdown-html/testMARKDOWN.md"));
+
+    String first =
+        api.id(
+            api.post(
+                "/v1/derivatives",
+                body(key, "{\"mediaType\":\"image/jpeg\",\"width\":160,\"height\":160}", 0)));
+    JsonNode done = api.awaitSucceeded(first);
+
+    List<String> capabilities = new ArrayList<>();
+    done.path("steps").forEach(s -> capabilities.add(s.path("capability").asText()));
+    assertThat(capabilities).containsExactly("markup", "pdf", "image");
+    done.path("steps").forEach(CoordinatorEndToEndTest::assertTimed);
+    assertThat(
+            Math.max(image(api.download(done)).getWidth(), image(api.download(done)).getHeight()))
+        .isEqualTo(160);
+
+    String second =
+        api.id(
+            api.post(
+                "/v1/derivatives",
+                body(key, "{\"mediaType\":\"image/jpeg\",\"width\":80,\"height\":80}", 0)));
+    JsonNode again = api.awaitSucceeded(second);
+
+    assertThat(second).isNotEqualTo(first);
+    assertThat(again.path("steps").get(0).path("reused").asBoolean()).isTrue();
+    assertThat(again.path("steps").get(1).path("reused").asBoolean()).isTrue();
+    assertThat(again.path("steps").get(2).path("reused").asBoolean()).isFalse();
+  }
+
+  @Test
+  void capabilitiesListTheFourCapabilitiesAndTheLimits() throws Exception {
+    HttpResponse<String> response = api.get("/v1/capabilities");
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode catalogue = api.json.readTree(response.body());
+    List<String> names = new ArrayList<>();
+    catalogue.path("capabilities").forEach(c -> names.add(c.path("name").asText()));
+    assertThat(names).containsExactlyInAnyOrder("image", "pdf", "text", "markup");
+    assertThat(catalogue.path("limits").path("maxWaitSeconds").asInt()).isEqualTo(25);
+    assertThat(catalogue.path("limits").path("maxSourceBytes").asLong()).isPositive();
+    assertThat(catalogue.path("conversions").toString()).contains("text/markdown");
+  }
+
+  @Test
+  void anUnreachableTargetIsA422ListingTheReachableOnes() throws Exception {
+    String key = api.upload(samples.resolve("exif/Portrait_5.jpg"));
+
+    HttpResponse<String> response =
+        api.post("/v1/derivatives", body(key, "{\"mediaType\":\"text/plain\"}", 0));
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
+    assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
+    assertThat(api.json.readTree(response.body()).path("reachable").toString())
+        .contains("image/jpeg", "image/png");
+  }
+}
