@@ -35,11 +35,17 @@ final class DeriveApi {
    * upload} does (once per file), and returns its key.
    */
   String upload(Path file) throws IOException, InterruptedException {
+    return upload(file, null);
+  }
+
+  /** Uploads {@code file} declared as {@code contentType} ({@code null}: guessed from its name). */
+  String upload(Path file, String contentType) throws IOException, InterruptedException {
     String known = uploaded.get(file.toString());
     if (known != null) {
       return known;
     }
-    String key = new UploadCommand(api).upload(file);
+    UploadCommand command = new UploadCommand(api);
+    String key = contentType == null ? command.upload(file) : command.upload(file, contentType);
     uploaded.put(file.toString(), key);
     return key;
   }

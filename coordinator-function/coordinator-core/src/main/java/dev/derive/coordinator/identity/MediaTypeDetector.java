@@ -4,8 +4,7 @@ import java.util.Optional;
 
 /**
  * Detects a media type from the first bytes of a file. A seam: {@link TikaMediaTypeDetector}
- * (Apache Tika's magic and glob database) is the one deployed; {@link MagicNumberDetector} knows
- * raster images only.
+ * (Apache Tika's magic and glob database) is the one deployed.
  */
 public interface MediaTypeDetector {
 

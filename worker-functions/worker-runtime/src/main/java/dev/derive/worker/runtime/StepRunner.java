@@ -77,14 +77,16 @@ final class StepRunner {
     }
 
     Progress progress = new Progress();
+    progress.attempt = receiveCount(record);
     try {
       StepOutcome outcome = execute(step, startedAtMillis, progress);
       log(record, step, progress, startedNanos, outcome, null, null);
       return outcome;
     } catch (PermanentStepFailure failure) {
       try {
-        publisher.publish(
-            StepResult.failure(step, failure.toStepError(), startedAtMillis, clock.millis()));
+        publish(
+            StepResult.failure(step, failure.toStepError(), startedAtMillis, clock.millis()),
+            progress);
       } catch (RuntimeException e) {
         return retry(record, step, progress, startedNanos, e);
       }
@@ -117,8 +119,9 @@ final class StepRunner {
     if (existing.isPresent()) {
       // A redelivery, or an identical step of another job: the output is content-addressed.
       progress.outputBytes = existing.getAsLong();
-      publisher.publish(
-          StepResult.success(step, existing.getAsLong(), startedAtMillis, clock.millis(), true));
+      publish(
+          StepResult.success(step, existing.getAsLong(), startedAtMillis, clock.millis(), true),
+          progress);
       return StepOutcome.REUSED;
     }
 
@@ -136,9 +139,29 @@ final class StepRunner {
       deleteQuietly(input);
       deleteQuietly(output);
     }
-    publisher.publish(
-        StepResult.success(step, progress.outputBytes, startedAtMillis, clock.millis(), false));
+    publish(
+        StepResult.success(step, progress.outputBytes, startedAtMillis, clock.millis(), false),
+        progress);
     return StepOutcome.SUCCEEDED;
+  }
+
+  /** Reports {@code result} stamped with the delivery attempt it came from. */
+  private void publish(StepResult result, Progress progress) {
+    publisher.publish(result.withAttempt(progress.attempt));
+  }
+
+  /**
+   * The 1-based delivery attempt of {@code record}: SQS's {@code ApproximateReceiveCount}
+   * attribute, or 1 when it is absent or unreadable.
+   */
+  static int receiveCount(SQSMessage record) {
+    java.util.Map<String, String> attributes = record.getAttributes();
+    String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");
+    try {
+      return count == null ? 1 : Math.max(1, Integer.parseInt(count.trim()));
+    } catch (NumberFormatException e) {
+      return 1;
+    }
   }
 
   private long download(StepMessage step, Path input) throws IOException {
@@ -216,5 +239,6 @@ final class StepRunner {
   private static final class Progress {
     Long inputBytes;
     Long outputBytes;
+    int attempt = 1;
   }
 }

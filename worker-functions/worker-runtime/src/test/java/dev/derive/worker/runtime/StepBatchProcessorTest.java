@@ -119,6 +119,26 @@ class StepBatchProcessorTest {
   }
 
   @Test
+  void resultsCarryTheDeliveryAttemptFromApproximateReceiveCount() {
+    store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+    SQSMessage third = record("m1", step("a"));
+    third.setAttributes(java.util.Map.of("ApproximateReceiveCount", "3"));
+
+    processor.process(event(third), null);
+
+    assertThat(published).singleElement().extracting(StepResult::attempt).isEqualTo(3);
+  }
+
+  @Test
+  void aRecordWithoutReceiveCountIsTheFirstAttempt() {
+    store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+
+    processor.process(event(record("m1", step("a"))), null);
+
+    assertThat(published).singleElement().extracting(StepResult::attempt).isEqualTo(1);
+  }
+
+  @Test
   void reusesAnExistingOutputWithoutTransforming() {
     store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
     store.put(output("a"), "EXISTING".getBytes(StandardCharsets.UTF_8));

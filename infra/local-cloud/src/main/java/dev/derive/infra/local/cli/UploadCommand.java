@@ -37,11 +37,18 @@ public final class UploadCommand {
    *     carries the API's problem detail)
    */
   public String upload(Path file) throws IOException, InterruptedException {
+    String guessed = URLConnection.guessContentTypeFromName(file.getFileName().toString());
+    return upload(file, guessed == null ? "application/octet-stream" : guessed);
+  }
+
+  /**
+   * Uploads {@code file} declared as {@code contentType} and returns its source key. Derive
+   * identifies sources by their bytes, so the declared type only labels the stored object.
+   *
+   * @throws IOException if the file cannot be read or the API or the upload refuses it
+   */
+  public String upload(Path file, String contentType) throws IOException, InterruptedException {
     byte[] bytes = Files.readAllBytes(file);
-    String contentType = URLConnection.guessContentTypeFromName(file.getFileName().toString());
-    if (contentType == null) {
-      contentType = "application/octet-stream";
-    }
     String declaration =
         JSON.writeValueAsString(
             Map.of(
