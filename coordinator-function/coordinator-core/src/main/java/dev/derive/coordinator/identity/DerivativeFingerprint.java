@@ -14,7 +14,8 @@ import java.util.Map;
  * defaults filled in before this), and a new source version, a changed ETag or any changed
  * parameter gives a new one. The fingerprint is the job id, and the derivative lives at {@code
  * derivatives/<fingerprint>}; an intermediate step output is addressed by the fingerprint of the
- * source and the steps up to it.
+ * source and the steps up to it and lives at {@code intermediates/<fingerprint>}, so a bucket
+ * lifecycle rule can expire intermediates sooner than derivatives.
  */
 public final class DerivativeFingerprint {
   /**
@@ -23,8 +24,11 @@ public final class DerivativeFingerprint {
    */
   public static final String PIPELINE_VERSION = "1";
 
-  /** Key prefix of derivatives and intermediate outputs in the derivatives bucket. */
+  /** Key prefix of final derivatives in the derivatives bucket. */
   public static final String KEY_PREFIX = "derivatives/";
+
+  /** Key prefix of intermediate step outputs in the derivatives bucket. */
+  public static final String INTERMEDIATE_PREFIX = "intermediates/";
 
   private DerivativeFingerprint() {}
 
@@ -60,8 +64,13 @@ public final class DerivativeFingerprint {
     return Fingerprint.of(identity);
   }
 
-  /** The object key of the derivative (or intermediate output) with this fingerprint. */
+  /** The object key of the derivative with this fingerprint. */
   public static String objectKey(String fingerprint) {
     return KEY_PREFIX + fingerprint;
+  }
+
+  /** The object key of the intermediate step output with this fingerprint. */
+  public static String intermediateKey(String fingerprint) {
+    return INTERMEDIATE_PREFIX + fingerprint;
   }
 }

@@ -370,17 +370,20 @@ public final class Planner {
     return new Operation(operation.name(), params);
   }
 
-  /** Gives each step its content-addressed output and the plan its fingerprint. */
+  /**
+   * Gives each step its content-addressed output and the plan its fingerprint: the last step writes
+   * the derivative under {@code derivatives/}, earlier ones under {@code intermediates/}.
+   */
   private Plan address(SourceIdentity source, List<PlannedStep> steps) {
     List<PlannedStep> addressed = new ArrayList<>();
     String fingerprint = null;
     for (int i = 0; i < steps.size(); i++) {
       fingerprint = DerivativeFingerprint.of(source, steps.subList(0, i + 1));
-      addressed.add(
-          steps
-              .get(i)
-              .withOutput(
-                  ObjectRef.of(derivativesBucket, DerivativeFingerprint.objectKey(fingerprint))));
+      String key =
+          i == steps.size() - 1
+              ? DerivativeFingerprint.objectKey(fingerprint)
+              : DerivativeFingerprint.intermediateKey(fingerprint);
+      addressed.add(steps.get(i).withOutput(ObjectRef.of(derivativesBucket, key)));
     }
     return new Plan(fingerprint, addressed);
   }

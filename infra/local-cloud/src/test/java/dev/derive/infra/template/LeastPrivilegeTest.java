@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 class LeastPrivilegeTest {
   private static final String SOURCE_OBJECTS = "SourceBucket/*";
   private static final String DERIVATIVE_OBJECTS = "DerivativesBucket/derivatives/*";
+  private static final String INTERMEDIATE_OBJECTS = "DerivativesBucket/intermediates/*";
 
   /** SDK v2 client methods and the IAM action each needs (HEAD needs s3:GetObject). */
   private static final Map<String, String> SDK_CALL_ACTIONS =
@@ -58,6 +59,7 @@ class LeastPrivilegeTest {
     expected.add(new Grant("s3:GetObjectVersion", SOURCE_OBJECTS));
     expected.add(new Grant("s3:PutObject", "SourceBucket/uploads/*"));
     expected.add(new Grant("s3:GetObject", DERIVATIVE_OBJECTS));
+    expected.add(new Grant("s3:GetObject", INTERMEDIATE_OBJECTS));
     expected.add(new Grant("s3:ListBucket", "SourceBucket"));
     expected.add(new Grant("s3:ListBucket", "DerivativesBucket"));
     expected.add(new Grant("dynamodb:PutItem", "JobsTable"));
@@ -88,6 +90,8 @@ class LeastPrivilegeTest {
             new Grant("s3:GetObjectVersion", SOURCE_OBJECTS),
             new Grant("s3:GetObject", DERIVATIVE_OBJECTS),
             new Grant("s3:PutObject", DERIVATIVE_OBJECTS),
+            new Grant("s3:GetObject", INTERMEDIATE_OBJECTS),
+            new Grant("s3:PutObject", INTERMEDIATE_OBJECTS),
             new Grant("s3:ListBucket", "DerivativesBucket"),
             new Grant("sqs:SendMessage", TemplateModel.STEP_RESULTS_QUEUE));
 
