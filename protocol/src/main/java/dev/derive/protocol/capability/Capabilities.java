@@ -54,7 +54,8 @@ public final class Capabilities {
   public static final int MAX_DPI = 600;
 
   /** Resize fit modes the image worker implements (sharp's meanings). */
-  public static final List<String> FIT_MODES = List.of("inside");
+  public static final List<String> FIT_MODES =
+      List.of("cover", "contain", "fill", "inside", "outside");
 
   /** A background colour: {@code #rrggbb} or {@code #rrggbbaa}, hex digits of either case. */
   public static final String HEX_COLOUR = "#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?";
@@ -131,7 +132,11 @@ public final class Capabilities {
                           "fit",
                           FIT_MODES,
                           "inside",
-                          "inside: keep aspect ratio, as large as possible within the box."),
+                          "cover: keep aspect ratio, cover the box, crop the centre; contain: keep"
+                              + " aspect ratio, fit inside, pad to the box with background; fill:"
+                              + " stretch to the box; inside: keep aspect ratio, as large as"
+                              + " possible within the box; outside: keep aspect ratio, as small as"
+                              + " possible covering the box, no crop."),
                       ParameterDescriptor.bool(
                           "withoutEnlargement",
                           true,

@@ -72,6 +72,7 @@ class CapabilitiesTest {
     assertThat(
             Capabilities.IMAGE_CAPABILITY.operation(Capabilities.ENCODE).orElseThrow().optional())
         .isFalse();
-    assertThat(Capabilities.FIT_MODES).isEqualTo(List.of("inside"));
+    assertThat(Capabilities.FIT_MODES)
+        .isEqualTo(List.of("cover", "contain", "fill", "inside", "outside"));
   }
 }

@@ -81,7 +81,7 @@ class RequestValidatorTest {
         rejects("/target/quality", b -> target(b).put("quality", 0)),
         rejects("/target/quality", b -> target(b).put("quality", 101)),
         rejects("/target/quality", b -> target(b).put("quality", "high")),
-        rejects("/target/fit", b -> target(b).put("fit", "cover")),
+        rejects("/target/fit", b -> target(b).put("fit", "scale-down")),
         rejects("/target/fit", b -> target(b).put("fit", 1)),
         rejects("/target/withoutEnlargement", b -> target(b).put("withoutEnlargement", "yes")),
         rejects("/target/page", b -> target(b).put("page", 0)),

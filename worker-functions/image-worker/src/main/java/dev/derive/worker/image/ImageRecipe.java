@@ -6,6 +6,7 @@ import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Color;
 import java.util.Set;
 
 /**
@@ -16,7 +17,8 @@ import java.util.Set;
  * sharp's meanings. They apply to the upright image: rotation before the resize box is fitted,
  * mirroring and greyscale after.
  *
- * @param box the resize box, or {@code null} to keep the (oriented) size
+ * @param box the resize box (size, fit, enlargement, background), or {@code null} to keep the
+ *     (oriented) size
  * @param mediaType output media type: {@code image/jpeg}, {@code image/png}, {@code image/gif},
  *     {@code image/bmp} or {@code image/tiff}
  * @param quality JPEG quality 1..100
@@ -27,7 +29,7 @@ import java.util.Set;
  * @param page 1-based page (TIFF) or frame (GIF) to decode
  */
 public record ImageRecipe(
-    FitInside box,
+    ResizeBox box,
     String mediaType,
     int quality,
     int rotate,
@@ -51,7 +53,7 @@ public record ImageRecipe(
   public static final String GREYSCALE = "greyscale";
 
   /** A recipe that only resizes and encodes. */
-  public ImageRecipe(FitInside box, String mediaType, int quality) {
+  public ImageRecipe(ResizeBox box, String mediaType, int quality) {
     this(box, mediaType, quality, 0, false, false, false, 1);
   }
 
@@ -79,7 +81,7 @@ public record ImageRecipe(
    *     range, an unsupported fit or output type, or an encode type differing from the step's
    */
   public static ImageRecipe of(StepMessage step) {
-    FitInside box = null;
+    ResizeBox box = null;
     String mediaType = null;
     int quality = DEFAULT_QUALITY;
     int rotate = 0;
@@ -128,17 +130,36 @@ public record ImageRecipe(
     return new ImageRecipe(box, mediaType, quality, rotate, flip, flop, greyscale, page);
   }
 
-  private static FitInside box(Operation op) {
-    String fit = op.stringParam("fit", "inside");
-    if (!fit.equals("inside")) {
-      throw invalid("resize fit '" + fit + "' is not supported (only 'inside')");
-    }
+  private static ResizeBox box(Operation op) {
+    String name = op.stringParam("fit", Fit.INSIDE.value());
+    Fit fit =
+        Fit.named(name)
+            .orElseThrow(
+                () ->
+                    invalid(
+                        "resize fit '"
+                            + name
+                            + "' is not one of "
+                            + String.join(", ", Capabilities.FIT_MODES)));
     Integer width = dimension(op, "width");
     Integer height = dimension(op, "height");
     if (width == null && height == null) {
       throw invalid("resize needs a width or a height");
     }
-    return new FitInside(width, height, op.booleanParam("withoutEnlargement", true));
+    return new ResizeBox(
+        width, height, fit, op.booleanParam("withoutEnlargement", true), background(op));
+  }
+
+  private static Color background(Operation op) {
+    Object value = op.params().get("background");
+    if (value == null) {
+      return null;
+    }
+    try {
+      return HexColour.parse(value.toString());
+    } catch (IllegalArgumentException e) {
+      throw invalid("resize background: " + e.getMessage());
+    }
   }
 
   private static Integer dimension(Operation op, String name) {

@@ -5,7 +5,7 @@ import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
-import java.awt.Dimension;
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,17 +13,22 @@ import javax.imageio.ImageIO;
 
 /**
  * The image capability: decode (ImageIO with the TwelveMonkeys plug-ins: JPEG incl.
- * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), auto-orient from EXIF, resize (fit {@code
- * inside}, Lanczos), rotate, flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP
- * or TIFF.
+ * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), auto-orient from EXIF, resize (sharp's fit
+ * modes, {@link Fit}; Lanczos), rotate, flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG,
+ * GIF, BMP or TIFF.
  *
- * <p>Order of work: the header is read and the pixel limit checked first; the box is computed on
- * the upright size; large images are subsampled while decoding (never below three times the target
- * size) and resampled to the target in stored orientation; the small result is then turned upright.
+ * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
+ * size the caller sees (upright, then rotated), and both the scaled and the output size are checked
+ * against the pixel limit; large images are subsampled while decoding (never below three times the
+ * target size) and resampled to the scaled size in stored orientation; the small result is turned
+ * upright, centred on the output size (cropped or padded, {@link Canvas}), then rotated, mirrored
+ * and greyed, so padding turns grey with the image.
  */
 public final class ImageTransformer implements StepTransformer {
   /** Decoding keeps at least this many source pixels per target pixel before resampling. */
   private static final int MIN_OVERSAMPLING = 3;
+
+  private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
 
   static {
     ImageIO.setUseCache(false); // Lambda's /tmp is small; decode in memory
@@ -66,33 +71,59 @@ public final class ImageTransformer implements StepTransformer {
       boolean turned = recipe.rotationSwapsAxes();
       int shownWidth = turned ? uprightHeight : uprightWidth;
       int shownHeight = turned ? uprightWidth : uprightHeight;
-      Dimension shown =
+      Placement shown =
           recipe.box() == null
-              ? new Dimension(shownWidth, shownHeight)
-              : recipe.box().apply(shownWidth, shownHeight);
-      Dimension target = turned ? new Dimension(shown.height, shown.width) : shown;
-      if ((long) target.width * target.height > maxPixels) {
-        throw new PermanentStepFailure(
-            StepErrorTypes.OUTPUT_TOO_LARGE,
-            "output of "
-                + target.width
-                + "x"
-                + target.height
-                + " pixels is over the limit of "
-                + maxPixels
-                + " pixels");
-      }
-      int storedWidth = swap ? target.height : target.width;
-      int storedHeight = swap ? target.width : target.height;
+              ? Placement.unchanged(shownWidth, shownHeight)
+              : recipe.box().place(shownWidth, shownHeight);
+      checkOutputSize(shown.scaledWidth(), shown.scaledHeight());
+      checkOutputSize(shown.width(), shown.height());
+      // Resampling and cropping or padding happen before the rotation: transpose the placement.
+      Placement upright = turned ? shown.transposed() : shown;
+      int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
+      int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
 
       BufferedImage decoded =
           source.decode(subsampling(source.width(), source.height(), storedWidth, storedHeight));
+      Color background = background(recipe);
       boolean keepAlpha =
-          ImageEncoder.keepsAlpha(recipe.mediaType()) && decoded.getColorModel().hasAlpha();
+          ImageEncoder.keepsAlpha(recipe.mediaType())
+              && (decoded.getColorModel().hasAlpha()
+                  || (upright.pads() && background.getAlpha() < 0xFF));
       BufferedImage sized =
           Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight);
-      BufferedImage shaped = Geometry.apply(orientation.apply(sized), recipe);
+      BufferedImage placed =
+          Canvas.centre(orientation.apply(sized), upright.width(), upright.height(), background);
+      BufferedImage shaped = Geometry.apply(placed, recipe);
       ImageEncoder.write(shaped, recipe.mediaType(), recipe.quality(), output);
+    }
+  }
+
+  /**
+   * The colour of padding: the box's background, else transparent where the output format keeps
+   * alpha (PNG, TIFF), else white.
+   */
+  private static Color background(ImageRecipe recipe) {
+    if (recipe.box() != null && recipe.box().background() != null) {
+      return recipe.box().background();
+    }
+    return ImageEncoder.keepsAlpha(recipe.mediaType()) ? TRANSPARENT : Color.WHITE;
+  }
+
+  /**
+   * @throws PermanentStepFailure {@code output-too-large} if {@code width} x {@code height} is over
+   *     the pixel limit
+   */
+  private void checkOutputSize(int width, int height) {
+    if ((long) width * height > maxPixels) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.OUTPUT_TOO_LARGE,
+          "output of "
+              + width
+              + "x"
+              + height
+              + " pixels is over the limit of "
+              + maxPixels
+              + " pixels");
     }
   }
 

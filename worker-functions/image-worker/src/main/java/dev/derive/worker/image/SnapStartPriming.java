@@ -27,9 +27,9 @@ import org.crac.Resource;
  * Lambda SnapStart priming of the image worker (CRaC {@code beforeCheckpoint}, see the Quarkus "AWS
  * Lambda SnapStart" guide): injecting the batch processor at startup builds the S3 and SQS clients
  * before the snapshot, and {@link #prime} registers the ImageIO plug-ins (TwelveMonkeys) and runs a
- * tiny in-memory image through a real decode, resize and encode into every output format, plus a
- * step message through the codec, so readers, writers, colour models and Jackson are initialised in
- * the snapshot.
+ * tiny in-memory image through a real decode, resize (fit {@code contain}: scaling and padding) and
+ * encode into every output format, plus a step message through the codec, so readers, writers,
+ * colour models and Jackson are initialised in the snapshot.
  *
  * <p>Nothing unique is captured: no request reaches AWS (no connection, no credentials resolved),
  * no id or random value is generated; the scratch files are deleted.
@@ -112,7 +112,7 @@ public class SnapStartPriming implements Resource {
         List.of(
             new Operation(
                 Capabilities.RESIZE,
-                Map.of("width", 32, "height", 32, "fit", "inside", "withoutEnlargement", true)),
+                Map.of("width", 32, "height", 32, "fit", "contain", "withoutEnlargement", true)),
             new Operation(Capabilities.ENCODE, Map.of("mediaType", mediaType))),
         ObjectRef.of("priming-source", "uploads/priming/sample.jpg"),
         MediaTypes.IMAGE_JPEG,

@@ -203,9 +203,11 @@ class ImageTransformerTest {
   @Test
   void unsupportedFitIsAnInvalidStep() throws IOException {
     byte[] image = encode(TestImages.quadrants(10, 10), "png");
-    Operation cover = new Operation("resize", Map.of("width", 5, "height", 5, "fit", "cover"));
+    Operation scaleDown =
+        new Operation("resize", Map.of("width", 5, "height", 5, "fit", "scale-down"));
 
-    assertPermanent(() -> transform(transformer, image, step(cover)), StepErrorTypes.INVALID_STEP);
+    assertPermanent(
+        () -> transform(transformer, image, step(scaleDown)), StepErrorTypes.INVALID_STEP);
   }
 
   @Test

@@ -151,6 +151,37 @@ final class TestImages {
             withoutEnlargement));
   }
 
+  /**
+   * A resize operation into {@code width} x {@code height} with {@code fit}; {@code background} is
+   * left out when {@code null}.
+   */
+  static Operation resize(
+      int width, int height, String fit, boolean withoutEnlargement, String background) {
+    Map<String, Object> params = new java.util.HashMap<>();
+    params.put("width", width);
+    params.put("height", height);
+    params.put("fit", fit);
+    params.put("withoutEnlargement", withoutEnlargement);
+    if (background != null) {
+      params.put("background", background);
+    }
+    return new Operation(Capabilities.RESIZE, params);
+  }
+
+  /** A {@code width} x {@code height} RGB image of equally wide vertical bands, left to right. */
+  static BufferedImage bands(int width, int height, Color... colours) {
+    BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = image.createGraphics();
+    for (int i = 0; i < colours.length; i++) {
+      int left = width * i / colours.length;
+      int right = width * (i + 1) / colours.length;
+      g.setColor(colours[i]);
+      g.fillRect(left, 0, right - left, height);
+    }
+    g.dispose();
+    return image;
+  }
+
   static Operation encode(String mediaType, int quality) {
     return new Operation(Capabilities.ENCODE, Map.of("mediaType", mediaType, "quality", quality));
   }

@@ -1,0 +1,36 @@
+package dev.derive.worker.image;
+
+import java.awt.Color;
+
+/**
+ * A resize operation's box: its size, how the image fits it, whether it may enlarge, and the colour
+ * of padding.
+ *
+ * @param width box width in pixels, or {@code null} for none
+ * @param height box height in pixels, or {@code null} for none
+ * @param fit how the image fits the box
+ * @param withoutEnlargement never scale the image up
+ * @param background colour of padding ({@link Fit#CONTAIN}), or {@code null} for the default:
+ *     transparent where the output format keeps alpha, else white
+ */
+public record ResizeBox(
+    Integer width, Integer height, Fit fit, boolean withoutEnlargement, Color background) {
+  public ResizeBox {
+    if (width == null && height == null) {
+      throw new IllegalArgumentException("a box needs a width or a height");
+    }
+    if (fit == null) {
+      throw new IllegalArgumentException("a box needs a fit");
+    }
+  }
+
+  /** Fit {@code inside} with no background. */
+  public ResizeBox(Integer width, Integer height, boolean withoutEnlargement) {
+    this(width, height, Fit.INSIDE, withoutEnlargement, null);
+  }
+
+  /** Where an image of {@code sourceWidth} x {@code sourceHeight} pixels goes in this box. */
+  public Placement place(int sourceWidth, int sourceHeight) {
+    return fit.place(sourceWidth, sourceHeight, width, height, withoutEnlargement);
+  }
+}
