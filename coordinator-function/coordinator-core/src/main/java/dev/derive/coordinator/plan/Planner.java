@@ -83,8 +83,17 @@ public final class Planner {
       }
     }
     if (best == null) {
+      // Blame the options no chain can apply at all; if each fits some chain but no chain takes
+      // them together, the combination is at fault and every option is named.
+      List<String> unusable =
+          options.keySet().stream()
+              .filter(
+                  option ->
+                      chains.stream()
+                          .noneMatch(c -> build(c, Map.of(option, options.get(option))) != null))
+              .toList();
       List<Violation> violations = new ArrayList<>();
-      for (String option : options.keySet()) {
+      for (String option : unusable.isEmpty() ? options.keySet() : unusable) {
         violations.add(
             new Violation(
                 "/target/" + option,

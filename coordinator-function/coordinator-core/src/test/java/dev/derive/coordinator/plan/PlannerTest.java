@@ -262,6 +262,19 @@ class PlannerTest {
   }
 
   @Test
+  void onlyTheOptionNoChainTakesIsBlamedNotTheOnesBesideIt() {
+    InvalidRequestException e =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_JPEG),
+                    target(MediaTypes.IMAGE_PNG, "width", 100, "dpi", 72)));
+
+    assertThat(e.violations()).extracting(Violation::pointer).containsExactly("/target/dpi");
+  }
+
+  @Test
   void explicitStepsFuseAdjacentOperationsOfOneCapability() {
     Plan plan =
         planner.plan(

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -28,6 +30,11 @@ public final class MotoServerEndpoint implements AwsEndpoint {
 
   private static final String ATOMIC_SERVER_SCRIPT = "moto_atomic_server.py";
 
+  /** How long the shutdown hook waits for an explicit {@link #close()} during JVM exit. */
+  private static final Duration OWNER_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+  private final CountDownLatch closed = new CountDownLatch(1);
+
   private final Process process;
   private final URI uri;
   private final Thread shutdownHook;
@@ -35,7 +42,19 @@ public final class MotoServerEndpoint implements AwsEndpoint {
   private MotoServerEndpoint(Process process, URI uri) {
     this.process = process;
     this.uri = uri;
-    this.shutdownHook = new Thread(process::destroyForcibly, "moto-server-stop");
+    // A safety net for a JVM that exits without close(). Shutdown hooks run concurrently, so give
+    // an owner's own hook (which stops its clients first, then calls close()) a moment to finish.
+    this.shutdownHook =
+        new Thread(
+            () -> {
+              try {
+                closed.await(OWNER_SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              process.destroyForcibly();
+            },
+            "moto-server-stop");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
@@ -219,9 +238,10 @@ public final class MotoServerEndpoint implements AwsEndpoint {
 
   @Override
   public void close() {
+    closed.countDown();
     process.destroy();
     try {
-      if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!process.waitFor(5, TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
     } catch (InterruptedException e) {

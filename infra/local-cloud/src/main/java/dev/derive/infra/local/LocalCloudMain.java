@@ -137,7 +137,7 @@ public final class LocalCloudMain {
     try {
       System.out.println(new UploadCommand(api).upload(file));
     } catch (java.io.IOException e) {
-      System.err.println("upload of " + file + " failed: " + e.getMessage());
+      System.err.println("upload of " + file + " failed: " + UploadCommand.describe(e));
       System.exit(1);
     }
   }
@@ -174,7 +174,7 @@ public final class LocalCloudMain {
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());
     } catch (java.io.IOException e) {
-      System.err.println("derive failed: " + e.getMessage());
+      System.err.println("derive failed: " + UploadCommand.describe(e));
       System.exit(1);
     }
   }
@@ -182,10 +182,10 @@ public final class LocalCloudMain {
   private static void usage(String problem) {
     System.err.println(problem);
     System.err.println(
-        "usage: local-cloud up [--port 3000] [--template template.yaml]"
+        "usage: ./derive up [--port 3000] [--template template.yaml]"
             + " [--stack-name derive-local] [--parameter Name=Value]...\n"
-            + "       local-cloud upload FILE [--api http://127.0.0.1:3000]\n"
-            + "       local-cloud derive SOURCE TARGET [--width N] [--height N] [--fit F]"
+            + "       ./derive upload FILE [--api http://127.0.0.1:3000]\n"
+            + "       ./derive derive SOURCE TARGET [--width N] [--height N] [--fit F]"
             + " [--quality Q] [--page N] [--output FILE] [--api URL] [--timeout SECONDS]");
     System.exit(2);
   }

@@ -84,4 +84,23 @@ public final class UploadCommand {
     }
     return upload.path("key").asText();
   }
+
+  /**
+   * Says what went wrong in words a user can act on: a missing file, an API that does not answer,
+   * or the API's own message.
+   */
+  public static String describe(IOException e) {
+    if (e instanceof java.nio.file.NoSuchFileException missing) {
+      return "no such file: " + missing.getFile();
+    }
+    if (e instanceof java.nio.file.AccessDeniedException denied) {
+      return "cannot read " + denied.getFile();
+    }
+    if (e instanceof java.net.ConnectException || e.getMessage() == null) {
+      return "the API does not answer ("
+          + e.getClass().getSimpleName()
+          + "); is ./derive up running, or is --api right?";
+    }
+    return e.getMessage();
+  }
 }
