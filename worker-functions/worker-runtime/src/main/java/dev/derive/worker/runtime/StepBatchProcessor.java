@@ -27,14 +27,26 @@ import java.util.Objects;
  *   <li>a transient failure (SDK or I/O trouble, throttling, 5xx): the record is listed in {@code
  *       batchItemFailures}, SQS redelivers it after its visibility timeout and dead-letters it
  *       after {@code maxReceiveCount} receives;
- *   <li>when fewer than {@link WorkerSettings#deadlineMarginMillis()} remain before the Lambda
+ *   <li>when no more than {@link WorkerSettings#deadlineMarginMillis()} remain before the Lambda
  *       deadline, the records not yet started are listed in {@code batchItemFailures} untouched (a
- *       context without a plausible deadline imposes none).
+ *       context without a plausible deadline imposes none);
+ *   <li>a running step may take the remaining time minus that margin; past it the runner stops
+ *       waiting, interrupts the step, deletes its temporary files and reports the record, so the
+ *       response reaches Lambda before its timeout. A step that started with at least {@link
+ *       #WHOLE_INVOCATION_FRACTION} of the invocation's budget (the budget of the batch's first
+ *       record) fails with {@code timeout}: a retry would get no more time. A step that started
+ *       later, after earlier records used the time, is handed back to SQS for a retry.
  * </ul>
  */
 public final class StepBatchProcessor {
   /** The longest timeout a Lambda function can have: 15 minutes (AWS Lambda quotas). */
   static final int MAX_LAMBDA_TIMEOUT_MILLIS = 900_000;
+
+  /**
+   * A step whose budget is at least this fraction of the invocation's budget had (nearly) all the
+   * time an invocation can give; an overrun then fails it with {@code timeout} instead of a retry.
+   */
+  static final double WHOLE_INVOCATION_FRACTION = 0.8;
 
   private final StepRunner runner;
   private final StepLog stepLog;
@@ -91,8 +103,21 @@ public final class StepBatchProcessor {
     List<SQSMessage> records =
         event == null || event.getRecords() == null ? List.of() : event.getRecords();
     List<BatchItemFailure> failures = new ArrayList<>();
+    long invocationBudget = -1;
     for (SQSMessage record : records) {
-      StepOutcome outcome = outOfTime(context) ? defer(record) : runner.run(record);
+      long budget = budgetMillis(context);
+      StepOutcome outcome;
+      if (budget == Long.MAX_VALUE) {
+        outcome = runner.run(record, StepBudget.UNLIMITED);
+      } else if (budget <= 0) {
+        outcome = defer(record);
+      } else {
+        if (invocationBudget < 0) {
+          invocationBudget = budget;
+        }
+        boolean whole = budget >= WHOLE_INVOCATION_FRACTION * invocationBudget;
+        outcome = runner.run(record, new StepBudget(budget, whole));
+      }
       if (!outcome.processed()) {
         failures.add(new BatchItemFailure(record.getMessageId()));
       }
@@ -101,17 +126,19 @@ public final class StepBatchProcessor {
   }
 
   /**
-   * Whether fewer than the margin remain. A remaining time that no Lambda deadline can produce (not
+   * The time a record started now may take: the remaining time minus the margin, in milliseconds
+   * (zero or negative: do not start it). A remaining time that no Lambda deadline can produce (not
    * positive, or above the 900 000 ms maximum function timeout) means the runtime sent no deadline
-   * (e.g. a mock Runtime API without {@code Lambda-Runtime-Deadline-Ms}): then there is no limit.
+   * (e.g. a mock Runtime API without {@code Lambda-Runtime-Deadline-Ms}): then there is no limit
+   * and the result is {@link Long#MAX_VALUE}. Reads the context once per record.
    */
-  private boolean outOfTime(Context context) {
+  private long budgetMillis(Context context) {
     if (context == null) {
-      return false;
+      return Long.MAX_VALUE;
     }
     int remaining = context.getRemainingTimeInMillis();
     boolean known = remaining > 0 && remaining <= MAX_LAMBDA_TIMEOUT_MILLIS;
-    return known && remaining < deadlineMarginMillis;
+    return known ? remaining - deadlineMarginMillis : Long.MAX_VALUE;
   }
 
   /** Hands a record back to SQS without starting it, logging it as a retry. */
@@ -141,7 +168,7 @@ public final class StepBatchProcessor {
             0,
             StepOutcome.RETRY,
             StepErrorTypes.TIMEOUT,
-            "not started: less than " + deadlineMarginMillis + " ms left before the deadline"));
+            "not started: at most " + deadlineMarginMillis + " ms left before the deadline"));
     return StepOutcome.RETRY;
   }
 }

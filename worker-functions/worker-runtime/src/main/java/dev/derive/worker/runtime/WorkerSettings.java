@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param maxSourceBytes largest input a step may read, in bytes (env {@code MAX_SOURCE_BYTES},
  *     default {@value #DEFAULT_MAX_SOURCE_BYTES} = 100 MiB, the {@code MaxSourceBytes} default of
  *     {@code template.yaml})
- * @param deadlineMarginMillis a record is only started while the invocation has at least this many
- *     milliseconds left; later records are handed back to SQS (default {@value
+ * @param deadlineMarginMillis a record is only started while the invocation has more than this many
+ *     milliseconds left (later records are handed back to SQS), and a running step is stopped when
+ *     only this many remain, leaving time to clean up and report (default {@value
  *     #DEFAULT_DEADLINE_MARGIN_MILLIS} ms)
  * @param tempDirectory where inputs and outputs are staged (Lambda offers 512 MiB of {@code /tmp}
  *     by default)

@@ -1,6 +1,7 @@
 package dev.derive.worker.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
@@ -20,6 +21,7 @@ import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,10 +30,15 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The batch processor's classification of outcomes, with in-memory seams. */
@@ -47,7 +54,16 @@ class StepBatchProcessorTest {
   private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private RuntimeException publishFailure;
 
-  /** Upper-cases ASCII; input "corrupt" fails permanently. */
+  /** Lets a "spin" transformation end; until then it ignores interrupts. */
+  private volatile boolean released;
+
+  private final CountDownLatch spinEnded = new CountDownLatch(1);
+  private final CountDownLatch sleepInterrupted = new CountDownLatch(1);
+
+  /**
+   * Upper-cases ASCII; input "corrupt" fails permanently; "spin" loops ignoring interrupts until
+   * {@link #released}, then writes its output; "sleep" sleeps a minute (interruptibly).
+   */
   private final StepTransformer upper =
       new StepTransformer() {
         @Override
@@ -59,6 +75,26 @@ class StepBatchProcessorTest {
         public void transform(StepMessage step, Path input, Path output) throws IOException {
           transforms.incrementAndGet();
           String text = Files.readString(input);
+          if (text.equals("spin")) {
+            try {
+              while (!released) {
+                Thread.interrupted();
+                LockSupport.parkNanos(1_000_000);
+              }
+              Files.writeString(output, "LATE");
+            } finally {
+              spinEnded.countDown();
+            }
+            return;
+          }
+          if (text.equals("sleep")) {
+            try {
+              Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+              sleepInterrupted.countDown();
+              throw new InterruptedIOException("interrupted");
+            }
+          }
           if (text.equals("corrupt")) {
             throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "cannot read it");
           }
@@ -71,6 +107,11 @@ class StepBatchProcessorTest {
   @BeforeEach
   void setUp() {
     processor = processor(10_000);
+  }
+
+  @AfterEach
+  void releaseSpinningTransformations() {
+    released = true;
   }
 
   private StepBatchProcessor processor(long maxSourceBytes) {
@@ -289,6 +330,97 @@ class StepBatchProcessorTest {
         .extracting(l -> l.get("outcome").asText())
         .containsExactly("succeeded", "retry");
     assertThat(logLines().get(1).get("errorType").asText()).isEqualTo(StepErrorTypes.TIMEOUT);
+  }
+
+  @Test
+  @Timeout(30)
+  void aStepOverrunningTheWholeInvocationFailsWithTimeoutAndCannotWriteItsOutputLater()
+      throws Exception {
+    store.put(input("slow"), "spin".getBytes(StandardCharsets.UTF_8));
+    store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+    // The first record may take 1 500 - 1 000 = 500 ms, the whole invocation's budget; then the
+    // margin is reached.
+    int[] calls = {0};
+    Context context = new DeadlineContext(() -> calls[0]++ == 0 ? 1_500 : 900);
+
+    SQSBatchResponse response =
+        processor.process(event(record("m1", step("slow")), record("m2", step("b"))), context);
+
+    assertThat(spinEnded.getCount()).as("the transformation is still running").isEqualTo(1);
+    assertThat(response.getBatchItemFailures())
+        .extracting(BatchItemFailure::getItemIdentifier)
+        .containsExactly("m2");
+    assertThat(published)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.succeeded()).isFalse();
+              assertThat(r.jobId()).isEqualTo(jobId("slow"));
+              assertThat(r.error().type()).isEqualTo(StepErrorTypes.TIMEOUT);
+              assertThat(r.error().detail()).startsWith("did not finish within the function's");
+              assertThat(r.error().retryable()).isFalse();
+            });
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText())
+        .containsExactly(
+            tuple("failed", StepErrorTypes.TIMEOUT), tuple("retry", StepErrorTypes.TIMEOUT));
+    assertNoTempFiles();
+
+    released = true;
+    assertThat(spinEnded.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(store.get(output("slow"))).isNull();
+    assertNoTempFiles();
+  }
+
+  @Test
+  @Timeout(30)
+  void aStepStartedLateThatOverrunsIsHandedBackForARetry() throws Exception {
+    store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+    store.put(input("late"), "sleep".getBytes(StandardCharsets.UTF_8));
+    store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+    // The invocation's budget is 9 000 ms; the second record starts with only 500 ms of it.
+    int[] remaining = {10_000, 1_500, 900};
+    int[] calls = {0};
+    Context context = new DeadlineContext(() -> remaining[Math.min(calls[0]++, 2)]);
+
+    SQSBatchResponse response =
+        processor.process(
+            event(record("m1", step("a")), record("m2", step("late")), record("m3", step("b"))),
+            context);
+
+    assertThat(response.getBatchItemFailures())
+        .extracting(BatchItemFailure::getItemIdentifier)
+        .containsExactly("m2", "m3");
+    assertThat(sleepInterrupted.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(published)
+        .singleElement()
+        .satisfies(r -> assertThat(r.jobId()).isEqualTo(jobId("a")));
+    assertThat(store.get(output("late"))).isNull();
+    assertThat(logLines())
+        .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText(null))
+        .containsExactly(
+            tuple("succeeded", null),
+            tuple("retry", StepErrorTypes.TIMEOUT),
+            tuple("retry", StepErrorTypes.TIMEOUT));
+    assertNoTempFiles();
+  }
+
+  @Test
+  void aFastStepUnderADeadlineIsUnaffected() {
+    store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+
+    SQSBatchResponse response =
+        processor.process(event(record("m1", step("a"))), new DeadlineContext(() -> 60_000));
+
+    assertThat(response.getBatchItemFailures()).isEmpty();
+    assertThat(new String(store.get(output("a")), StandardCharsets.UTF_8)).isEqualTo("HELLO");
+    assertThat(published).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
+  }
+
+  private void assertNoTempFiles() throws IOException {
+    try (Stream<Path> left = Files.list(tempDir)) {
+      assertThat(left).isEmpty();
+    }
   }
 
   @Test
