@@ -2,6 +2,7 @@ package dev.derive.coordinator.identity;
 
 import dev.derive.coordinator.plan.PlannedStep;
 import dev.derive.protocol.identity.Fingerprint;
+import dev.derive.protocol.message.ObjectRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,5 +73,17 @@ public final class DerivativeFingerprint {
   /** The object key of the intermediate step output with this fingerprint. */
   public static String intermediateKey(String fingerprint) {
     return INTERMEDIATE_PREFIX + fingerprint;
+  }
+
+  /**
+   * Where the same step output lives when it was requested as a derivative itself: {@code
+   * derivatives/<fp>} for {@code intermediates/<fp>}; empty for any other key.
+   */
+  public static java.util.Optional<ObjectRef> asDerivative(ObjectRef intermediate) {
+    if (!intermediate.key().startsWith(INTERMEDIATE_PREFIX)) {
+      return java.util.Optional.empty();
+    }
+    String fingerprint = intermediate.key().substring(INTERMEDIATE_PREFIX.length());
+    return java.util.Optional.of(ObjectRef.of(intermediate.bucket(), objectKey(fingerprint)));
   }
 }

@@ -7,6 +7,7 @@ import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.dispatch.StepMessages;
+import dev.derive.coordinator.identity.DerivativeFingerprint;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.plan.Plan;
@@ -16,6 +17,7 @@ import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.identity.Fingerprint;
+import dev.derive.protocol.message.ObjectRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,7 +93,9 @@ public final class DerivativeService {
     if (cached.isPresent()) {
       return new Submission(plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait);
     }
-    int firstStep = firstMissingStep(plan);
+    Start start = firstMissingStep(plan);
+    plan = start.plan();
+    int firstStep = start.firstStep();
     Instant now = clock.instant();
     ClaimResult claim =
         store.claim(Job.claimed(plan, source, firstStep, now, lease, retention, traceId), now);
@@ -114,19 +118,29 @@ public final class DerivativeService {
     return new Submission(job.jobId(), job.status(), null, wait);
   }
 
+  /** Where a job starts: the plan (step outputs possibly re-pointed) and the first step to run. */
+  private record Start(Plan plan, int firstStep) {}
+
   /**
    * The first step whose output is not yet in the derivatives bucket, looking from the step before
    * the last backwards: the longest prefix already made is skipped. (The last step's output is the
-   * cache lookup already done.) Each intermediate output is content-addressed by the fingerprint of
-   * the source and the steps up to it, so an existing object is the right bytes.
+   * cache lookup already done.) Each step output is content-addressed by the fingerprint of the
+   * source and the steps up to it, so an existing object is the right bytes: an intermediate made
+   * by an earlier chain, or the same output requested earlier as a derivative in its own right (the
+   * step is then re-pointed at it, so the next step reads it there).
    */
-  private int firstMissingStep(Plan plan) {
+  private Start firstMissingStep(Plan plan) {
     for (int i = plan.size() - 2; i >= 0; i--) {
-      if (cache.contains(plan.step(i).output())) {
-        return i + 1;
+      ObjectRef output = plan.step(i).output();
+      if (cache.contains(output)) {
+        return new Start(plan, i + 1);
+      }
+      Optional<ObjectRef> asDerivative = DerivativeFingerprint.asDerivative(output);
+      if (asDerivative.isPresent() && cache.contains(asDerivative.get())) {
+        return new Start(plan.withStepOutput(i, asDerivative.get()), i + 1);
       }
     }
-    return 0;
+    return new Start(plan, 0);
   }
 
   /**

@@ -31,4 +31,11 @@ public record Plan(String fingerprint, List<PlannedStep> steps) {
   public boolean isLast(int index) {
     return index == steps.size() - 1;
   }
+
+  /** This plan with step {@code index} writing (or having written) {@code output} instead. */
+  public Plan withStepOutput(int index, dev.derive.protocol.message.ObjectRef output) {
+    List<PlannedStep> changed = new java.util.ArrayList<>(steps);
+    changed.set(index, steps.get(index).withOutput(output));
+    return new Plan(fingerprint, changed);
+  }
 }
