@@ -39,6 +39,9 @@ public final class Capabilities {
   /** Operation names (an operation name is scoped to its capability). */
   public static final String RESIZE = "resize";
 
+  /** Image operation cutting a region out of the upright image, before {@link #RESIZE}. */
+  public static final String CROP = "crop";
+
   public static final String ENCODE = "encode";
   public static final String RENDER = "render";
   public static final String METADATA = "metadata";
@@ -56,6 +59,22 @@ public final class Capabilities {
   /** Resize fit modes the image worker implements (sharp's meanings). */
   public static final List<String> FIT_MODES =
       List.of("cover", "contain", "fill", "inside", "outside");
+
+  /** Crop gravities: where a {@code width} x {@code height} region sits (sharp's names). */
+  public static final List<String> GRAVITIES =
+      List.of(
+          "centre",
+          "north",
+          "northeast",
+          "east",
+          "southeast",
+          "south",
+          "southwest",
+          "west",
+          "northwest");
+
+  /** Largest crop offset ({@code left}, {@code top}) a request may give, in pixels. */
+  public static final int MAX_OFFSET = 1_000_000;
 
   /** A background colour: {@code #rrggbb} or {@code #rrggbbaa}, hex digits of either case. */
   public static final String HEX_COLOUR = "#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?";
@@ -118,10 +137,29 @@ public final class Capabilities {
   public static final CapabilityDescriptor IMAGE_CAPABILITY =
       new CapabilityDescriptor(
           IMAGE,
-          "Decode, auto-orient, resize and encode raster images.",
+          "Decode, auto-orient, crop, resize and encode raster images.",
           "IMAGE_QUEUE_URL",
-          allPairs(IMAGE_READS, IMAGE_WRITES, 1, List.of(RESIZE, ENCODE)),
+          allPairs(IMAGE_READS, IMAGE_WRITES, 1, List.of(CROP, RESIZE, ENCODE)),
           List.of(
+              new OperationDescriptor(
+                  CROP,
+                  "Cut a region out of the upright image (before resize): a box at left, top, or"
+                      + " width x height placed by gravity.",
+                  List.of(
+                      ParameterDescriptor.integer(
+                          "left", 0, MAX_OFFSET, null, "Left edge of the box in pixels."),
+                      ParameterDescriptor.integer(
+                          "top", 0, MAX_OFFSET, null, "Top edge of the box in pixels."),
+                      width("Region width in pixels (required)."),
+                      height("Region height in pixels (required)."),
+                      ParameterDescriptor.choice(
+                          "gravity",
+                          GRAVITIES,
+                          null,
+                          "Where the region sits when left and top are not given (default"
+                              + " centre).")),
+                  List.of(),
+                  true),
               new OperationDescriptor(
                   RESIZE,
                   "Scale into a box of width x height pixels (at least one of them).",
@@ -154,7 +192,17 @@ public final class Capabilities {
                   List.of(
                       ParameterDescriptor.choice(
                           "mediaType", IMAGE_WRITES, IMAGE_JPEG, "Output media type."),
-                      ParameterDescriptor.integer("quality", 1, 100, 85, "JPEG quality (1-100).")),
+                      ParameterDescriptor.integer("quality", 1, 100, 85, "JPEG quality (1-100)."),
+                      // no declared default: a step without it keeps its fingerprint
+                      new ParameterDescriptor(
+                          "progressive",
+                          "boolean",
+                          null,
+                          null,
+                          List.of(),
+                          null,
+                          null,
+                          "Write a progressive JPEG (default false).")),
                   List.of("quality"),
                   false)));
 

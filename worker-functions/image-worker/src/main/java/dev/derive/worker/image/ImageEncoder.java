@@ -38,6 +38,16 @@ final class ImageEncoder {
    */
   static void write(BufferedImage image, String mediaType, int quality, Path target)
       throws IOException {
+    write(image, mediaType, quality, false, target);
+  }
+
+  /**
+   * Encodes {@code image} as {@link #write(BufferedImage, String, int, Path)} does; a JPEG is
+   * written progressive (SOF2, the JDK writer's default scan script) when {@code progressive}.
+   */
+  static void write(
+      BufferedImage image, String mediaType, int quality, boolean progressive, Path target)
+      throws IOException {
     boolean jpeg = MediaTypes.IMAGE_JPEG.equals(mediaType);
     BufferedImage pixels = keepsAlpha(mediaType) ? image : Pixels.normalize(image, false);
     Iterator<ImageWriter> writers = ImageIO.getImageWritersByMIMEType(mediaType);
@@ -52,6 +62,9 @@ final class ImageEncoder {
       if (jpeg) {
         param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
         param.setCompressionQuality(quality / 100f);
+        if (progressive) {
+          param.setProgressiveMode(ImageWriteParam.MODE_DEFAULT);
+        }
       }
       writer.write(null, new IIOImage(pixels, null, null), param);
       out.flush();

@@ -10,18 +10,21 @@ import java.awt.Color;
 import java.util.Set;
 
 /**
- * What an image step asks for, read from its operations ({@link Capabilities#RESIZE}, {@link
- * Capabilities#ENCODE}; see {@link Capabilities#IMAGE_CAPABILITY} for their parameters), and the
- * geometric operations {@value #ROTATE} ({@code angle} 90, 180 or 270, clockwise), {@value #FLIP}
- * (mirror top to bottom), {@value #FLOP} (mirror left to right) and {@value #GREYSCALE}, with
- * sharp's meanings. They apply to the upright image: rotation before the resize box is fitted,
- * mirroring and greyscale after.
+ * What an image step asks for, read from its operations ({@link Capabilities#CROP}, {@link
+ * Capabilities#RESIZE}, {@link Capabilities#ENCODE}; see {@link Capabilities#IMAGE_CAPABILITY} for
+ * their parameters), and the geometric operations {@value #ROTATE} ({@code angle} 90, 180 or 270,
+ * clockwise), {@value #FLIP} (mirror top to bottom), {@value #FLOP} (mirror left to right) and
+ * {@value #GREYSCALE}, with sharp's meanings. They apply to the upright image: rotation before the
+ * resize box is fitted, mirroring and greyscale after.
  *
+ * @param crop the region cut out of the upright image before resizing, or {@code null} for all of
+ *     it
  * @param box the resize box (size, fit, enlargement, background), or {@code null} to keep the
  *     (oriented) size
  * @param mediaType output media type: {@code image/jpeg}, {@code image/png}, {@code image/gif},
  *     {@code image/bmp} or {@code image/tiff}
  * @param quality JPEG quality 1..100
+ * @param progressive whether a JPEG is written progressive (default {@code false})
  * @param rotate clockwise rotation in degrees: 0, 90, 180 or 270
  * @param flip whether to mirror top to bottom
  * @param flop whether to mirror left to right
@@ -29,9 +32,11 @@ import java.util.Set;
  * @param page 1-based page (TIFF) or frame (GIF) to decode
  */
 public record ImageRecipe(
+    CropRegion crop,
     ResizeBox box,
     String mediaType,
     int quality,
+    boolean progressive,
     int rotate,
     boolean flip,
     boolean flop,
@@ -54,7 +59,7 @@ public record ImageRecipe(
 
   /** A recipe that only resizes and encodes. */
   public ImageRecipe(ResizeBox box, String mediaType, int quality) {
-    this(box, mediaType, quality, 0, false, false, false, 1);
+    this(null, box, mediaType, quality, false, 0, false, false, false, 1);
   }
 
   /** Whether the rotation turns the image on its side (swaps width and height). */
@@ -81,9 +86,11 @@ public record ImageRecipe(
    *     range, an unsupported fit or output type, or an encode type differing from the step's
    */
   public static ImageRecipe of(StepMessage step) {
+    CropRegion crop = null;
     ResizeBox box = null;
     String mediaType = null;
     int quality = DEFAULT_QUALITY;
+    boolean progressive = false;
     int rotate = 0;
     boolean flip = false;
     boolean flop = false;
@@ -91,6 +98,7 @@ public record ImageRecipe(
     int page = 1;
     for (Operation op : step.operations()) {
       switch (op.operation()) {
+        case Capabilities.CROP -> crop = crop(op);
         case Capabilities.RESIZE -> box = box(op);
         case Capabilities.ENCODE -> {
           mediaType = essence(op.stringParam("mediaType", MediaTypes.IMAGE_JPEG));
@@ -98,6 +106,7 @@ public record ImageRecipe(
           if (quality < 1 || quality > 100) {
             throw invalid("encode quality must be 1..100, not " + quality);
           }
+          progressive = op.booleanParam("progressive", false);
         }
         case ROTATE -> {
           int angle = op.intParam("angle", -1);
@@ -127,7 +136,45 @@ public record ImageRecipe(
     if (!WRITABLE.contains(mediaType)) {
       throw invalid("the image capability cannot write " + mediaType);
     }
-    return new ImageRecipe(box, mediaType, quality, rotate, flip, flop, greyscale, page);
+    return new ImageRecipe(
+        crop, box, mediaType, quality, progressive, rotate, flip, flop, greyscale, page);
+  }
+
+  private static CropRegion crop(Operation op) {
+    Integer width = dimension(op, "crop", "width");
+    Integer height = dimension(op, "crop", "height");
+    if (width == null || height == null) {
+      throw invalid("crop needs a width and a height");
+    }
+    Integer left = offset(op, "left");
+    Integer top = offset(op, "top");
+    Object gravity = op.params().get("gravity");
+    if (left != null || top != null) {
+      if (left == null || top == null) {
+        throw invalid("crop needs both left and top, or neither (then a gravity)");
+      }
+      if (gravity != null) {
+        throw invalid("crop takes either left and top or a gravity, not both");
+      }
+      return new CropRegion(left, top, width, height, null);
+    }
+    String name = gravity == null ? "centre" : gravity.toString();
+    if (!Capabilities.GRAVITIES.contains(name)) {
+      throw invalid(
+          "crop gravity '" + name + "' is not one of " + String.join(", ", Capabilities.GRAVITIES));
+    }
+    return new CropRegion(null, null, width, height, name);
+  }
+
+  private static Integer offset(Operation op, String name) {
+    if (op.params().get(name) == null) {
+      return null;
+    }
+    int value = op.intParam(name, -1);
+    if (value < 0 || value > Capabilities.MAX_OFFSET) {
+      throw invalid("crop " + name + " must be 0.." + Capabilities.MAX_OFFSET + ", not " + value);
+    }
+    return value;
   }
 
   private static ResizeBox box(Operation op) {
@@ -141,8 +188,8 @@ public record ImageRecipe(
                             + name
                             + "' is not one of "
                             + String.join(", ", Capabilities.FIT_MODES)));
-    Integer width = dimension(op, "width");
-    Integer height = dimension(op, "height");
+    Integer width = dimension(op, "resize", "width");
+    Integer height = dimension(op, "resize", "height");
     if (width == null && height == null) {
       throw invalid("resize needs a width or a height");
     }
@@ -162,14 +209,14 @@ public record ImageRecipe(
     }
   }
 
-  private static Integer dimension(Operation op, String name) {
+  private static Integer dimension(Operation op, String operation, String name) {
     if (op.params().get(name) == null) {
       return null;
     }
     int value = op.intParam(name, -1);
     if (value < 1 || value > Capabilities.MAX_DIMENSION) {
       throw invalid(
-          "resize " + name + " must be 1.." + Capabilities.MAX_DIMENSION + ", not " + value);
+          operation + " " + name + " must be 1.." + Capabilities.MAX_DIMENSION + ", not " + value);
     }
     return value;
   }

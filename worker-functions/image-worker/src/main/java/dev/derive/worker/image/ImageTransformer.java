@@ -6,6 +6,7 @@ import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.awt.Color;
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,16 +14,18 @@ import javax.imageio.ImageIO;
 
 /**
  * The image capability: decode (ImageIO with the TwelveMonkeys plug-ins: JPEG incl.
- * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), auto-orient from EXIF, resize (sharp's fit
- * modes, {@link Fit}; Lanczos), rotate, flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG,
- * GIF, BMP or TIFF.
+ * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), convert to sRGB ({@link ColourManagement}),
+ * auto-orient from EXIF, crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit};
+ * Lanczos), rotate, flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP or TIFF,
+ * with no metadata (EXIF, ICC) carried over.
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
  * size the caller sees (upright, then rotated), and both the scaled and the output size are checked
  * against the pixel limit; large images are subsampled while decoding (never below three times the
  * target size) and resampled to the scaled size in stored orientation; the small result is turned
  * upright, centred on the output size (cropped or padded, {@link Canvas}), then rotated, mirrored
- * and greyed, so padding turns grey with the image.
+ * and greyed, so padding turns grey with the image. A step with a crop decodes every pixel, turns
+ * the image upright and cuts the region before resampling.
  */
 public final class ImageTransformer implements StepTransformer {
   /** Decoding keeps at least this many source pixels per target pixel before resampling. */
@@ -67,10 +70,13 @@ public final class ImageTransformer implements StepTransformer {
       boolean swap = orientation.swapsAxes();
       int uprightWidth = swap ? source.height() : source.width();
       int uprightHeight = swap ? source.width() : source.height();
-      // The box is fitted to the image as the caller will see it: upright, then rotated.
+      Rectangle crop = recipe.crop() == null ? null : recipe.crop().on(uprightWidth, uprightHeight);
+      int croppedWidth = crop == null ? uprightWidth : crop.width;
+      int croppedHeight = crop == null ? uprightHeight : crop.height;
+      // The box is fitted to the image as the caller will see it: upright, cropped, then rotated.
       boolean turned = recipe.rotationSwapsAxes();
-      int shownWidth = turned ? uprightHeight : uprightWidth;
-      int shownHeight = turned ? uprightWidth : uprightHeight;
+      int shownWidth = turned ? croppedHeight : croppedWidth;
+      int shownHeight = turned ? croppedWidth : croppedHeight;
       Placement shown =
           recipe.box() == null
               ? Placement.unchanged(shownWidth, shownHeight)
@@ -79,23 +85,51 @@ public final class ImageTransformer implements StepTransformer {
       checkOutputSize(shown.width(), shown.height());
       // Resampling and cropping or padding happen before the rotation: transpose the placement.
       Placement upright = turned ? shown.transposed() : shown;
-      int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
-      int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
-
-      BufferedImage decoded =
-          source.decode(subsampling(source.width(), source.height(), storedWidth, storedHeight));
       Color background = background(recipe);
-      boolean keepAlpha =
-          ImageEncoder.keepsAlpha(recipe.mediaType())
-              && (decoded.getColorModel().hasAlpha()
-                  || (upright.pads() && background.getAlpha() < 0xFF));
-      BufferedImage sized =
-          Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight);
-      BufferedImage placed =
-          Canvas.centre(orientation.apply(sized), upright.width(), upright.height(), background);
+      BufferedImage sized;
+      if (crop == null) {
+        // Resample in stored orientation (fewer pixels to turn), subsampling large images.
+        int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
+        int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
+        BufferedImage decoded =
+            ColourManagement.toSrgb(
+                source.decode(
+                    subsampling(source.width(), source.height(), storedWidth, storedHeight)));
+        boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
+        sized =
+            orientation.apply(
+                Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
+      } else {
+        BufferedImage decoded = ColourManagement.toSrgb(source.decode(1));
+        boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
+        BufferedImage region =
+            copy(orientation.apply(Pixels.normalize(decoded, keepAlpha)), crop, keepAlpha);
+        sized = Pixels.resize(region, upright.scaledWidth(), upright.scaledHeight());
+      }
+      BufferedImage placed = Canvas.centre(sized, upright.width(), upright.height(), background);
       BufferedImage shaped = Geometry.apply(placed, recipe);
-      ImageEncoder.write(shaped, recipe.mediaType(), recipe.quality(), output);
+      ImageEncoder.write(
+          shaped, recipe.mediaType(), recipe.quality(), recipe.progressive(), output);
     }
+  }
+
+  private static boolean keepAlpha(
+      ImageRecipe recipe, BufferedImage decoded, Placement upright, Color background) {
+    return ImageEncoder.keepsAlpha(recipe.mediaType())
+        && (decoded.getColorModel().hasAlpha() || (upright.pads() && background.getAlpha() < 0xFF));
+  }
+
+  /** A copy of {@code region} of {@code image} with its own raster (no shared sub-image). */
+  private static BufferedImage copy(BufferedImage image, Rectangle region, boolean alpha) {
+    BufferedImage out =
+        new BufferedImage(
+            region.width,
+            region.height,
+            alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+    int[] pixels =
+        image.getRGB(region.x, region.y, region.width, region.height, null, 0, region.width);
+    out.setRGB(0, 0, region.width, region.height, pixels, 0, region.width);
+    return out;
   }
 
   /**
