@@ -143,8 +143,7 @@ public final class Capabilities {
           List.of(
               new OperationDescriptor(
                   CROP,
-                  "Cut a region out of the upright image (before resize): a box at left, top, or"
-                      + " width x height placed by gravity.",
+                  "Cut a box (left, top) or a gravity-placed region out of the upright image.",
                   List.of(
                       ParameterDescriptor.integer(
                           "left", 0, MAX_OFFSET, null, "Left edge of the box in pixels."),
@@ -170,11 +169,8 @@ public final class Capabilities {
                           "fit",
                           FIT_MODES,
                           "inside",
-                          "cover: keep aspect ratio, cover the box, crop the centre; contain: keep"
-                              + " aspect ratio, fit inside, pad to the box with background; fill:"
-                              + " stretch to the box; inside: keep aspect ratio, as large as"
-                              + " possible within the box; outside: keep aspect ratio, as small as"
-                              + " possible covering the box, no crop."),
+                          "sharp's fit modes: cover (crop the centre), contain (pad with"
+                              + " background), fill (stretch), inside, outside."),
                       ParameterDescriptor.bool(
                           "withoutEnlargement",
                           true,
