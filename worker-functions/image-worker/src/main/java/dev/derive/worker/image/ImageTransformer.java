@@ -56,6 +56,12 @@ public final class ImageTransformer implements StepTransformer {
     return Capabilities.IMAGE;
   }
 
+  /** Runs {@link ImageProbe} in {@code scratch}. */
+  @Override
+  public void probe(Path scratch) throws IOException {
+    ImageProbe.run(this, scratch);
+  }
+
   /**
    * {@inheritDoc}
    *

@@ -393,6 +393,11 @@ class ImageStepsOnMotoTest {
         transforms.incrementAndGet();
         delegate.transform(step, input, output);
       }
+
+      @Override
+      public void probe(Path scratch) throws IOException {
+        delegate.probe(scratch);
+      }
     };
   }
 

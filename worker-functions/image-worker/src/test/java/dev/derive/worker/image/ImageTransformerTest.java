@@ -30,6 +30,13 @@ class ImageTransformerTest {
   private final ImageTransformer transformer = new ImageTransformer(100_000_000);
 
   @Test
+  void probeResizesAndEncodesEveryOutputFormatAndCleansUp() throws IOException {
+    transformer.probe(dir);
+
+    assertThat(Files.list(dir)).as("the probe cleans up").isEmpty();
+  }
+
+  @Test
   void resizesALandscapeJpegIntoTheBoxKeepingTheAspectRatio() throws IOException {
     BufferedImage result =
         run(transformer, encode(TestImages.quadrants(1200, 800), "jpg"), step(resize(300, 300)));

@@ -60,6 +60,12 @@ public final class MarkupTransformer implements StepTransformer {
     return CAPABILITY;
   }
 
+  /** Runs {@link MarkupProbe} in {@code scratch}. */
+  @Override
+  public void probe(Path scratch) throws IOException {
+    MarkupProbe.run(this, scratch);
+  }
+
   /**
    * {@inheritDoc}
    *

@@ -37,7 +37,7 @@ class MarkupTransformerTest {
 
   @Test
   void probeRendersTheKnownPage() throws IOException {
-    MarkupProbe.run(TRANSFORMER, dir);
+    TRANSFORMER.probe(dir);
 
     assertThat(Files.list(dir)).as("the probe cleans up").isEmpty();
   }

@@ -50,6 +50,12 @@ public final class PdfTransformer implements StepTransformer {
     return CAPABILITY;
   }
 
+  /** Runs {@link PdfProbe} in {@code scratch}. */
+  @Override
+  public void probe(Path scratch) throws IOException {
+    PdfProbe.run(this, scratch);
+  }
+
   /**
    * {@inheritDoc}
    *

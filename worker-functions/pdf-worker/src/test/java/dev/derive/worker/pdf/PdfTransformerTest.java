@@ -40,7 +40,7 @@ class PdfTransformerTest {
 
   @Test
   void probeRendersTheKnownPage() throws IOException {
-    PdfProbe.run(transformer, dir);
+    transformer.probe(dir);
 
     assertThat(Files.list(dir)).as("the probe cleans up").isEmpty();
   }

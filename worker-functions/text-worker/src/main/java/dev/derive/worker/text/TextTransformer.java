@@ -72,6 +72,12 @@ public final class TextTransformer implements StepTransformer {
     return CAPABILITY;
   }
 
+  /** Runs {@link TextProbe} in {@code scratch}. */
+  @Override
+  public void probe(Path scratch) throws IOException {
+    TextProbe.run(this, scratch);
+  }
+
   /**
    * {@inheritDoc}
    *

@@ -38,7 +38,7 @@ class TextTransformerTest {
 
   @Test
   void probeExtractsTheKnownPhrase() throws IOException {
-    TextProbe.run(TRANSFORMER, dir);
+    TRANSFORMER.probe(dir);
 
     assertThat(Files.list(dir)).as("the probe cleans up").isEmpty();
   }

@@ -22,4 +22,15 @@ public interface StepTransformer {
    * @throws IOException on local I/O trouble; the step is retried
    */
   void transform(StepMessage step, Path input, Path output) throws IOException;
+
+  /**
+   * The capability's self-test (a probe, as Alfresco T-Engines have): a real transform of a
+   * generated file in {@code scratch}, checked against the known result. Run before the Lambda
+   * SnapStart snapshot, so it must call no AWS service and generate no id or random value.
+   *
+   * @param scratch an existing, writable folder; the probe deletes the files it creates there
+   * @throws IllegalStateException if the output is not the expected one (a broken build)
+   * @throws IOException on local I/O trouble
+   */
+  void probe(Path scratch) throws IOException;
 }

@@ -100,6 +100,11 @@ class StepBatchProcessorTest {
           }
           Files.writeString(output, text.toUpperCase());
         }
+
+        @Override
+        public void probe(Path scratch) throws IOException {
+          throw new UnsupportedOperationException("the batch processor never probes");
+        }
       };
 
   private StepBatchProcessor processor;

@@ -1,0 +1,80 @@
+package dev.derive.worker.runtime.cdi;
+
+import dev.derive.worker.runtime.StepBatchProcessor;
+import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.runtime.WorkerSettings;
+import dev.derive.worker.runtime.aws.AwsClientFactory;
+import dev.derive.worker.runtime.report.SqsStepResultPublisher;
+import dev.derive.worker.runtime.store.S3ObjectStore;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.nio.file.Path;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * CDI wiring every worker shares: the SDK clients, the S3 object store and the SQS step-result
+ * publisher, assembled with the worker's one {@link StepTransformer} bean (each worker module
+ * produces its own) into the {@link StepBatchProcessor} its handler delegates to. Settings come
+ * from the worker's {@code application.properties}, which maps the environment variables of {@code
+ * template.yaml}.
+ */
+@Singleton
+public class WorkerBeans {
+
+  /**
+   * S3 client; path-style addressing iff {@code derive.s3.path-style} (env DERIVE_S3_PATH_STYLE).
+   */
+  @Produces
+  @Singleton
+  S3Client s3(@ConfigProperty(name = "derive.s3.path-style") boolean pathStyle) {
+    return AwsClientFactory.s3(pathStyle);
+  }
+
+  /** SQS client, for the step results. */
+  @Produces
+  @Singleton
+  SqsClient sqs() {
+    return AwsClientFactory.sqs();
+  }
+
+  void closeS3(@Disposes S3Client s3) {
+    s3.close();
+  }
+
+  void closeSqs(@Disposes SqsClient sqs) {
+    sqs.close();
+  }
+
+  /**
+   * The step-results queue ({@code derive.worker.step-results-queue-url}), the largest input read
+   * in bytes ({@code derive.worker.max-source-bytes}), the margin in milliseconds before the
+   * deadline under which no record is started ({@code derive.worker.deadline-margin-millis}); the
+   * scratch folder is {@code java.io.tmpdir}.
+   */
+  @Produces
+  @Singleton
+  WorkerSettings workerSettings(
+      @ConfigProperty(name = "derive.worker.step-results-queue-url") String stepResultsQueueUrl,
+      @ConfigProperty(name = "derive.worker.max-source-bytes") long maxSourceBytes,
+      @ConfigProperty(name = "derive.worker.deadline-margin-millis") long deadlineMarginMillis) {
+    return new WorkerSettings(
+        stepResultsQueueUrl,
+        maxSourceBytes,
+        deadlineMarginMillis,
+        Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  @Produces
+  @Singleton
+  StepBatchProcessor stepBatchProcessor(
+      StepTransformer transformer, S3Client s3, SqsClient sqs, WorkerSettings settings) {
+    return new StepBatchProcessor(
+        transformer,
+        new S3ObjectStore(s3),
+        new SqsStepResultPublisher(sqs, settings.stepResultsQueueUrl()),
+        settings);
+  }
+}

@@ -1,0 +1,74 @@
+package dev.derive.worker.runtime.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.StepTransformer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SnapStartPrimingTest {
+
+  /** Records the scratch folder it was given and leaves a file there, as a careless probe would. */
+  private static final class RecordingTransformer implements StepTransformer {
+    final List<Path> scratches = new ArrayList<>();
+    final boolean fail;
+
+    RecordingTransformer(boolean fail) {
+      this.fail = fail;
+    }
+
+    @Override
+    public String capability() {
+      return "recording";
+    }
+
+    @Override
+    public void transform(StepMessage step, Path input, Path output) {
+      throw new UnsupportedOperationException("priming only probes");
+    }
+
+    @Override
+    public void probe(Path scratch) throws java.io.IOException {
+      assertThat(scratch).isEmptyDirectory();
+      scratches.add(scratch);
+      Files.writeString(scratch.resolve("left-over"), "x");
+      if (fail) {
+        throw new IllegalStateException("recording probe: wrong output");
+      }
+    }
+  }
+
+  @Test
+  void primingRunsTheProbeOnceInAScratchFolderItDeletesAfterwards() throws Exception {
+    RecordingTransformer transformer = new RecordingTransformer(false);
+
+    SnapStartPriming.prime(transformer);
+
+    assertThat(transformer.scratches).hasSize(1);
+    assertThat(transformer.scratches.get(0)).doesNotExist();
+  }
+
+  @Test
+  void aFailingProbeFailsThePrimingAndStillDeletesTheScratchFolder() {
+    RecordingTransformer transformer = new RecordingTransformer(true);
+
+    assertThatThrownBy(() -> SnapStartPriming.prime(transformer))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("wrong output");
+    assertThat(transformer.scratches.get(0)).doesNotExist();
+  }
+
+  @Test
+  void beforeCheckpointPrimesTheWorkersTransformer() throws Exception {
+    RecordingTransformer transformer = new RecordingTransformer(false);
+
+    new SnapStartPriming(transformer, null).beforeCheckpoint(null);
+
+    assertThat(transformer.scratches).hasSize(1);
+  }
+}
