@@ -42,6 +42,14 @@ public final class Capabilities {
   /** Image operation cutting a region out of the upright image, before {@link #RESIZE}. */
   public static final String CROP = "crop";
 
+  /** Image operations reachable through explicit steps only (they consume no target option). */
+  public static final String IMAGE_PAGE = "page";
+
+  public static final String ROTATE = "rotate";
+  public static final String FLIP = "flip";
+  public static final String FLOP = "flop";
+  public static final String GREYSCALE = "greyscale";
+
   public static final String ENCODE = "encode";
   public static final String RENDER = "render";
   public static final String METADATA = "metadata";
@@ -139,8 +147,18 @@ public final class Capabilities {
           IMAGE,
           "Decode, auto-orient, crop, resize and encode raster images.",
           "IMAGE_QUEUE_URL",
-          allPairs(IMAGE_READS, IMAGE_WRITES, 1, List.of(CROP, RESIZE, ENCODE)),
+          allPairs(
+              IMAGE_READS,
+              IMAGE_WRITES,
+              1,
+              List.of(IMAGE_PAGE, CROP, RESIZE, ROTATE, FLIP, FLOP, GREYSCALE, ENCODE)),
           List.of(
+              new OperationDescriptor(
+                  IMAGE_PAGE,
+                  "Pick a TIFF page or GIF frame.",
+                  List.of(ParameterDescriptor.integer("page", 1, MAX_PAGE, 1, "1-based.")),
+                  List.of(),
+                  true),
               new OperationDescriptor(
                   CROP,
                   "Cut a box (left, top) or a gravity-placed region out of the upright image.",
@@ -182,6 +200,15 @@ public final class Capabilities {
                           "Colour of areas the image does not cover, #rrggbb or #rrggbbaa.")),
                   List.of("width", "height", "fit", "withoutEnlargement", "background"),
                   true),
+              new OperationDescriptor(
+                  ROTATE,
+                  "Rotate clockwise.",
+                  List.of(ParameterDescriptor.integer("angle", 90, 270, null, "90, 180 or 270.")),
+                  List.of(),
+                  true),
+              new OperationDescriptor(FLIP, "Mirror top to bottom.", List.of(), List.of(), true),
+              new OperationDescriptor(FLOP, "Mirror left to right.", List.of(), List.of(), true),
+              new OperationDescriptor(GREYSCALE, "Convert to grey.", List.of(), List.of(), true),
               new OperationDescriptor(
                   ENCODE,
                   "Write the image in a target format.",

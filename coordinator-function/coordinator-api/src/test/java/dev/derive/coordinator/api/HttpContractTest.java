@@ -3,8 +3,6 @@ package dev.derive.coordinator.api;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasItem;
-import static org.hamcrest.Matchers.hasItems;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -76,32 +74,5 @@ class HttpContractTest {
         .contentType(PROBLEM)
         .body("type", equalTo("https://derive.dev/problems/request-too-large"))
         .body("detail", containsString("4096"));
-  }
-
-  @Test
-  void capabilitiesListOperationsParametersConversionsAndLimits() {
-    given()
-        .when()
-        .get("/v1/capabilities")
-        .then()
-        .statusCode(200)
-        .contentType("application/json")
-        .body("capabilities.name", hasItems("image", "pdf", "text", "markup"))
-        .body(
-            "capabilities.find { it.name == 'image' }.operations.name",
-            hasItems("resize", "encode"))
-        .body(
-            "capabilities.find { it.name == 'image' }.operations.find { it.name == 'resize' }"
-                + ".parameters.find { it.name == 'fit' }.allowedValues",
-            hasItem("inside"))
-        .body(
-            "capabilities.find { it.name == 'pdf' }.operations.find { it.name == 'render' }"
-                + ".consumes",
-            hasItems("page", "dpi"))
-        .body("conversions.find { it.source == 'text/markdown' }.targets", hasItem("image/jpeg"))
-        .body("targetOptions.name", hasItems("width", "background", "dpi"))
-        .body("limits.maxSourceBytes", equalTo(1000000))
-        .body("limits.maxRequestBytes", equalTo(4096))
-        .body("limits.maxWaitSeconds", equalTo(25));
   }
 }

@@ -43,19 +43,19 @@ public record ImageRecipe(
     boolean greyscale,
     int page) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode: {@code page}, 1-based. */
-  public static final String PAGE = "page";
+  public static final String PAGE = Capabilities.IMAGE_PAGE;
 
   /** Operation turning the image clockwise by {@code angle} degrees (90, 180 or 270). */
-  public static final String ROTATE = "rotate";
+  public static final String ROTATE = Capabilities.ROTATE;
 
   /** Operation mirroring the image top to bottom. */
-  public static final String FLIP = "flip";
+  public static final String FLIP = Capabilities.FLIP;
 
   /** Operation mirroring the image left to right. */
-  public static final String FLOP = "flop";
+  public static final String FLOP = Capabilities.FLOP;
 
   /** Operation dropping colour (ITU-R BT.601 luma). */
-  public static final String GREYSCALE = "greyscale";
+  public static final String GREYSCALE = Capabilities.GREYSCALE;
 
   /** A recipe that only resizes and encodes. */
   public ImageRecipe(ResizeBox box, String mediaType, int quality) {
