@@ -15,7 +15,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * One real AWS endpoint (a moto server, or {@code AWS_ENDPOINT_URL}) shared by the integration
- * tests of this module, started on first use and stopped when the JVM exits.
+ * tests of this module, started on first use and stopped when the JVM exits; and the coordinator's
+ * resources as {@code template.yaml} shapes them, for this module's tests and (through its
+ * test-jar) those of the coordinator functions.
  */
 public final class LocalAws {
   private static AwsEndpoint endpoint;
@@ -30,9 +32,13 @@ public final class LocalAws {
     return endpoint;
   }
 
-  /** Creates a jobs table shaped as in {@code template.yaml} and returns its name. */
+  /** Creates a uniquely named jobs table shaped as in {@code template.yaml}; returns its name. */
   public static String createJobsTable(DynamoDbClient dynamoDb) {
-    String name = "jobs-" + UUID.randomUUID();
+    return createJobsTable(dynamoDb, "jobs-" + UUID.randomUUID());
+  }
+
+  /** Creates the jobs table {@code name} shaped as in {@code template.yaml}; returns its name. */
+  public static String createJobsTable(DynamoDbClient dynamoDb, String name) {
     dynamoDb.createTable(
         b ->
             b.tableName(name)

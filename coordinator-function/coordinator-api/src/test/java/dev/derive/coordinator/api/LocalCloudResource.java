@@ -1,16 +1,13 @@
 package dev.derive.coordinator.api;
 
+import dev.derive.coordinator.LocalAws;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.MotoServerEndpoint;
+import dev.derive.infra.endpoint.SdkSystemProperties;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.nio.file.Path;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -29,10 +26,7 @@ public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
   @Override
   public Map<String, String> start() {
     endpoint = MotoServerEndpoint.start(Path.of("target", "moto", "moto.log"));
-    System.setProperty("aws.endpointUrl", endpoint.uri().toString());
-    System.setProperty("aws.region", endpoint.region());
-    System.setProperty("aws.accessKeyId", endpoint.accessKeyId());
-    System.setProperty("aws.secretAccessKey", endpoint.secretAccessKey());
+    SdkSystemProperties.set(endpoint);
     String queueUrl;
     String pdfQueueUrl;
     String textQueueUrl;
@@ -42,20 +36,7 @@ public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
         SqsClient sqs = AwsClients.sqs(endpoint)) {
       s3.createBucket(b -> b.bucket(SOURCE_BUCKET));
       s3.createBucket(b -> b.bucket(DERIVATIVES_BUCKET));
-      dynamoDb.createTable(
-          b ->
-              b.tableName(JOBS_TABLE)
-                  .billingMode(BillingMode.PAY_PER_REQUEST)
-                  .attributeDefinitions(
-                      AttributeDefinition.builder()
-                          .attributeName("jobId")
-                          .attributeType(ScalarAttributeType.S)
-                          .build())
-                  .keySchema(
-                      KeySchemaElement.builder()
-                          .attributeName("jobId")
-                          .keyType(KeyType.HASH)
-                          .build()));
+      LocalAws.createJobsTable(dynamoDb, JOBS_TABLE);
       queueUrl = sqs.createQueue(b -> b.queueName("image")).queueUrl();
       pdfQueueUrl = sqs.createQueue(b -> b.queueName("pdf")).queueUrl();
       textQueueUrl = sqs.createQueue(b -> b.queueName("text")).queueUrl();
@@ -79,9 +60,6 @@ public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
     if (endpoint != null) {
       endpoint.close();
     }
-    for (String property :
-        new String[] {"aws.endpointUrl", "aws.region", "aws.accessKeyId", "aws.secretAccessKey"}) {
-      System.clearProperty(property);
-    }
+    SdkSystemProperties.clear();
   }
 }
