@@ -8,6 +8,7 @@ import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.SampleCorpus;
 import java.awt.Color;
 import java.awt.Transparency;
 import java.awt.color.ColorSpace;
@@ -212,7 +213,7 @@ class CropAndColourTest {
     Path output = dir.resolve("sample.png");
     transformer.transform(
         TestImages.step(TestImages.resize(128, 128), TestImages.encode(MediaTypes.IMAGE_PNG, 85)),
-        SampleCorpusTest.samples().resolve(sample),
+        SampleCorpus.samples().resolve(sample),
         output);
     BufferedImage out = ImageIO.read(output.toFile());
 

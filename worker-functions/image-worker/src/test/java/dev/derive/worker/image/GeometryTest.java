@@ -7,6 +7,7 @@ import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.SampleCorpus;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -100,7 +101,7 @@ class GeometryTest {
   @ParameterizedTest
   @ValueSource(strings = {"other-images/multipage.tiff", "other-images/g4-multi.tiff"})
   void decodesTheRequestedTiffPage(String sample) throws IOException {
-    Path source = SampleCorpusTest.samples().resolve(sample);
+    Path source = SampleCorpus.samples().resolve(sample);
     Path output = Files.createTempFile(dir, "page", ".png");
 
     transformer.transform(

@@ -1,5 +1,6 @@
 package dev.derive.worker.image;
 
+import static dev.derive.worker.runtime.SampleCorpus.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -177,24 +178,5 @@ class SampleCorpusTest {
     try (Stream<Path> files = Files.list(samples().resolve(folder))) {
       return files.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
     }
-  }
-
-  /** The corpus folder; fails (never skips) when it is missing. */
-  static Path samples() {
-    String configured = System.getProperty("derive.samples");
-    Path folder =
-        configured != null
-            ? Path.of(configured)
-            : Path.of(System.getProperty("user.dir"), "..", "..", "..", "shared", "samples");
-    folder = folder.toAbsolutePath().normalize();
-    if (!Files.isDirectory(folder.resolve("exif"))) {
-      fail(
-          "The sample corpus is missing: expected "
-              + folder
-              + "/exif/*.jpg. Put the shared samples folder beside the repository"
-              + " (../shared/samples, e.g. /work/shared/samples) or run Maven with"
-              + " -Dderive.samples=/path/to/samples.");
-    }
-    return folder;
   }
 }

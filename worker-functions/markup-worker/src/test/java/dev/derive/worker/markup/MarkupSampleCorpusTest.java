@@ -1,8 +1,10 @@
 package dev.derive.worker.markup;
 
+import static dev.derive.worker.runtime.SampleCorpus.mediaType;
+import static dev.derive.worker.runtime.SampleCorpus.samples;
+import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
@@ -11,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.junit.jupiter.api.AfterAll;
@@ -83,40 +83,5 @@ class MarkupSampleCorpusTest {
         .isInstanceOf(PermanentStepFailure.class)
         .extracting(e -> ((PermanentStepFailure) e).type())
         .isEqualTo(StepErrorTypes.UNSUPPORTED_INPUT);
-  }
-
-  /** The manifest's media type of {@code sample}. */
-  private static String mediaType(String sample) throws IOException {
-    return Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
-        .map(line -> line.split("\t"))
-        .filter(cells -> cells[0].equals(sample))
-        .map(cells -> cells[1])
-        .findFirst()
-        .orElseThrow(() -> new AssertionError(sample + " is not in the manifest"));
-  }
-
-  private static Set<Path> tempFiles() throws IOException {
-    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return files.collect(Collectors.toSet());
-    }
-  }
-
-  /** The corpus folder; fails (never skips) when it is missing. */
-  static Path samples() {
-    String configured = System.getProperty("derive.samples");
-    Path folder =
-        configured != null
-            ? Path.of(configured)
-            : Path.of(System.getProperty("user.dir"), "..", "..", "..", "shared", "samples");
-    folder = folder.toAbsolutePath().normalize();
-    if (!Files.isRegularFile(folder.resolve("MANIFEST.tsv"))) {
-      fail(
-          "The sample corpus is missing: expected "
-              + folder
-              + "/MANIFEST.tsv. Put the shared samples folder beside the repository"
-              + " (../shared/samples, e.g. /work/shared/samples) or run Maven with"
-              + " -Dderive.samples=/path/to/samples.");
-    }
-    return folder;
   }
 }

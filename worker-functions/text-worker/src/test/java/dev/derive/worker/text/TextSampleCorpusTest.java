@@ -1,8 +1,10 @@
 package dev.derive.worker.text;
 
+import static dev.derive.worker.runtime.SampleCorpus.mediaType;
+import static dev.derive.worker.runtime.SampleCorpus.samples;
+import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,8 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,40 +163,5 @@ class TextSampleCorpusTest {
         samples().resolve(sample),
         output);
     return JSON.readTree(output.toFile());
-  }
-
-  /** The manifest's media type of {@code sample}. */
-  private static String mediaType(String sample) throws IOException {
-    return Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
-        .map(line -> line.split("\t"))
-        .filter(cells -> cells[0].equals(sample))
-        .map(cells -> cells[1])
-        .findFirst()
-        .orElseThrow(() -> new AssertionError(sample + " is not in the manifest"));
-  }
-
-  private static Set<Path> tempFiles() throws IOException {
-    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return files.collect(Collectors.toSet());
-    }
-  }
-
-  /** The corpus folder; fails (never skips) when it is missing. */
-  static Path samples() {
-    String configured = System.getProperty("derive.samples");
-    Path folder =
-        configured != null
-            ? Path.of(configured)
-            : Path.of(System.getProperty("user.dir"), "..", "..", "..", "shared", "samples");
-    folder = folder.toAbsolutePath().normalize();
-    if (!Files.isRegularFile(folder.resolve("MANIFEST.tsv"))) {
-      fail(
-          "The sample corpus is missing: expected "
-              + folder
-              + "/MANIFEST.tsv. Put the shared samples folder beside the repository"
-              + " (../shared/samples, e.g. /work/shared/samples) or run Maven with"
-              + " -Dderive.samples=/path/to/samples.");
-    }
-    return folder;
   }
 }
