@@ -26,8 +26,24 @@ public final class StepErrorTypes {
   /** The step message itself is malformed (a bug in the sender, never retried). */
   public static final String INVALID_STEP = "invalid-step";
 
-  /** The step did not finish before the function's deadline. */
+  /** The step did not finish before the function's deadline (retryable). */
   public static final String TIMEOUT = "timeout";
+
+  /**
+   * The source was overwritten after the coordinator identified it: its ETag no longer matches the
+   * one the job's fingerprint was made from (retryable: a new request gets the new fingerprint).
+   */
+  public static final String SOURCE_CHANGED = "source-changed";
+
+  /**
+   * The step's message exhausted its queue's {@code maxReceiveCount} deliveries without a result
+   * (the worker crashed, ran out of memory or was stopped each time) and reached the dead-letter
+   * queue (retryable).
+   */
+  public static final String DEAD_LETTERED = "dead-lettered";
+
+  /** The worker ran out of memory or had to be replaced; never the input's fault (retryable). */
+  public static final String WORKER_FAILED = "worker-failed";
 
   private StepErrorTypes() {}
 }

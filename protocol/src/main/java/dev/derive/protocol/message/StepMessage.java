@@ -18,6 +18,12 @@ import java.util.Objects;
  * @param output object to write (content-addressed: its key is derived from the step's fingerprint)
  * @param outputMediaType media type the step writes
  * @param traceId opaque id for correlating logs across functions
+ * @param executionId the execution of the job this dispatch belongs to (a new one per claim); the
+ *     worker copies it into its results, and the coordinator applies only results of the job's
+ *     current execution ({@code null} from senders that predate it)
+ * @param inputEtag the ETag the input must still have ({@code If-Match} on the read), set when the
+ *     input is the source, so bytes of a since-overwritten source never land under the old
+ *     fingerprint; {@code null} for content-addressed intermediates
  */
 public record StepMessage(
     String jobId,
@@ -29,12 +35,41 @@ public record StepMessage(
     String inputMediaType,
     ObjectRef output,
     String outputMediaType,
-    String traceId) {
+    String traceId,
+    String executionId,
+    String inputEtag) {
   public StepMessage {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(capability, "capability");
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     operations = operations == null ? List.of() : List.copyOf(operations);
+  }
+
+  /** A step message of no particular execution and without an ETag pin (tests, probes). */
+  public StepMessage(
+      String jobId,
+      int stepIndex,
+      int stepCount,
+      String capability,
+      List<Operation> operations,
+      ObjectRef input,
+      String inputMediaType,
+      ObjectRef output,
+      String outputMediaType,
+      String traceId) {
+    this(
+        jobId,
+        stepIndex,
+        stepCount,
+        capability,
+        operations,
+        input,
+        inputMediaType,
+        output,
+        outputMediaType,
+        traceId,
+        null,
+        null);
   }
 }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Objects;
 
 /**
- * What a worker reports to the step-results queue after a step. Exactly one of {@code output} (on
- * success) and {@code error} (on failure) is set.
+ * What a worker reports to the step-results queue about a step: that it started ({@link
+ * Report#STARTED}, so the job reads RUNNING with the attempt while the work goes on), or how it
+ * ended ({@link Report#FINISHED}). A finished result has exactly one of {@code output} (on success)
+ * and {@code error} (on failure); a started report has neither.
  *
  * @param jobId the job's fingerprint, copied from the {@link StepMessage}
  * @param stepIndex the step's index, copied from the {@link StepMessage}
@@ -15,11 +17,13 @@ import java.util.Objects;
  * @param outputBytes size of the output in bytes (0 on failure)
  * @param error why it failed, on failure
  * @param startedAtMillis when the worker started the step, epoch milliseconds
- * @param finishedAtMillis when the worker finished the step, epoch milliseconds
+ * @param finishedAtMillis when the worker finished the step, epoch milliseconds (0 when started)
  * @param reused whether the output already existed and the transformation was skipped
  * @param traceId copied from the {@link StepMessage}
  * @param attempt which delivery of the step message this was (SQS {@code ApproximateReceiveCount},
  *     1 for the first; 0 when the worker did not say)
+ * @param executionId copied from the {@link StepMessage}: the execution the result belongs to
+ * @param report whether the step started or finished ({@code null} reads as FINISHED)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
@@ -34,15 +38,62 @@ public record StepResult(
     long finishedAtMillis,
     boolean reused,
     String traceId,
-    int attempt) {
+    int attempt,
+    String executionId,
+    Report report) {
+
+  /** The two kinds of report a worker sends about one delivery of a step. */
+  public enum Report {
+    /** The worker has started the step (its output was not there yet). */
+    STARTED,
+    /** The step ended: succeeded with its output, or failed with its error. */
+    FINISHED
+  }
+
   public StepResult {
     Objects.requireNonNull(jobId, "jobId");
-    if (succeeded == (output == null) || succeeded == (error != null)) {
+    report = report == null ? Report.FINISHED : report;
+    if (report == Report.STARTED) {
+      if (succeeded || output != null || error != null) {
+        throw new IllegalArgumentException("a started report has neither output nor error");
+      }
+    } else if (succeeded == (output == null) || succeeded == (error != null)) {
       throw new IllegalArgumentException("a step result has an output exactly when it succeeded");
     }
   }
 
-  /** A result without an attempt number. */
+  /** A finished result of no particular execution (senders that predate executions, tests). */
+  public StepResult(
+      String jobId,
+      int stepIndex,
+      String capability,
+      boolean succeeded,
+      ObjectRef output,
+      long outputBytes,
+      StepError error,
+      long startedAtMillis,
+      long finishedAtMillis,
+      boolean reused,
+      String traceId,
+      int attempt) {
+    this(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        null,
+        Report.FINISHED);
+  }
+
+  /** A finished result without an attempt number. */
   public StepResult(
       String jobId,
       int stepIndex,
@@ -70,6 +121,11 @@ public record StepResult(
         0);
   }
 
+  /** Whether this reports a start rather than an end. */
+  public boolean isStarted() {
+    return report == Report.STARTED;
+  }
+
   /** This result, reported by the {@code attempt}-th delivery of its step message. */
   public StepResult withAttempt(int attempt) {
     return new StepResult(
@@ -84,7 +140,28 @@ public record StepResult(
         finishedAtMillis,
         reused,
         traceId,
-        attempt);
+        attempt,
+        executionId,
+        report);
+  }
+
+  /** That the worker started {@code step} at {@code startedAtMillis} (epoch ms). */
+  public static StepResult started(StepMessage step, long startedAtMillis) {
+    return new StepResult(
+        step.jobId(),
+        step.stepIndex(),
+        step.capability(),
+        false,
+        null,
+        0,
+        null,
+        startedAtMillis,
+        0,
+        false,
+        step.traceId(),
+        0,
+        step.executionId(),
+        Report.STARTED);
   }
 
   /** A successful result for {@code step} that wrote {@code outputBytes} bytes. */
@@ -105,7 +182,10 @@ public record StepResult(
         startedAtMillis,
         finishedAtMillis,
         reused,
-        step.traceId());
+        step.traceId(),
+        0,
+        step.executionId(),
+        Report.FINISHED);
   }
 
   /** A failed result for {@code step}. */
@@ -122,6 +202,9 @@ public record StepResult(
         startedAtMillis,
         finishedAtMillis,
         false,
-        step.traceId());
+        step.traceId(),
+        0,
+        step.executionId(),
+        Report.FINISHED);
   }
 }
