@@ -12,12 +12,13 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.rendering.ImageType;
-import org.apache.pdfbox.rendering.PDFRenderer;
 
 /**
  * Draws one page to an opaque RGB PNG. The rendered size is computed from the page's crop box (in
  * points, 1/72 inch, turned by the page's {@code /Rotate}) before drawing, and a page over the
- * pixel limit is refused without allocating it.
+ * pixel limit is refused without allocating it. The page is drawn directly at that size (a
+ * 256-pixel thumbnail of an A0 page never exists at 150 DPI first), and whole or not at all: a part
+ * PDFBox cannot decode fails the step ({@link CompletePageDrawer}) instead of leaving a hole.
  */
 final class PageRenderer {
   private static final float POINTS_PER_INCH = 72f;
@@ -67,7 +68,9 @@ final class PageRenderer {
     }
     BufferedImage image;
     try {
-      image = new PDFRenderer(document).renderImage(index, scale, ImageType.RGB);
+      image = new CompletePageRenderer(document).renderImage(index, scale, ImageType.RGB);
+    } catch (UndrawablePartException e) {
+      throw new PermanentStepFailure(e.type(), "page " + request.page() + " " + e.getMessage(), e);
     } catch (IOException | RuntimeException e) {
       throw new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT,
