@@ -5,9 +5,14 @@ import dev.derive.protocol.message.StepErrorTypes;
 import java.util.Objects;
 
 /**
- * A step failed in a way that retrying cannot fix (the input is corrupt, too large, of an
- * unsupported format, or the step itself is invalid). The runtime reports a FAILED step result and
+ * A step failed in a way that redelivering its message cannot fix: the input is corrupt, too large,
+ * of an unsupported format, the step itself is invalid, or (raised by the runtime) the step ran out
+ * of time, its input is gone or its source changed. The runtime reports a FAILED step result and
  * deletes the message instead of letting SQS redeliver it.
+ *
+ * <p>"Permanent" is about this delivery; whether a <em>new request</em> for the derivative may
+ * succeed is the error's {@linkplain StepError#retryable() retryability}, which {@link
+ * StepErrorKinds} decides from the kind.
  */
 public class PermanentStepFailure extends RuntimeException {
   private final String type;
@@ -40,11 +45,13 @@ public class PermanentStepFailure extends RuntimeException {
     return getMessage();
   }
 
-  /**
-   * The error to report. Never retryable: the same input with the same operations fails the same
-   * way.
-   */
+  /** Whether a new request may succeed: {@link StepErrorKinds#retryable} of the kind. */
+  public boolean retryable() {
+    return StepErrorKinds.retryable(type);
+  }
+
+  /** The error to report, retryable as {@link #retryable()} says. */
   public StepError toStepError() {
-    return new StepError(type, getMessage(), false);
+    return new StepError(type, getMessage(), retryable());
   }
 }

@@ -5,10 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFailure;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import dev.derive.protocol.message.MalformedMessageException;
-import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import dev.derive.worker.runtime.store.ObjectStore;
 import java.time.Clock;
@@ -35,7 +32,15 @@ import java.util.Objects;
  *       response reaches Lambda before its timeout. A step that started with at least {@link
  *       #WHOLE_INVOCATION_FRACTION} of the invocation's budget (the budget of the batch's first
  *       record) fails with {@code timeout}: a retry would get no more time. A step that started
- *       later, after earlier records used the time, is handed back to SQS for a retry.
+ *       later, after earlier records used the time, is handed back to SQS for a retry;
+ *   <li>on a message's last delivery ({@link WorkerSettings#lastDelivery}) nothing is handed back:
+ *       a transient failure is reported as a FAILED result with a retryable {@code worker-failed}
+ *       (or {@code timeout}) error naming the deliveries and the last cause;
+ *   <li>once a step thread ignored its interrupt or a {@link VirtualMachineError} (out of memory,
+ *       stack overflow) escaped a step, the process is no longer trustworthy: the batch's remaining
+ *       records (and those of any later batch) are handed back unstarted, and after building the
+ *       response the processor asks its {@link ProcessExit} to end the process, so Lambda replaces
+ *       it.
  * </ul>
  */
 public final class StepBatchProcessor {
@@ -49,11 +54,13 @@ public final class StepBatchProcessor {
   static final double WHOLE_INVOCATION_FRACTION = 0.8;
 
   private final StepRunner runner;
-  private final StepLog stepLog;
   private final long deadlineMarginMillis;
+  private final WorkerHealth health = new WorkerHealth();
+  private final ProcessExit processExit;
 
   /**
-   * A processor logging to standard output.
+   * A processor logging to standard output, which halts the JVM when it can no longer be trusted
+   * ({@link ProcessExit#halting()}).
    *
    * @param transformer the capability's transformation
    * @param store where inputs are read and outputs written
@@ -69,7 +76,8 @@ public final class StepBatchProcessor {
   }
 
   /**
-   * A processor with an explicit step log and clock (for tests and embedding).
+   * A processor with an explicit step log and clock (for tests and embedding), which halts the JVM
+   * when it can no longer be trusted ({@link ProcessExit#halting()}).
    *
    * @param stepLog where the one line per record goes
    * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
@@ -81,14 +89,39 @@ public final class StepBatchProcessor {
       WorkerSettings settings,
       StepLog stepLog,
       Clock clock) {
+    this(transformer, store, publisher, settings, stepLog, clock, ProcessExit.halting());
+  }
+
+  /**
+   * A processor with an explicit step log, clock and process exit.
+   *
+   * @param stepLog where the one line per record goes
+   * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
+   * @param processExit what ends the process once it can no longer be trusted
+   */
+  public StepBatchProcessor(
+      StepTransformer transformer,
+      ObjectStore store,
+      StepResultPublisher publisher,
+      WorkerSettings settings,
+      StepLog stepLog,
+      Clock clock,
+      ProcessExit processExit) {
     Objects.requireNonNull(transformer, "transformer");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(publisher, "publisher");
     Objects.requireNonNull(settings, "settings");
-    this.stepLog = Objects.requireNonNull(stepLog, "stepLog");
+    Objects.requireNonNull(stepLog, "stepLog");
+    this.processExit = Objects.requireNonNull(processExit, "processExit");
     this.runner =
         new StepRunner(
-            transformer, store, publisher, settings, stepLog, Objects.requireNonNull(clock));
+            transformer,
+            store,
+            publisher,
+            settings,
+            stepLog,
+            Objects.requireNonNull(clock),
+            health);
     this.deadlineMarginMillis = settings.deadlineMarginMillis();
   }
 
@@ -105,8 +138,22 @@ public final class StepBatchProcessor {
     List<BatchItemFailure> failures = new ArrayList<>();
     long invocationBudget = -1;
     for (SQSMessage record : records) {
-      long budget = budgetMillis(context);
       StepOutcome outcome;
+      String poisonedBy = health.poisonedBy();
+      if (poisonedBy != null) {
+        outcome =
+            runner.handBackUnstarted(
+                record,
+                StepErrorTypes.WORKER_FAILED,
+                "not started: this worker process is being replaced (" + poisonedBy + ")",
+                "it was not started: its worker process had to be replaced after an earlier step"
+                    + " broke it");
+        if (!outcome.processed()) {
+          failures.add(new BatchItemFailure(record.getMessageId()));
+        }
+        continue;
+      }
+      long budget = budgetMillis(context);
       if (budget == Long.MAX_VALUE) {
         outcome = runner.run(record, StepBudget.UNLIMITED);
       } else if (budget <= 0) {
@@ -121,6 +168,10 @@ public final class StepBatchProcessor {
       if (!outcome.processed()) {
         failures.add(new BatchItemFailure(record.getMessageId()));
       }
+    }
+    String poisonedBy = health.poisonedBy();
+    if (poisonedBy != null) {
+      processExit.exitAfterResponse(poisonedBy);
     }
     return new SQSBatchResponse(failures);
   }
@@ -141,34 +192,12 @@ public final class StepBatchProcessor {
     return known ? remaining - deadlineMarginMillis : Long.MAX_VALUE;
   }
 
-  /** Hands a record back to SQS without starting it, logging it as a retry. */
+  /** Hands a record back to SQS without starting it (reported on its last delivery). */
   private StepOutcome defer(SQSMessage record) {
-    String jobId = null;
-    Integer stepIndex = null;
-    String capability = null;
-    String traceId = null;
-    try {
-      StepMessage step = MessageCodec.decode(record.getBody(), StepMessage.class);
-      jobId = step.jobId();
-      stepIndex = step.stepIndex();
-      capability = step.capability();
-      traceId = step.traceId();
-    } catch (MalformedMessageException e) {
-      // still deferred: the next delivery drops it
-    }
-    stepLog.write(
-        new StepLog.Entry(
-            record.getMessageId(),
-            jobId,
-            stepIndex,
-            capability,
-            traceId,
-            null,
-            null,
-            0,
-            StepOutcome.RETRY,
-            StepErrorTypes.TIMEOUT,
-            "not started: at most " + deadlineMarginMillis + " ms left before the deadline"));
-    return StepOutcome.RETRY;
+    return runner.handBackUnstarted(
+        record,
+        StepErrorTypes.TIMEOUT,
+        "not started: at most " + deadlineMarginMillis + " ms left before the deadline",
+        "it was not started: too little of its invocation's time was left");
   }
 }

@@ -4,10 +4,12 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.MalformedMessageException;
 import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.worker.runtime.report.StepResultPublisher;
+import dev.derive.worker.runtime.store.ObjectChangedException;
 import dev.derive.worker.runtime.store.ObjectNotFoundException;
 import dev.derive.worker.runtime.store.ObjectStore;
 import dev.derive.worker.runtime.store.ObjectTooLargeException;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -28,18 +31,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Runs one SQS record through a step: decode, reuse an existing output, download, transform,
- * upload, report. Classifies every failure as permanent (report FAILED, delete the message) or
- * transient (let SQS redeliver it), and writes the record's one {@link StepLog} line.
+ * Runs one SQS record through a step: decode, reuse an existing output, report the start, download
+ * (pinned to the source's ETag when the step names one), transform, upload, report the end.
+ * Classifies every failure as reported (a FAILED result, the message is deleted; retryable or not
+ * as {@link StepErrorKinds} says) or transient (SQS redelivers the message), and writes the
+ * record's one {@link StepLog} line.
  *
  * <p>Download and transform run on a daemon thread of their own in a fresh per-step directory under
- * the temp directory; the runner waits for them at most the step's {@link StepBudget}. Past it the
- * runner interrupts that thread, gives it a short grace to stop, deletes the directory (a thread
- * that ignores the interrupt can no longer create files there) and reports the record: FAILED with
- * {@code timeout} when the step had the whole invocation, else a retry. The upload runs on the
- * runner thread only after the transform finished in time, so a cancelled step never writes its
- * output object. Java cannot stop a thread that ignores interrupts: such a thread keeps running (as
- * a daemon) until it ends by itself.
+ * the temp directory; the runner waits for them until the step's {@link StepBudget} (counted from
+ * the record's start) runs out. Past it the runner interrupts that thread, gives it a short grace
+ * to stop, deletes the directory (a thread that ignores the interrupt can no longer create files
+ * there) and reports the record: FAILED with {@code timeout} when the step had the whole
+ * invocation, else a retry. The upload runs on the runner thread only after the transform finished
+ * in time, so a cancelled step never writes its output object. Java cannot stop a thread that
+ * ignores interrupts, so such a thread marks the process as no longer trustworthy ({@link
+ * WorkerHealth}), as does a {@link VirtualMachineError} (out of memory, stack overflow) escaping a
+ * step, even wrapped in a capability's input error: that is the worker's failure, never the
+ * input's.
+ *
+ * <p>A transient failure on the message's last delivery ({@link WorkerSettings#lastDelivery}) is
+ * reported instead of handed back, as a retryable {@code worker-failed} (or {@code timeout}) error
+ * naming the deliveries and the last cause, so the job fails with a reason rather than waiting on a
+ * dead-lettered message.
  */
 final class StepRunner {
   private static final System.Logger LOG = System.getLogger(StepRunner.class.getName());
@@ -55,6 +68,7 @@ final class StepRunner {
   private final WorkerSettings settings;
   private final StepLog stepLog;
   private final Clock clock;
+  private final WorkerHealth health;
 
   StepRunner(
       StepTransformer transformer,
@@ -62,19 +76,22 @@ final class StepRunner {
       StepResultPublisher publisher,
       WorkerSettings settings,
       StepLog stepLog,
-      Clock clock) {
+      Clock clock,
+      WorkerHealth health) {
     this.transformer = transformer;
     this.store = store;
     this.publisher = publisher;
     this.settings = settings;
     this.stepLog = stepLog;
     this.clock = clock;
+    this.health = health;
   }
 
   /**
    * Handles {@code record} within {@code budget} and says whether SQS should delete it.
    *
-   * @param budget how long download and transform may take, and what an overrun means
+   * @param budget how long download and transform may take, counted from now, and what an overrun
+   *     means
    */
   StepOutcome run(SQSMessage record, StepBudget budget) {
     long startedNanos = System.nanoTime();
@@ -104,38 +121,81 @@ final class StepRunner {
       return StepOutcome.FAILED;
     }
 
-    Progress progress = new Progress();
-    progress.attempt = receiveCount(record);
+    Progress progress = new Progress(receiveCount(record), startedNanos, budget);
     try {
-      StepOutcome outcome = execute(step, startedAtMillis, progress, budget);
+      StepOutcome outcome = execute(step, startedAtMillis, progress);
       log(record, step, progress, startedNanos, outcome, null, null);
       return outcome;
     } catch (PermanentStepFailure failure) {
-      try {
-        publish(
-            StepResult.failure(step, failure.toStepError(), startedAtMillis, clock.millis()),
-            progress);
-      } catch (RuntimeException e) {
-        return retry(record, step, progress, startedNanos, e);
+      if (FailureDescriptions.virtualMachineError(failure) != null) {
+        // e.g. a decoder that wrapped an OutOfMemoryError as corrupt input: the worker's failure
+        return workerBroke(record, step, progress, startedNanos, startedAtMillis, failure);
       }
-      log(
+      return report(record, step, progress, startedNanos, startedAtMillis, failure);
+    } catch (DeadlineExceededException e) {
+      return handBack(
           record,
           step,
           progress,
           startedNanos,
-          StepOutcome.FAILED,
-          failure.type(),
-          failure.detail());
-      return StepOutcome.FAILED;
-    } catch (DeadlineExceededException e) {
-      return retry(record, step, progress, startedNanos, e, StepErrorTypes.TIMEOUT);
-    } catch (Exception | OutOfMemoryError | StackOverflowError e) {
-      return retry(record, step, progress, startedNanos, e);
+          startedAtMillis,
+          e,
+          StepErrorTypes.TIMEOUT,
+          StepErrorTypes.TIMEOUT);
+    } catch (Exception | Error e) {
+      if (FailureDescriptions.virtualMachineError(e) != null) {
+        return workerBroke(record, step, progress, startedNanos, startedAtMillis, e);
+      }
+      return handBack(
+          record,
+          step,
+          progress,
+          startedNanos,
+          startedAtMillis,
+          e,
+          e.getClass().getSimpleName(),
+          StepErrorTypes.WORKER_FAILED);
     }
   }
 
-  private StepOutcome execute(
-      StepMessage step, long startedAtMillis, Progress progress, StepBudget budget)
+  /**
+   * Hands {@code record} back to SQS without starting it, logging it as a retry with {@code
+   * errorType} and {@code logDetail}; on its last delivery reports it FAILED instead, with the
+   * retryable {@code errorType} and {@code cause} (a human sentence) as the last error.
+   */
+  StepOutcome handBackUnstarted(
+      SQSMessage record, String errorType, String logDetail, String cause) {
+    long startedNanos = System.nanoTime();
+    StepMessage step;
+    try {
+      step = MessageCodec.decode(record.getBody(), StepMessage.class);
+    } catch (MalformedMessageException e) {
+      // still handed back: the next delivery drops it
+      stepLog.write(
+          new StepLog.Entry(
+              record.getMessageId(),
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              0,
+              StepOutcome.RETRY,
+              errorType,
+              logDetail));
+      return StepOutcome.RETRY;
+    }
+    Progress progress = new Progress(receiveCount(record), startedNanos, StepBudget.UNLIMITED);
+    if (settings.lastDelivery(progress.attempt)) {
+      long now = clock.millis();
+      return reportExhausted(record, step, progress, startedNanos, now, errorType, cause);
+    }
+    log(record, step, progress, startedNanos, StepOutcome.RETRY, errorType, logDetail);
+    return StepOutcome.RETRY;
+  }
+
+  private StepOutcome execute(StepMessage step, long startedAtMillis, Progress progress)
       throws IOException {
     if (!transformer.capability().equals(step.capability())) {
       throw new PermanentStepFailure(
@@ -155,6 +215,7 @@ final class StepRunner {
           progress);
       return StepOutcome.REUSED;
     }
+    reportStarted(step, startedAtMillis, progress);
 
     Path workDirectory = Files.createTempDirectory(settings.tempDirectory(), "derive-step-");
     try {
@@ -170,7 +231,7 @@ final class StepRunner {
               });
       Thread thread =
           Thread.ofPlatform().daemon().name("derive-step-" + THREADS.incrementAndGet()).start(work);
-      awaitWithin(work, thread, budget);
+      awaitWithin(work, thread, step, progress);
       progress.outputBytes = Files.size(output);
       store.upload(output, step.output(), contentType(step));
     } finally {
@@ -183,20 +244,55 @@ final class StepRunner {
   }
 
   /**
-   * Waits for {@code work} at most {@code budget.millis()}; on overrun interrupts it, waits up to
-   * the grace for {@code thread} to stop, and throws.
+   * Tells the coordinator the step started (so the job reads RUNNING with this attempt). Best
+   * effort: if the report cannot be sent the step goes on, and its final result still counts.
+   */
+  private void reportStarted(StepMessage step, long startedAtMillis, Progress progress) {
+    try {
+      publish(StepResult.started(step, startedAtMillis), progress);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not report the start of step "
+              + step.jobId()
+              + "#"
+              + step.stepIndex()
+              + "; running it anyway",
+          e);
+    }
+  }
+
+  /**
+   * Waits for {@code work} until the step's budget runs out; on overrun interrupts it, waits up to
+   * the grace for {@code thread} to stop (marking the process untrustworthy if it does not), and
+   * throws.
    *
    * @throws PermanentStepFailure with {@code timeout} on overrun of a whole-invocation budget, or
    *     what the work threw
    * @throws DeadlineExceededException on overrun of a partial budget
    */
-  private void awaitWithin(FutureTask<Void> work, Thread thread, StepBudget budget)
+  private void awaitWithin(
+      FutureTask<Void> work, Thread thread, StepMessage step, Progress progress)
       throws IOException {
+    StepBudget budget = progress.budget;
     try {
-      work.get(budget.millis(), TimeUnit.MILLISECONDS);
+      if (progress.deadlineNanos == Long.MAX_VALUE) {
+        work.get();
+      } else {
+        work.get(Math.max(0, progress.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
     } catch (TimeoutException e) {
       work.cancel(true);
-      awaitStop(thread);
+      if (!awaitStop(thread)) {
+        health.poison(
+            "step "
+                + step.jobId()
+                + "#"
+                + step.stepIndex()
+                + " ("
+                + step.capability()
+                + ") ignored the interrupt after its time ran out and is still running");
+      }
       if (budget.wholeInvocation()) {
         throw new PermanentStepFailure(
             StepErrorTypes.TIMEOUT,
@@ -231,16 +327,20 @@ final class StepRunner {
     }
   }
 
-  private void awaitStop(Thread thread) {
+  /** Waits up to the grace for {@code thread} to end; whether it did. */
+  private boolean awaitStop(Thread thread) {
     long grace = Math.min(MAX_CANCEL_GRACE_MILLIS, settings.deadlineMarginMillis() / 4);
     try {
-      if (!thread.join(Duration.ofMillis(grace))) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            thread.getName() + " ignored the interrupt; its files are deleted under it");
+      if (thread.join(Duration.ofMillis(grace))) {
+        return true;
       }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          thread.getName() + " ignored the interrupt; its files are deleted under it");
+      return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return !thread.isAlive();
     }
   }
 
@@ -254,7 +354,7 @@ final class StepRunner {
    * attribute, or 1 when it is absent or unreadable.
    */
   static int receiveCount(SQSMessage record) {
-    java.util.Map<String, String> attributes = record.getAttributes();
+    Map<String, String> attributes = record.getAttributes();
     String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");
     try {
       return count == null ? 1 : Math.max(1, Integer.parseInt(count.trim()));
@@ -265,32 +365,173 @@ final class StepRunner {
 
   private long download(StepMessage step, Path input) throws IOException {
     try {
-      return store.download(step.input(), input, settings.maxSourceBytes());
+      return store.download(step.input(), step.inputEtag(), input, settings.maxSourceBytes());
     } catch (ObjectNotFoundException e) {
       throw new PermanentStepFailure(StepErrorTypes.INPUT_MISSING, e.getMessage(), e);
+    } catch (ObjectChangedException e) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.SOURCE_CHANGED,
+          "the source "
+              + step.input().key()
+              + " changed after the request was accepted; request the derivative again",
+          e);
     } catch (ObjectTooLargeException e) {
       throw new PermanentStepFailure(StepErrorTypes.INPUT_TOO_LARGE, e.getMessage(), e);
     }
   }
 
-  private StepOutcome retry(
-      SQSMessage record, StepMessage step, Progress progress, long startedNanos, Throwable e) {
-    return retry(record, step, progress, startedNanos, e, e.getClass().getSimpleName());
-  }
-
-  private StepOutcome retry(
+  /** Reports {@code failure} as the step's FAILED result; hands the record back if that fails. */
+  private StepOutcome report(
       SQSMessage record,
       StepMessage step,
       Progress progress,
       long startedNanos,
-      Throwable e,
-      String errorType) {
+      long startedAtMillis,
+      PermanentStepFailure failure) {
+    try {
+      publish(
+          StepResult.failure(step, failure.toStepError(), startedAtMillis, clock.millis()),
+          progress);
+    } catch (RuntimeException e) {
+      // Not reported: let SQS redeliver (on the last delivery the dead-letter queue's consumer
+      // fails the job).
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not report the failure of step " + step.jobId() + "#" + step.stepIndex(),
+          e);
+      log(
+          record,
+          step,
+          progress,
+          startedNanos,
+          StepOutcome.RETRY,
+          e.getClass().getSimpleName(),
+          e.getMessage());
+      return StepOutcome.RETRY;
+    }
+    log(record, step, progress, startedNanos, StepOutcome.FAILED, failure.type(), failure.detail());
+    return StepOutcome.FAILED;
+  }
+
+  /**
+   * A {@link VirtualMachineError} escaped the step: the process is no longer trustworthy (it is
+   * replaced after this batch) and the record is transient, never an input error.
+   */
+  private StepOutcome workerBroke(
+      SQSMessage record,
+      StepMessage step,
+      Progress progress,
+      long startedNanos,
+      long startedAtMillis,
+      Throwable failure) {
+    VirtualMachineError error = FailureDescriptions.virtualMachineError(failure);
+    health.poison(
+        "step "
+            + step.jobId()
+            + "#"
+            + step.stepIndex()
+            + " ("
+            + step.capability()
+            + "): "
+            + FailureDescriptions.describe(failure));
+    return handBack(
+        record,
+        step,
+        progress,
+        startedNanos,
+        startedAtMillis,
+        failure,
+        error.getClass().getSimpleName(),
+        StepErrorTypes.WORKER_FAILED);
+  }
+
+  /**
+   * A transient failure: hands the record back to SQS (logged as a retry with {@code
+   * retryErrorType}), except on its last delivery, where it is reported FAILED with {@code
+   * exhaustedType}.
+   */
+  private StepOutcome handBack(
+      SQSMessage record,
+      StepMessage step,
+      Progress progress,
+      long startedNanos,
+      long startedAtMillis,
+      Throwable cause,
+      String retryErrorType,
+      String exhaustedType) {
+    if (settings.lastDelivery(progress.attempt)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "step " + step.jobId() + "#" + step.stepIndex() + " failed on its last delivery",
+          cause);
+      return reportExhausted(
+          record,
+          step,
+          progress,
+          startedNanos,
+          startedAtMillis,
+          exhaustedType,
+          FailureDescriptions.describe(cause));
+    }
     LOG.log(
         System.Logger.Level.WARNING,
         "step " + step.jobId() + "#" + step.stepIndex() + " will be retried by SQS",
-        e);
-    log(record, step, progress, startedNanos, StepOutcome.RETRY, errorType, e.getMessage());
+        cause);
+    log(
+        record,
+        step,
+        progress,
+        startedNanos,
+        StepOutcome.RETRY,
+        retryErrorType,
+        cause.getMessage());
     return StepOutcome.RETRY;
+  }
+
+  /**
+   * Reports that the step failed on all its deliveries, {@code lastCause} (a human sentence) being
+   * the last one; hands the record back if even that report cannot be sent.
+   */
+  private StepOutcome reportExhausted(
+      SQSMessage record,
+      StepMessage step,
+      Progress progress,
+      long startedNanos,
+      long startedAtMillis,
+      String type,
+      String lastCause) {
+    String detail =
+        "step "
+            + (step.stepIndex() + 1)
+            + " of "
+            + step.stepCount()
+            + " ("
+            + step.capability()
+            + ") failed on all "
+            + progress.attempt
+            + (progress.attempt == 1 ? " delivery" : " deliveries")
+            + "; last error: "
+            + lastCause;
+    StepError error = new StepError(type, detail, StepErrorKinds.retryable(type));
+    try {
+      publish(StepResult.failure(step, error, startedAtMillis, clock.millis()), progress);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not report the exhausted step " + step.jobId() + "#" + step.stepIndex(),
+          e);
+      log(
+          record,
+          step,
+          progress,
+          startedNanos,
+          StepOutcome.RETRY,
+          e.getClass().getSimpleName(),
+          e.getMessage());
+      return StepOutcome.RETRY;
+    }
+    log(record, step, progress, startedNanos, StepOutcome.FAILED, type, detail);
+    return StepOutcome.FAILED;
   }
 
   private void log(
@@ -346,8 +587,22 @@ final class StepRunner {
 
   /** What is known about a record so far, for its log line. */
   private static final class Progress {
+    final int attempt;
+    final StepBudget budget;
+
+    /** When download and transform must have finished ({@link System#nanoTime}); MAX: never. */
+    final long deadlineNanos;
+
     volatile Long inputBytes;
     volatile Long outputBytes;
-    int attempt = 1;
+
+    Progress(int attempt, long startedNanos, StepBudget budget) {
+      this.attempt = attempt;
+      this.budget = budget;
+      this.deadlineNanos =
+          budget.millis() >= Long.MAX_VALUE / 1_000_000
+              ? Long.MAX_VALUE
+              : startedNanos + TimeUnit.MILLISECONDS.toNanos(budget.millis());
+    }
   }
 }

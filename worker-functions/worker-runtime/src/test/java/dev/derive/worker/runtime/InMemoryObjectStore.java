@@ -1,6 +1,7 @@
 package dev.derive.worker.runtime;
 
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.worker.runtime.store.ObjectChangedException;
 import dev.derive.worker.runtime.store.ObjectNotFoundException;
 import dev.derive.worker.runtime.store.ObjectStore;
 import dev.derive.worker.runtime.store.ObjectTooLargeException;
@@ -11,14 +12,26 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
-/** An {@link ObjectStore} in memory, for the runtime's pure-logic tests. */
+/**
+ * An {@link ObjectStore} in memory, for the runtime's pure-logic tests. An object's ETag is {@code
+ * "v<n>"} (quotes included), n counting its writes.
+ */
 final class InMemoryObjectStore implements ObjectStore {
   final Map<String, byte[]> objects = new HashMap<>();
+  final Map<String, Integer> writes = new HashMap<>();
   final Map<String, String> contentTypes = new HashMap<>();
   IOException nextFailure;
+  Throwable nextDownloadFailure;
 
   void put(ObjectRef ref, byte[] bytes) {
     objects.put(ref.toString(), bytes);
+    writes.merge(ref.toString(), 1, Integer::sum);
+  }
+
+  /** The ETag of {@code ref} as it is now, or {@code null} if it does not exist. */
+  String etag(ObjectRef ref) {
+    Integer n = writes.get(ref.toString());
+    return n == null ? null : "\"v" + n + "\"";
   }
 
   byte[] get(ObjectRef ref) {
@@ -34,7 +47,26 @@ final class InMemoryObjectStore implements ObjectStore {
 
   @Override
   public long download(ObjectRef ref, Path target, long maxBytes) throws IOException {
+    return download(ref, null, target, maxBytes);
+  }
+
+  @Override
+  public long download(ObjectRef ref, String ifMatchEtag, Path target, long maxBytes)
+      throws IOException {
     failIfAsked();
+    if (nextDownloadFailure != null) {
+      Throwable failure = nextDownloadFailure;
+      nextDownloadFailure = null;
+      if (failure instanceof Error error) {
+        throw error;
+      }
+      throw (RuntimeException) failure;
+    }
+    if (ifMatchEtag != null
+        && objects.containsKey(ref.toString())
+        && !ifMatchEtag.equals(etag(ref))) {
+      throw new ObjectChangedException(ref, ifMatchEtag, null);
+    }
     byte[] bytes = objects.get(ref.toString());
     if (bytes == null) {
       throw new ObjectNotFoundException(ref, null);
@@ -49,7 +81,7 @@ final class InMemoryObjectStore implements ObjectStore {
   @Override
   public void upload(Path source, ObjectRef ref, String contentType) throws IOException {
     failIfAsked();
-    objects.put(ref.toString(), Files.readAllBytes(source));
+    put(ref, Files.readAllBytes(source));
     contentTypes.put(ref.toString(), contentType);
   }
 

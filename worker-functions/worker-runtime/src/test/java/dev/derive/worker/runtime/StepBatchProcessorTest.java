@@ -34,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,6 +55,14 @@ class StepBatchProcessorTest {
   private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private RuntimeException publishFailure;
 
+  /** Publishing fails with {@link #publishFailure} only for results this accepts (all if null). */
+  private Predicate<StepResult> failPublishOf;
+
+  /** The reasons the processor asked the process to exit for, and how much was published then. */
+  private final List<String> exitReasons = new ArrayList<>();
+
+  private final List<Integer> publishedAtExit = new ArrayList<>();
+
   /** Lets a "spin" transformation end; until then it ignores interrupts. */
   private volatile boolean released;
 
@@ -62,7 +71,9 @@ class StepBatchProcessorTest {
 
   /**
    * Upper-cases ASCII; input "corrupt" fails permanently; "spin" loops ignoring interrupts until
-   * {@link #released}, then writes its output; "sleep" sleeps a minute (interruptibly).
+   * {@link #released}, then writes its output; "sleep" sleeps a minute (interruptibly); "oom" and
+   * "deep" throw {@link OutOfMemoryError} and {@link StackOverflowError}; "wrapped-oom" reports
+   * corrupt input caused by an {@link OutOfMemoryError}.
    */
   private final StepTransformer upper =
       new StepTransformer() {
@@ -98,6 +109,19 @@ class StepBatchProcessorTest {
           if (text.equals("corrupt")) {
             throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "cannot read it");
           }
+          if (text.equals("oom")) {
+            throw new OutOfMemoryError("Java heap space");
+          }
+          if (text.equals("deep")) {
+            throw new StackOverflowError();
+          }
+          if (text.equals("wrapped-oom")) {
+            // as a decoder that catches what its library throws and blames the input
+            throw new PermanentStepFailure(
+                StepErrorTypes.CORRUPT_INPUT,
+                "cannot decode the JPEG image: javax.imageio.IIOException: read failed",
+                new IOException("read failed", new OutOfMemoryError("Java heap space")));
+          }
           Files.writeString(output, text.toUpperCase());
         }
 
@@ -120,18 +144,36 @@ class StepBatchProcessorTest {
   }
 
   private StepBatchProcessor processor(long maxSourceBytes) {
+    return processor(new WorkerSettings("http://queue", maxSourceBytes, 1_000, tempDir));
+  }
+
+  private StepBatchProcessor processor(WorkerSettings settings) {
     return new StepBatchProcessor(
         upper,
         store,
         result -> {
-          if (publishFailure != null) {
+          if (publishFailure != null && (failPublishOf == null || failPublishOf.test(result))) {
             throw publishFailure;
           }
           published.add(result);
         },
-        new WorkerSettings("http://queue", maxSourceBytes, 1_000, tempDir),
+        settings,
         new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        reason -> {
+          exitReasons.add(reason);
+          publishedAtExit.add(published.size());
+        });
+  }
+
+  /** The finished results published (started reports left out). */
+  private List<StepResult> finished() {
+    return published.stream().filter(r -> !r.isStarted()).toList();
+  }
+
+  /** The started reports published. */
+  private List<StepResult> started() {
+    return published.stream().filter(StepResult::isStarted).toList();
   }
 
   @Test
@@ -143,7 +185,7 @@ class StepBatchProcessorTest {
     assertThat(response.getBatchItemFailures()).isEmpty();
     assertThat(new String(store.get(output("a")), StandardCharsets.UTF_8)).isEqualTo("HELLO");
     assertThat(store.contentTypes.get(output("a").toString())).isEqualTo(MediaTypes.TEXT_PLAIN);
-    assertThat(published)
+    assertThat(finished())
         .singleElement()
         .satisfies(
             r -> {
@@ -172,7 +214,7 @@ class StepBatchProcessorTest {
 
     processor.process(event(third), null);
 
-    assertThat(published).singleElement().extracting(StepResult::attempt).isEqualTo(3);
+    assertThat(published).hasSize(2).extracting(StepResult::attempt).containsOnly(3);
   }
 
   @Test
@@ -181,7 +223,7 @@ class StepBatchProcessorTest {
 
     processor.process(event(record("m1", step("a"))), null);
 
-    assertThat(published).singleElement().extracting(StepResult::attempt).isEqualTo(1);
+    assertThat(published).hasSize(2).extracting(StepResult::attempt).containsOnly(1);
   }
 
   @Test
@@ -215,24 +257,31 @@ class StepBatchProcessorTest {
         processor.process(event(record("m1", step("bad")), record("m2", step("good"))), null);
 
     assertThat(response.getBatchItemFailures()).isEmpty();
-    assertThat(published).hasSize(2);
-    assertThat(published.get(0).succeeded()).isFalse();
-    assertThat(published.get(0).error().type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
-    assertThat(published.get(0).error().retryable()).isFalse();
-    assertThat(published.get(1).succeeded()).isTrue();
+    List<StepResult> finished = finished();
+    assertThat(finished).hasSize(2);
+    assertThat(finished.get(0).succeeded()).isFalse();
+    assertThat(finished.get(0).error().type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+    assertThat(finished.get(0).error().retryable()).isFalse();
+    assertThat(finished.get(1).succeeded()).isTrue();
     assertThat(logLines())
         .extracting(l -> l.get("outcome").asText())
         .containsExactly("failed", "succeeded");
   }
 
   @Test
-  void missingInputFailsPermanentlyWithInputMissing() {
+  void missingInputIsReportedAsARetryableInputMissing() {
     SQSBatchResponse response = processor.process(event(record("m1", step("gone"))), null);
 
     assertThat(response.getBatchItemFailures()).isEmpty();
-    assertThat(published)
+    assertThat(finished())
         .singleElement()
-        .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.INPUT_MISSING));
+        .satisfies(
+            r -> {
+              assertThat(r.error().type()).isEqualTo(StepErrorTypes.INPUT_MISSING);
+              assertThat(r.error().retryable())
+                  .as("an intermediate deleted by the lifecycle rule is made again")
+                  .isTrue();
+            });
   }
 
   @Test
@@ -243,9 +292,13 @@ class StepBatchProcessorTest {
     processor.process(event(record("m1", step("big"))), null);
 
     assertThat(transforms).hasValue(0);
-    assertThat(published)
+    assertThat(finished())
         .singleElement()
-        .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE));
+        .satisfies(
+            r -> {
+              assertThat(r.error().type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+              assertThat(r.error().retryable()).isFalse();
+            });
   }
 
   @Test
@@ -260,12 +313,13 @@ class StepBatchProcessorTest {
     assertThat(response.getBatchItemFailures())
         .extracting(BatchItemFailure::getItemIdentifier)
         .containsExactly("m1");
-    assertThat(published)
+    assertThat(finished())
         .singleElement()
         .satisfies(r -> assertThat(r.jobId()).isEqualTo(jobId("b")));
     assertThat(logLines())
         .extracting(l -> l.get("outcome").asText())
         .containsExactly("retry", "succeeded");
+    assertThat(exitReasons).as("I/O trouble does not spoil the process").isEmpty();
   }
 
   @Test
@@ -312,8 +366,13 @@ class StepBatchProcessorTest {
 
     assertThat(transforms).hasValue(0);
     assertThat(published)
+        .as("no started report for a step that never starts")
         .singleElement()
-        .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.INVALID_STEP));
+        .satisfies(
+            r -> {
+              assertThat(r.error().type()).isEqualTo(StepErrorTypes.INVALID_STEP);
+              assertThat(r.error().retryable()).isFalse();
+            });
   }
 
   @Test
@@ -339,7 +398,7 @@ class StepBatchProcessorTest {
 
   @Test
   @Timeout(30)
-  void aStepOverrunningTheWholeInvocationFailsWithTimeoutAndCannotWriteItsOutputLater()
+  void aStepOverrunningTheWholeInvocationFailsWithARetryableTimeoutAndCannotWriteItsOutputLater()
       throws Exception {
     store.put(input("slow"), "spin".getBytes(StandardCharsets.UTF_8));
     store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
@@ -355,7 +414,7 @@ class StepBatchProcessorTest {
     assertThat(response.getBatchItemFailures())
         .extracting(BatchItemFailure::getItemIdentifier)
         .containsExactly("m2");
-    assertThat(published)
+    assertThat(finished())
         .singleElement()
         .satisfies(
             r -> {
@@ -363,12 +422,19 @@ class StepBatchProcessorTest {
               assertThat(r.jobId()).isEqualTo(jobId("slow"));
               assertThat(r.error().type()).isEqualTo(StepErrorTypes.TIMEOUT);
               assertThat(r.error().detail()).startsWith("did not finish within the function's");
-              assertThat(r.error().retryable()).isFalse();
+              assertThat(r.error().retryable()).isTrue();
             });
     assertThat(logLines())
+        .as("the step that would not stop spoilt the process: the next record is handed back")
         .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText())
         .containsExactly(
-            tuple("failed", StepErrorTypes.TIMEOUT), tuple("retry", StepErrorTypes.TIMEOUT));
+            tuple("failed", StepErrorTypes.TIMEOUT), tuple("retry", StepErrorTypes.WORKER_FAILED));
+    assertThat(exitReasons)
+        .as("the process exits after the response, the timeout being reported")
+        .singleElement()
+        .asString()
+        .contains("ignored the interrupt");
+    assertThat(publishedAtExit).containsExactly(published.size());
     assertNoTempFiles();
 
     released = true;
@@ -397,9 +463,10 @@ class StepBatchProcessorTest {
         .extracting(BatchItemFailure::getItemIdentifier)
         .containsExactly("m2", "m3");
     assertThat(sleepInterrupted.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(published)
+    assertThat(finished())
         .singleElement()
         .satisfies(r -> assertThat(r.jobId()).isEqualTo(jobId("a")));
+    assertThat(exitReasons).as("the interrupted step stopped: the process is fine").isEmpty();
     assertThat(store.get(output("late"))).isNull();
     assertThat(logLines())
         .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText(null))
@@ -419,7 +486,7 @@ class StepBatchProcessorTest {
 
     assertThat(response.getBatchItemFailures()).isEmpty();
     assertThat(new String(store.get(output("a")), StandardCharsets.UTF_8)).isEqualTo("HELLO");
-    assertThat(published).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
+    assertThat(finished()).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
   }
 
   private void assertNoTempFiles() throws IOException {

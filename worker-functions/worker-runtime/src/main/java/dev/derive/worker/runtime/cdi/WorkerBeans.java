@@ -1,6 +1,8 @@
 package dev.derive.worker.runtime.cdi;
 
+import dev.derive.worker.runtime.ProcessExit;
 import dev.derive.worker.runtime.StepBatchProcessor;
+import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepTransformer;
 import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.aws.AwsClientFactory;
@@ -10,6 +12,8 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -51,7 +55,9 @@ public class WorkerBeans {
   /**
    * The step-results queue ({@code derive.worker.step-results-queue-url}), the largest input read
    * in bytes ({@code derive.worker.max-source-bytes}), the margin in milliseconds before the
-   * deadline under which no record is started ({@code derive.worker.deadline-margin-millis}); the
+   * deadline under which no record is started ({@code derive.worker.deadline-margin-millis}), the
+   * worker queue's {@code maxReceiveCount} (env {@code STEP_MAX_RECEIVE_COUNT}, read under that
+   * very name so no worker's {@code application.properties} has to map it; absent: unknown); the
    * scratch folder is {@code java.io.tmpdir}.
    */
   @Produces
@@ -59,14 +65,21 @@ public class WorkerBeans {
   WorkerSettings workerSettings(
       @ConfigProperty(name = "derive.worker.step-results-queue-url") String stepResultsQueueUrl,
       @ConfigProperty(name = "derive.worker.max-source-bytes") long maxSourceBytes,
-      @ConfigProperty(name = "derive.worker.deadline-margin-millis") long deadlineMarginMillis) {
+      @ConfigProperty(name = "derive.worker.deadline-margin-millis") long deadlineMarginMillis,
+      @ConfigProperty(name = WorkerSettings.MAX_RECEIVE_COUNT_VARIABLE)
+          Optional<String> maxReceiveCount) {
     return new WorkerSettings(
         stepResultsQueueUrl,
         maxSourceBytes,
         deadlineMarginMillis,
-        Path.of(System.getProperty("java.io.tmpdir")));
+        Path.of(System.getProperty("java.io.tmpdir")),
+        WorkerSettings.parseMaxReceiveCount(maxReceiveCount.orElse(null)));
   }
 
+  /**
+   * The processor the worker's handler delegates to; it halts the JVM shortly after returning a
+   * batch response once the process can no longer be trusted ({@link ProcessExit#halting()}).
+   */
   @Produces
   @Singleton
   StepBatchProcessor stepBatchProcessor(
@@ -75,6 +88,9 @@ public class WorkerBeans {
         transformer,
         new S3ObjectStore(s3),
         new SqsStepResultPublisher(sqs, settings.stepResultsQueueUrl()),
-        settings);
+        settings,
+        new StepLog(),
+        Clock.systemUTC(),
+        ProcessExit.halting());
   }
 }

@@ -20,12 +20,15 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * {@link ObjectStore} on Amazon S3: HeadObject, GetObject streamed to a file, PutObject from a
- * file. A 404 (NoSuchKey, NoSuchBucket, or a HEAD without body) means "does not exist"; every other
- * SDK exception propagates for the runtime to retry.
+ * {@link ObjectStore} on Amazon S3: HeadObject, GetObject streamed to a file (with {@code If-Match}
+ * when an ETag is pinned), PutObject from a file. A 404 (NoSuchKey, NoSuchBucket, or a HEAD without
+ * body) means "does not exist" ({@link ObjectNotFoundException}), a 412 on a pinned read means "the
+ * object changed" ({@link ObjectChangedException}); every other SDK exception propagates for the
+ * runtime to retry.
  */
 public final class S3ObjectStore implements ObjectStore {
   private static final int HTTP_NOT_FOUND = 404;
+  private static final int HTTP_PRECONDITION_FAILED = 412;
   private static final int BUFFER_BYTES = 64 * 1024;
 
   private final S3Client s3;
@@ -59,11 +62,18 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public long download(ObjectRef ref, Path target, long maxBytes) throws IOException {
+    return download(ref, null, target, maxBytes);
+  }
+
+  @Override
+  public long download(ObjectRef ref, String ifMatchEtag, Path target, long maxBytes)
+      throws IOException {
     GetObjectRequest request =
         GetObjectRequest.builder()
             .bucket(ref.bucket())
             .key(ref.key())
             .versionId(ref.versionId())
+            .ifMatch(ifMatchEtag)
             .build();
     ResponseInputStream<GetObjectResponse> body;
     try {
@@ -71,6 +81,9 @@ public final class S3ObjectStore implements ObjectStore {
     } catch (S3Exception e) {
       if (isNotFound(e)) {
         throw new ObjectNotFoundException(ref, e);
+      }
+      if (ifMatchEtag != null && e.statusCode() == HTTP_PRECONDITION_FAILED) {
+        throw new ObjectChangedException(ref, ifMatchEtag, e);
       }
       throw e;
     }

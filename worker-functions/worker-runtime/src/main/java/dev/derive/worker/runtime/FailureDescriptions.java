@@ -1,0 +1,97 @@
+package dev.derive.worker.runtime;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+/**
+ * Turns the cause of a transient failure into a short human sentence for a step error's detail,
+ * e.g. "the worker ran out of memory": never a Java class name or a stack trace (the API shows the
+ * detail to its clients; the step log and the function log keep the technical cause).
+ */
+final class FailureDescriptions {
+  /** A qualified or simple Java exception or error class name, with a following colon. */
+  private static final Pattern CLASS_NAME =
+      Pattern.compile("\\b(?:[A-Za-z_$][\\w$]*\\.)*[A-Z][\\w$]*(?:Exception|Error)\\b:?\\s*");
+
+  private static final int MAX_MESSAGE_CHARS = 200;
+
+  private FailureDescriptions() {}
+
+  /**
+   * The first {@link VirtualMachineError} (out of memory, stack overflow …) in {@code failure}'s
+   * cause chain, or {@code null}: a failure with one is the worker's, whatever wraps it.
+   */
+  static VirtualMachineError virtualMachineError(Throwable failure) {
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+      if (t instanceof VirtualMachineError error) {
+        return error;
+      }
+    }
+    return null;
+  }
+
+  /** A human sentence (no leading capital, no full stop) saying what went wrong. */
+  static String describe(Throwable failure) {
+    VirtualMachineError vm = virtualMachineError(failure);
+    if (vm instanceof OutOfMemoryError) {
+      return "the worker ran out of memory";
+    }
+    if (vm instanceof StackOverflowError) {
+      return "the worker ran out of stack space (the input may be nested too deeply)";
+    }
+    if (vm != null) {
+      return "the worker's Java virtual machine failed";
+    }
+    if (failure instanceof DeadlineExceededException) {
+      return "the step did not finish in the time its invocation had left (earlier steps of the"
+          + " batch used the rest)";
+    }
+    if (failure instanceof ApiCallTimeoutException
+        || failure instanceof ApiCallAttemptTimeoutException) {
+      return "a call to the storage or queue service timed out";
+    }
+    if (failure instanceof AwsServiceException service) {
+      String serviceName =
+          service.awsErrorDetails() == null ? null : service.awsErrorDetails().serviceName();
+      String code =
+          service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
+      return "the "
+          + (serviceName == null ? "AWS" : serviceName)
+          + " service answered HTTP "
+          + service.statusCode()
+          + (code == null || code.isBlank() ? "" : " (" + code + ")");
+    }
+    if (failure instanceof SdkClientException) {
+      return "the storage or queue service could not be reached";
+    }
+    if (failure instanceof InterruptedIOException) {
+      return "the worker was interrupted";
+    }
+    String message = message(failure);
+    if (failure instanceof IOException) {
+      return "a local input/output error" + (message == null ? "" : ": " + message);
+    }
+    return "an unexpected error in the worker" + (message == null ? "" : ": " + message);
+  }
+
+  /** The first line of the failure's message without class names, shortened; null if none. */
+  private static String message(Throwable failure) {
+    String message = failure.getMessage();
+    if (message == null) {
+      return null;
+    }
+    String line = CLASS_NAME.matcher(message.lines().findFirst().orElse("")).replaceAll("").trim();
+    if (line.isEmpty()) {
+      return null;
+    }
+    return line.length() <= MAX_MESSAGE_CHARS ? line : line.substring(0, MAX_MESSAGE_CHARS) + "…";
+  }
+}
