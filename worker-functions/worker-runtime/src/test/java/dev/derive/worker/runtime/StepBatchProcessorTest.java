@@ -38,6 +38,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -531,6 +532,391 @@ class StepBatchProcessorTest {
     assertThat(processor.process(null, null).getBatchItemFailures()).isEmpty();
   }
 
+  /** Item 10 of issue 9: the coordinator learns that a step runs, and with which attempt. */
+  @Nested
+  class StartedReport {
+    @Test
+    void aStepThatRunsReportsItsStartBeforeItsResultWithTheAttemptAndTheExecution() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(delivery("m1", step(message("a", null, "exec-1")), 2)), null);
+
+      assertThat(published)
+          .extracting(StepResult::report, StepResult::attempt, StepResult::executionId)
+          .containsExactly(
+              tuple(StepResult.Report.STARTED, 2, "exec-1"),
+              tuple(StepResult.Report.FINISHED, 2, "exec-1"));
+      StepResult start = published.get(0);
+      assertThat(start.succeeded()).isFalse();
+      assertThat(start.error()).isNull();
+      assertThat(start.startedAtMillis()).isEqualTo(published.get(1).startedAtMillis());
+      assertThat(logLines())
+          .as("still one log line per record")
+          .singleElement()
+          .satisfies(line -> assertThat(line.get("outcome").asText()).isEqualTo("succeeded"));
+    }
+
+    @Test
+    void aReusedOutputSendsNoStartedReport() {
+      store.put(output("a"), "EXISTING".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(started()).isEmpty();
+      assertThat(finished()).singleElement().satisfies(r -> assertThat(r.reused()).isTrue());
+    }
+
+    @Test
+    void aStartedReportThatCannotBeSentDoesNotStopTheStep() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      publishFailure = new IllegalStateException("queue unavailable");
+      failPublishOf = StepResult::isStarted;
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(store.get(output("a"))).asString(StandardCharsets.UTF_8).isEqualTo("HELLO");
+      assertThat(published)
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.isStarted()).isFalse();
+                assertThat(r.succeeded()).isTrue();
+              });
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText())
+          .containsExactly("succeeded");
+    }
+
+    @Test
+    void aMessageDeliveredTwiceRunsOnceAndReportsOnlyTheReuseTheSecondTime() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      String body = step(message("a", null, "exec-1"));
+
+      processor.process(event(delivery("m1", body, 1)), null);
+      processor.process(event(delivery("m1", body, 2)), null);
+
+      assertThat(transforms).hasValue(1);
+      assertThat(published)
+          .extracting(StepResult::report, StepResult::reused, StepResult::attempt)
+          .containsExactly(
+              tuple(StepResult.Report.STARTED, false, 1),
+              tuple(StepResult.Report.FINISHED, false, 1),
+              tuple(StepResult.Report.FINISHED, true, 2));
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText())
+          .containsExactly("succeeded", "reused");
+    }
+
+    @Test
+    void aStepThatFailsReportsItsStartThenItsFailure() {
+      store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(record("m1", step("bad"))), null);
+
+      assertThat(published)
+          .extracting(StepResult::report, StepResult::succeeded)
+          .containsExactly(
+              tuple(StepResult.Report.STARTED, false), tuple(StepResult.Report.FINISHED, false));
+    }
+  }
+
+  /** Item 8 of issue 9: the bytes read are those the coordinator identified. */
+  @Nested
+  class PinnedSource {
+    @Test
+    void aSourceReadWithItsCurrentEtagIsTransformed() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(record("m1", step(message("a", store.etag(input("a")), "e")))), null);
+
+      assertThat(store.get(output("a"))).asString(StandardCharsets.UTF_8).isEqualTo("HELLO");
+    }
+
+    @Test
+    void aSourceOverwrittenAfterTheRequestFailsTheStepRetryablyWithSourceChanged() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      String etagSeenByTheCoordinator = store.etag(input("a"));
+      store.put(input("a"), "other bytes".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response =
+          processor.process(
+              event(record("m1", step(message("a", etagSeenByTheCoordinator, "e")))), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(transforms).hasValue(0);
+      assertThat(store.get(output("a"))).as("no new bytes under the old fingerprint").isNull();
+      assertThat(finished())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.error().type()).isEqualTo(StepErrorTypes.SOURCE_CHANGED);
+                assertThat(r.error().retryable()).isTrue();
+                assertThat(r.error().detail())
+                    .isEqualTo(
+                        "the source in/a changed after the request was accepted; request the"
+                            + " derivative again");
+              });
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText())
+          .containsExactly(tuple("failed", StepErrorTypes.SOURCE_CHANGED));
+    }
+  }
+
+  /** Item 2 of issue 9: the last delivery says why instead of vanishing into the DLQ. */
+  @Nested
+  class LastDelivery {
+    @BeforeEach
+    void threeDeliveries() {
+      processor = processor(new WorkerSettings("http://queue", 10_000, 1_000, tempDir, 3));
+    }
+
+    @Test
+    void aTransientFailureBeforeTheLastDeliveryIsStillHandedBack() {
+      store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+      store.nextFailure = new IOException("connection reset");
+
+      SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 2)), null);
+
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1");
+      assertThat(published).isEmpty();
+    }
+
+    @Test
+    void aTransientFailureOnTheLastDeliveryIsReportedAsARetryableWorkerFailure() {
+      store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+      store.nextDownloadFailure = new IllegalStateException("connection reset");
+
+      SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 3)), null);
+
+      assertThat(response.getBatchItemFailures()).as("the record counts as processed").isEmpty();
+      assertThat(finished())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.attempt()).isEqualTo(3);
+                assertThat(r.error().type()).isEqualTo(StepErrorTypes.WORKER_FAILED);
+                assertThat(r.error().retryable()).isTrue();
+                assertThat(r.error().detail())
+                    .isEqualTo(
+                        "step 1 of 1 (upper) failed on all 3 deliveries; last error: an"
+                            + " unexpected error in the worker: connection reset");
+              });
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText())
+          .containsExactly(tuple("failed", StepErrorTypes.WORKER_FAILED));
+    }
+
+    @Test
+    void anOutOfMemoryErrorOnTheLastDeliveryIsReportedAsTheWorkersFailureWithoutClassNames() {
+      store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(delivery("m1", step("a"), 3)), null);
+
+      assertThat(finished())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.error().type()).isEqualTo(StepErrorTypes.WORKER_FAILED);
+                assertThat(r.error().retryable()).isTrue();
+                assertThat(r.error().detail())
+                    .isEqualTo(
+                        "step 1 of 1 (upper) failed on all 3 deliveries; last error: the worker"
+                            + " ran out of memory")
+                    .doesNotContain("OutOfMemoryError", "java.");
+              });
+    }
+
+    @Test
+    void aLateStepOverrunningOnTheLastDeliveryIsReportedAsATimeout() throws Exception {
+      store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+      store.put(input("late"), "sleep".getBytes(StandardCharsets.UTF_8));
+      int[] remaining = {10_000, 1_500, 900};
+      int[] calls = {0};
+      Context context = new DeadlineContext(() -> remaining[Math.min(calls[0]++, 2)]);
+
+      SQSBatchResponse response =
+          processor.process(
+              event(delivery("m1", step("a"), 1), delivery("m2", step("late"), 3)), context);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(sleepInterrupted.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(finished())
+          .filteredOn(r -> r.jobId().equals(jobId("late")))
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.error().type()).isEqualTo(StepErrorTypes.TIMEOUT);
+                assertThat(r.error().retryable()).isTrue();
+                assertThat(r.error().detail())
+                    .startsWith("step 1 of 1 (upper) failed on all 3 deliveries; last error: the")
+                    .contains("did not finish in the time its invocation had left");
+              });
+    }
+
+    @Test
+    void aRecordNotStartedBeforeTheDeadlineOnItsLastDeliveryIsReportedAsATimeout() {
+      store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+      store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+      int[] calls = {0};
+      Context context = new DeadlineContext(() -> calls[0]++ == 0 ? 1_500 : 900);
+
+      SQSBatchResponse response =
+          processor.process(
+              event(delivery("m1", step("a"), 1), delivery("m2", step("b"), 3)), context);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(transforms).hasValue(1);
+      assertThat(finished())
+          .filteredOn(r -> r.jobId().equals(jobId("b")))
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.error().type()).isEqualTo(StepErrorTypes.TIMEOUT);
+                assertThat(r.error().detail())
+                    .isEqualTo(
+                        "step 1 of 1 (upper) failed on all 3 deliveries; last error: it was not"
+                            + " started: too little of its invocation's time was left");
+              });
+    }
+
+    @Test
+    void aPermanentFailureOnTheLastDeliveryKeepsItsKind() {
+      store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(delivery("m1", step("bad"), 3)), null);
+
+      assertThat(finished())
+          .singleElement()
+          .satisfies(r -> assertThat(r.error().type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT));
+    }
+
+    @Test
+    void ifEvenTheLastDeliverysReportCannotBeSentTheRecordIsHandedBack() {
+      store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+      store.nextDownloadFailure = new IllegalStateException("connection reset");
+      publishFailure = new IllegalStateException("queue unavailable");
+      failPublishOf = r -> !r.isStarted();
+
+      SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 3)), null);
+
+      assertThat(response.getBatchItemFailures())
+          .as("the dead-letter queue's consumer takes it from here")
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1");
+      assertThat(logLines()).extracting(l -> l.get("outcome").asText()).containsExactly("retry");
+    }
+
+    @Test
+    void withoutAMaxReceiveCountNoDeliveryIsTheLast() {
+      processor = processor(10_000);
+      store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
+      store.nextFailure = new IOException("connection reset");
+
+      SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 99)), null);
+
+      assertThat(response.getBatchItemFailures()).hasSize(1);
+      assertThat(published).isEmpty();
+    }
+  }
+
+  /** Item 9 of issue 9: a process that a step broke is replaced, and never blames the input. */
+  @Nested
+  class UntrustworthyProcess {
+    @Test
+    void aHealthyBatchAsksForNoExit() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+
+      processor.process(event(record("m1", step("a")), record("m2", step("bad"))), null);
+
+      assertThat(exitReasons).isEmpty();
+    }
+
+    @Test
+    void anOutOfMemoryErrorIsRetriedAndTheProcessExitsAfterTheResponse() {
+      store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
+      store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response =
+          processor.process(event(record("m1", step("a")), record("m2", step("b"))), null);
+
+      assertThat(response.getBatchItemFailures())
+          .as("the failing record and the one after it go back to SQS for a fresh process")
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1", "m2");
+      assertThat(transforms).as("nothing more runs on this process").hasValue(1);
+      assertThat(finished()).isEmpty();
+      assertThat(exitReasons).singleElement().asString().contains("ran out of memory");
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText(), l -> l.get("errorType").asText())
+          .containsExactly(
+              tuple("retry", "OutOfMemoryError"), tuple("retry", StepErrorTypes.WORKER_FAILED));
+      assertNoTempFilesQuietly();
+    }
+
+    @Test
+    void aStackOverflowErrorTakesTheProcessDownToo() {
+      store.put(input("a"), "deep".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).hasSize(1);
+      assertThat(exitReasons).singleElement().asString().contains("stack");
+    }
+
+    @Test
+    void anOutOfMemoryErrorWrappedAsCorruptInputIsNeverReportedAsAnInputError() {
+      store.put(input("a"), "wrapped-oom".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).hasSize(1);
+      assertThat(finished()).as("no corrupt-input result").isEmpty();
+      assertThat(exitReasons).singleElement().asString().contains("ran out of memory");
+    }
+
+    @Test
+    void anOutOfMemoryErrorWhileReadingTheInputIsTheWorkersToo() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.nextDownloadFailure = new OutOfMemoryError("Java heap space");
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).hasSize(1);
+      assertThat(exitReasons).hasSize(1);
+    }
+
+    @Test
+    void aLaterBatchOnASpoiltProcessIsHandedBackUntouched() {
+      store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
+      store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+      processor.process(event(record("m1", step("a"))), null);
+
+      SQSBatchResponse later = processor.process(event(record("m2", step("b"))), null);
+
+      assertThat(later.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m2");
+      assertThat(transforms).hasValue(1);
+      assertThat(published)
+          .as("only the first step's start: b never started")
+          .extracting(StepResult::jobId)
+          .containsOnly(jobId("a"));
+      assertThat(exitReasons).as("asked again after each response").hasSize(2);
+    }
+
+    private void assertNoTempFilesQuietly() {
+      try {
+        assertNoTempFiles();
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
   private List<JsonNode> logLines() {
     String text = logBytes.toString(StandardCharsets.UTF_8);
     return text.lines()
@@ -558,18 +944,35 @@ class StepBatchProcessorTest {
   }
 
   private static String step(String name) {
-    return MessageCodec.encode(
-        new StepMessage(
-            jobId(name),
-            0,
-            1,
-            CAPABILITY,
-            List.of(),
-            input(name),
-            MediaTypes.TEXT_PLAIN,
-            output(name),
-            MediaTypes.TEXT_PLAIN,
-            "trace-" + name));
+    return step(message(name, null, null));
+  }
+
+  private static String step(StepMessage message) {
+    return MessageCodec.encode(message);
+  }
+
+  private static StepMessage message(String name, String inputEtag, String executionId) {
+    return new StepMessage(
+        jobId(name),
+        0,
+        1,
+        CAPABILITY,
+        List.of(),
+        input(name),
+        MediaTypes.TEXT_PLAIN,
+        output(name),
+        MediaTypes.TEXT_PLAIN,
+        "trace-" + name,
+        executionId,
+        inputEtag);
+  }
+
+  /** A record as SQS delivers it the {@code receiveCount}-th time. */
+  private static SQSMessage delivery(String messageId, String body, int receiveCount) {
+    SQSMessage message = record(messageId, body);
+    message.setAttributes(
+        java.util.Map.of("ApproximateReceiveCount", Integer.toString(receiveCount)));
+    return message;
   }
 
   private static SQSMessage record(String messageId, String body) {

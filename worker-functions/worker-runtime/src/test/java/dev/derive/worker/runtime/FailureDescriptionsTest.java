@@ -1,0 +1,75 @@
+package dev.derive.worker.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/** The last-error sentences of a step that failed on all its deliveries: human, no class names. */
+class FailureDescriptionsTest {
+
+  @Test
+  void anOutOfMemoryErrorIsTheWorkerRunningOutOfMemoryWhereverItIsWrapped() {
+    Throwable wrapped =
+        new PermanentStepFailure(
+            "corrupt-input", "cannot decode", new IOException(new OutOfMemoryError("heap")));
+
+    assertThat(FailureDescriptions.describe(new OutOfMemoryError("Java heap space")))
+        .isEqualTo("the worker ran out of memory");
+    assertThat(FailureDescriptions.describe(wrapped)).isEqualTo("the worker ran out of memory");
+    assertThat(FailureDescriptions.virtualMachineError(wrapped))
+        .isInstanceOf(OutOfMemoryError.class);
+  }
+
+  @Test
+  void aStackOverflowIsNamedAsSuch() {
+    assertThat(FailureDescriptions.describe(new StackOverflowError()))
+        .startsWith("the worker ran out of stack space");
+  }
+
+  @Test
+  void aServiceErrorNamesTheServiceAndItsAnswer() {
+    S3Exception slowDown =
+        (S3Exception)
+            S3Exception.builder()
+                .statusCode(503)
+                .awsErrorDetails(
+                    AwsErrorDetails.builder().serviceName("S3").errorCode("SlowDown").build())
+                .message("Please reduce your request rate.")
+                .build();
+
+    assertThat(FailureDescriptions.describe(slowDown))
+        .isEqualTo("the S3 service answered HTTP 503 (SlowDown)");
+  }
+
+  @Test
+  void sdkTroubleReachingAwsAndTimeoutsAreNamedWithoutTheirClasses() {
+    assertThat(
+            FailureDescriptions.describe(
+                SdkClientException.create("Unable to execute HTTP request: Connection refused")))
+        .isEqualTo("the storage or queue service could not be reached");
+    assertThat(FailureDescriptions.describe(ApiCallTimeoutException.create(10_000)))
+        .isEqualTo("a call to the storage or queue service timed out");
+  }
+
+  @Test
+  void classNamesAreStrippedFromOtherMessages() {
+    String sentence =
+        FailureDescriptions.describe(
+            new IllegalStateException(
+                "java.util.concurrent.RejectedExecutionException: pool closed\n\tat x.y.Z.run"));
+
+    assertThat(sentence).isEqualTo("an unexpected error in the worker: pool closed");
+    assertThat(FailureDescriptions.describe(new IOException("No space left on device")))
+        .isEqualTo("a local input/output error: No space left on device");
+  }
+
+  @Test
+  void aFailureWithoutVirtualMachineErrorHasNone() {
+    assertThat(FailureDescriptions.virtualMachineError(new IOException("x"))).isNull();
+  }
+}
