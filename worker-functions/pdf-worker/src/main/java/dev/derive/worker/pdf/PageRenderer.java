@@ -89,8 +89,33 @@ final class PageRenderer {
     if (!request.fitsBox()) {
       return request.dpi() / POINTS_PER_INCH;
     }
-    float byWidth = request.width() == null ? Float.MAX_VALUE : request.width() / widthPoints;
-    float byHeight = request.height() == null ? Float.MAX_VALUE : request.height() / heightPoints;
-    return Math.min(byWidth, byHeight);
+    Integer width = request.width();
+    Integer height = request.height();
+    float byWidth = width == null ? Float.MAX_VALUE : width / widthPoints;
+    float byHeight = height == null ? Float.MAX_VALUE : height / heightPoints;
+    float scale = Math.min(byWidth, byHeight);
+    // In float, 842 pt x (256 / 842) is 255.99998, which PDFBox rounds down to 255 pixels: step the
+    // scale up a few ulps until the side that binds fills its box, never past either box side.
+    for (int step = 0; step < 16; step++) {
+      float next = Math.nextUp(scale);
+      if (reaches(scale, widthPoints, width)
+          || reaches(scale, heightPoints, height)
+          || exceeds(next, widthPoints, width)
+          || exceeds(next, heightPoints, height)) {
+        break;
+      }
+      scale = next;
+    }
+    return scale;
+  }
+
+  /** Whether {@code points} at {@code scale} render to at least {@code box} pixels (as PDFBox). */
+  private static boolean reaches(float scale, float points, Integer box) {
+    return box != null && Math.floor(points * scale) >= box;
+  }
+
+  /** Whether {@code points} at {@code scale} render to more than {@code box} pixels (as PDFBox). */
+  private static boolean exceeds(float scale, float points, Integer box) {
+    return box != null && Math.floor(points * scale) > box;
   }
 }

@@ -71,8 +71,19 @@ class PdfTransformerTest {
 
     BufferedImage page = png(render(pdf, Map.of("width", 256, "height", 256)));
 
-    assertThat(page.getHeight()).isBetween(255, 256);
-    assertThat(page.getWidth()).isBetween(180, 182);
+    assertThat(page.getHeight()).isEqualTo(256);
+    assertThat(page.getWidth()).isEqualTo(181); // 595.28 x 841.89 pt
+  }
+
+  /** In float, 842 x (256 / 842) is 255.99998: the box side must still come out 256 pixels. */
+  @Test
+  void theSideThatBindsFillsItsBoxDespiteFloatRounding() throws IOException {
+    Path pdf = pdf(new PDRectangle(595, 842));
+
+    BufferedImage page = png(render(pdf, Map.of("width", 256, "height", 256)));
+
+    assertThat(page.getHeight()).isEqualTo(256);
+    assertThat(page.getWidth()).isEqualTo(180); // 595 x 256 / 842 = 180.9
   }
 
   @Test
