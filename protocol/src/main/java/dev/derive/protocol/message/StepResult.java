@@ -1,5 +1,6 @@
 package dev.derive.protocol.message;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Objects;
 
@@ -121,7 +122,8 @@ public record StepResult(
         0);
   }
 
-  /** Whether this reports a start rather than an end. */
+  /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
+  @JsonIgnore
   public boolean isStarted() {
     return report == Report.STARTED;
   }

@@ -42,6 +42,37 @@ class MessageCodecTest {
   }
 
   @Test
+  void theExecutionTheSourceEtagAndStartedReportsSurviveARoundTrip() {
+    StepMessage pinned =
+        new StepMessage(
+            step.jobId(),
+            0,
+            1,
+            "image",
+            step.operations(),
+            step.input(),
+            step.inputMediaType(),
+            step.output(),
+            step.outputMediaType(),
+            "trace-1",
+            "execution-7",
+            "\"etag-1\"");
+    StepResult started = StepResult.started(pinned, 15).withAttempt(2);
+    StepResult success = StepResult.success(pinned, 1, 10, 20, false);
+
+    assertThat(MessageCodec.decode(MessageCodec.encode(pinned), StepMessage.class))
+        .isEqualTo(pinned);
+    assertThat(MessageCodec.decode(MessageCodec.encode(started), StepResult.class))
+        .isEqualTo(started);
+    assertThat(started.isStarted()).isTrue();
+    assertThat(started.executionId()).isEqualTo("execution-7");
+    assertThat(success.executionId()).isEqualTo("execution-7");
+    assertThat(MessageCodec.encode(started))
+        .contains("\"report\":\"STARTED\"")
+        .doesNotContain("\"started\"");
+  }
+
+  @Test
   void rejectsUnknownFieldsAndGarbage() {
     String withExtra = MessageCodec.encode(step).replaceFirst("\\{", "{\"surprise\":1,");
     assertThatThrownBy(() -> MessageCodec.decode(withExtra, StepMessage.class))
