@@ -64,6 +64,7 @@ class TextSampleCorpusTest {
         "pdf/standard_fonts.pdf | TCPDF Example 055",
         "pdf/helloworld-bad.pdf | Hello",
         "pdf/issue17215.pdf | Dummy PDF file",
+        "pdf/issue14497.pdf | DAVID HELLIG & ABRAHAMSE - PROFESSIONAL LAND SURVEYORS",
         "markdown-html/quick.html | The quick brown fox jumps over the lazy dog",
         "markdown-html/testMARKDOWN.md | Café naïve résumé",
         "markdown-html/README-zh_CN.md | 一套企业级 UI 设计语言和 React 组件库",
@@ -87,9 +88,33 @@ class TextSampleCorpusTest {
     assertThat(extract(sample, "text/plain")).contains(phrase);
   }
 
+  /**
+   * A scan (Flate or JBIG2) or a page of pictures only (JPEG 2000 colour bars) has no text layer,
+   * and this capability does no OCR: the text is Tika's empty page, two line breaks and nothing
+   * else, and the metadata says so (no characters on the page, one page that would need OCR).
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "pdf/testOCR.pdf",
+    "pdf/JBIG2Image.pdf",
+    "pdf/pdf-with-jbig2.pdf",
+    "pdf/JPXTestRGB.pdf"
+  })
+  void pdfWithoutATextLayerHasNoText(String sample) throws IOException {
+    assertThat(extract(sample)).as("text of %s", sample).isEqualTo("\n\n");
+
+    JsonNode metadata = metadata(sample).get("metadata");
+    assertThat(metadata.get("pdf:charsPerPage").asText()).isEqualTo("0");
+    assertThat(metadata.get("pdf:ocrPageCount").asText()).isEqualTo("1");
+    assertThat(metadata.get("xmpTPg:NPages").asText()).isEqualTo("1");
+  }
+
+  /** The A0 survey plan's bearings are set at many angles; each comes out as one line. */
   @Test
-  void scannedPdfWithoutATextLayerHasNoText() throws IOException {
-    assertThat(extract("pdf/testOCR.pdf")).isBlank();
+  void textAtArbitraryAnglesIsExtracted() throws IOException {
+    assertThat(extract("pdf/issue14497.pdf"))
+        .contains("REFERENCE Parklands Phase 14B")
+        .contains("\n320 25 00\n", "\n150 11 10\n", "\n246 55 50\n");
   }
 
   @Test
@@ -129,7 +154,7 @@ class TextSampleCorpusTest {
 
   @Test
   void everyNonImageFileOfTheManifestIsCoveredHere() throws IOException {
-    List<String> covered =
+    List<String> manifest =
         Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
             .skip(1)
             .map(line -> line.split("\t")[0])
@@ -140,7 +165,35 @@ class TextSampleCorpusTest {
                         || path.startsWith("markdown-html/"))
             .toList();
 
-    assertThat(covered).hasSize(23);
+    assertThat(manifest)
+        .containsExactlyInAnyOrder(
+            "documents/quick.docx",
+            "documents/quick.odt",
+            "documents/quick.pptx",
+            "documents/quick.xlsx",
+            "documents/quick_corrupted.pptx",
+            "documents/russian.cp866.txt",
+            "documents/sample.rtf",
+            "documents/testEPUB.epub",
+            "documents/testTXT_win-1252.txt",
+            "documents/testWORD_protected_passtika.docx",
+            "markdown-html/README-zh_CN.md",
+            "markdown-html/README.ja.md",
+            "markdown-html/invoice.css",
+            "markdown-html/invoice.html",
+            "markdown-html/quick.html",
+            "markdown-html/testMARKDOWN.md",
+            "pdf/JBIG2Image.pdf",
+            "pdf/JPXTestRGB.pdf",
+            "pdf/PasswordSample-40bit.pdf",
+            "pdf/helloworld-bad.pdf",
+            "pdf/issue14497.pdf",
+            "pdf/issue17215.pdf",
+            "pdf/pdf-with-jbig2.pdf",
+            "pdf/poppler-742-0-fuzzed.pdf",
+            "pdf/standard_fonts.pdf",
+            "pdf/testOCR.pdf",
+            "pdf/testPDF-TIKA-4444.pdf");
   }
 
   private String extract(String sample) throws IOException {
