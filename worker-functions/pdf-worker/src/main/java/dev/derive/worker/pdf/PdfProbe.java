@@ -5,22 +5,41 @@ import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
+import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.pdmodel.graphics.color.PDDeviceGray;
+import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
 
 /**
  * The capability's self-test (a probe, as Alfresco T-Engines have): renders a generated one-page
- * PDF, 2 x 1 inches with a black left half, at 72 DPI and checks the 144 x 72 PNG it gets.
+ * PDF, 3 x 1 inches, at 72 DPI and checks the 216 x 72 PNG it gets: the left inch is a filled
+ * rectangle, the middle one a black JBIG2 image (so a deployment whose ImageIO cannot find
+ * jbig2-imageio fails here, at init, instead of refusing every scan), the right one is blank.
  */
 public final class PdfProbe {
+  /**
+   * An 8 x 8 all-black bitmap as JBIG2 segments in PDF's embedded organisation: page information,
+   * an immediate lossless generic region coded with MMR, end of page (made by the tests' {@code
+   * Jbig2} helper).
+   */
+  private static final byte[] BLACK_JBIG2 =
+      HexFormat.of()
+          .parseHex(
+              "0000000030000100000013000000080000000800000000000000000100000000000127000100000019"
+                  + "000000080000000800000000000000000001"
+                  + "26a2fffe0020020000000231000100000000");
+
   private PdfProbe() {}
 
   /**
@@ -34,11 +53,21 @@ public final class PdfProbe {
     Path output = Files.createTempFile(directory, "probe-", ".png");
     try {
       try (PDDocument document = new PDDocument()) {
-        PDPage page = new PDPage(new PDRectangle(144, 72));
+        PDPage page = new PDPage(new PDRectangle(216, 72));
         document.addPage(page);
+        PDImageXObject jbig2 =
+            new PDImageXObject(
+                document,
+                new ByteArrayInputStream(BLACK_JBIG2),
+                COSName.JBIG2_DECODE,
+                8,
+                8,
+                1,
+                PDDeviceGray.INSTANCE);
         try (PDPageContentStream content = new PDPageContentStream(document, page)) {
           content.addRect(0, 0, 72, 72);
           content.fill();
+          content.drawImage(jbig2, 72, 0, 72, 72);
         }
         document.save(input.toFile());
       }
@@ -57,10 +86,11 @@ public final class PdfProbe {
       transformer.transform(step, input, output);
       BufferedImage image = ImageIO.read(output.toFile());
       if (image == null
-          || image.getWidth() != 144
+          || image.getWidth() != 216
           || image.getHeight() != 72
           || (image.getRGB(10, 36) & 0xFFFFFF) != 0
-          || (image.getRGB(130, 36) & 0xFFFFFF) != 0xFFFFFF) {
+          || (image.getRGB(108, 36) & 0xFFFFFF) != 0
+          || (image.getRGB(200, 36) & 0xFFFFFF) != 0xFFFFFF) {
         throw new IllegalStateException("pdf probe: unexpected rendering of the probe page");
       }
     } finally {
