@@ -2,9 +2,11 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.job.DerivativeService;
+import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.protocol.JobStatus;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -38,8 +40,10 @@ public class DerivativesResource {
   static final Duration POLL_INTERVAL = Duration.ofMillis(200);
 
   /**
-   * Requests a derivative: 200 with a download when cached or made within {@code wait} seconds (200
-   * with the FAILED job if it failed within them), else 202 with the job and its Location.
+   * Requests a derivative: 200 with a download when cached or made within {@code wait} seconds,
+   * else 202 with the job and its Location; 422 problem+json with the step's error type when the
+   * job failed permanently (recently) or within {@code wait}; 503 with Retry-After when AWS does
+   * not answer in time.
    */
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
@@ -56,14 +60,21 @@ public class DerivativesResource {
   @APIResponse(responseCode = "404", description = "No such source object")
   @APIResponse(responseCode = "413", description = "Source too large")
   @APIResponse(responseCode = "415", description = "Source media type not supported")
-  @APIResponse(responseCode = "422", description = "No chain reaches the target from this source")
+  @APIResponse(
+      responseCode = "422",
+      description = "No chain reaches the target from this source, or the derivative failed")
+  @APIResponse(responseCode = "503", description = "AWS did not answer in time; retry")
   public Response submit(JsonNode body) {
     Submission submission = service.submit(body, UUID.randomUUID().toString());
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
           service.awaitEnd(submission.jobId(), submission.maxWait(), POLL_INTERVAL);
       if (ended.isPresent()) {
-        return Response.ok(JobResponse.of(ended.get())).build();
+        JobView view = ended.get();
+        if (view.status() == JobStatus.FAILED) {
+          throw new JobFailedException(view.id(), view.error());
+        }
+        return Response.ok(JobResponse.of(view)).build();
       }
     }
     SubmissionResponse entity =

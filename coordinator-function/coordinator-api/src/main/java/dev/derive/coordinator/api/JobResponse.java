@@ -36,7 +36,8 @@ public record JobResponse(
    * @param operations names of the operations it applies, in order
    * @param inputMediaType media type it reads
    * @param outputMediaType media type it writes
-   * @param status PENDING, SUCCEEDED or FAILED
+   * @param status PENDING (not sent yet), QUEUED, RUNNING (a worker started it), SUCCEEDED or
+   *     FAILED
    * @param startedAt when its worker started (RFC 3339), if it has reported
    * @param finishedAt when its worker finished (RFC 3339), if it has reported
    * @param durationMillis {@code finishedAt - startedAt} in milliseconds, if it has reported

@@ -2,6 +2,8 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.derive.coordinator.CoordinatorException;
+import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.storage.ObjectStoreException;
 import dev.derive.coordinator.validate.Violation;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -83,7 +85,23 @@ public class ProblemMappers {
         e.getMessage());
   }
 
-  /** Anything unexpected, AWS failures included: 500, details only in the log. */
+  /** The jobs table did not answer (in time): 503 with Retry-After. */
+  @ServerExceptionMapper
+  public Response jobStore(JobStoreException e) {
+    LOG.warn("jobs table unavailable", e);
+    return Problems.unavailable(
+        "service-unavailable", "the jobs table did not answer in time; retry shortly");
+  }
+
+  /** S3 did not answer (in time): 503 with Retry-After. */
+  @ServerExceptionMapper
+  public Response objectStore(ObjectStoreException e) {
+    LOG.warn("object store unavailable", e);
+    return Problems.unavailable(
+        "service-unavailable", "the object store did not answer in time; retry shortly");
+  }
+
+  /** Anything unexpected: 500, details only in the log. */
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e) {
     LOG.error("request failed", e);

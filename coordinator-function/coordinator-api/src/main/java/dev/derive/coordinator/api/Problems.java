@@ -7,6 +7,7 @@ import dev.derive.coordinator.identity.SourceTooLargeException;
 import dev.derive.coordinator.identity.UnsupportedMediaTypeException;
 import dev.derive.coordinator.job.DerivativeFailedException;
 import dev.derive.coordinator.job.DerivativeNotReadyException;
+import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.plan.NoConversionException;
 import dev.derive.coordinator.validate.InvalidRequestException;
@@ -47,8 +48,19 @@ public final class Problems {
     return TYPE_BASE + kind;
   }
 
+  /** Seconds a client should wait before retrying after a 503 (RFC 9110 section 10.2.3). */
+  public static final int RETRY_AFTER_SECONDS = 5;
+
   /** The response for a domain exception. */
   public static Response of(CoordinatorException e) {
+    if (e instanceof JobFailedException failed) {
+      return response(
+          new Problem(
+              typeOf(e.kind()), "Derivative failed", 422, e.getMessage(), List.of(), List.of()));
+    }
+    if (e instanceof DispatchFailedException) {
+      return unavailable(DispatchFailedException.KIND, e.getMessage());
+    }
     Kind kind = KINDS.getOrDefault(e.kind(), new Kind(500, "Internal error"));
     List<Violation> errors =
         switch (e) {
@@ -82,6 +94,19 @@ public final class Problems {
             .entity(new Problem(typeOf(kind), title, status, detail, List.of(), List.of()));
     headers.forEach(builder::header);
     return builder.build();
+  }
+
+  /**
+   * A 503 problem with {@code Retry-After}: AWS (the jobs table, a bucket or a queue) did not
+   * answer in time; nothing that blocks a retry was left behind.
+   */
+  public static Response unavailable(String kind, String detail) {
+    return of(
+        kind,
+        "Service unavailable",
+        503,
+        detail,
+        Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS)));
   }
 
   private static Response response(Problem problem) {

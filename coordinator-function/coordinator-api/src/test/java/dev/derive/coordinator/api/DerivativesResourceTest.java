@@ -175,7 +175,7 @@ class DerivativesResourceTest {
         .statusCode(200)
         .body("status", equalTo("PENDING"))
         .body("steps[0].capability", equalTo("image"))
-        .body("steps[0].status", equalTo("PENDING"));
+        .body("steps[0].status", equalTo("QUEUED"));
   }
 
   @Test
@@ -442,6 +442,6 @@ class DerivativesResourceTest {
         .body("steps[0].status", equalTo("SUCCEEDED"))
         .body("steps[0].reused", equalTo(true))
         .body("steps[1].capability", equalTo("image"))
-        .body("steps[1].status", equalTo("PENDING"));
+        .body("steps[1].status", equalTo("QUEUED"));
   }
 }

@@ -8,9 +8,9 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRun;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -20,18 +20,25 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 
 /**
  * The {@link JobStore} on a DynamoDB table with partition key {@code jobId} (S) and TTL attribute
- * {@code expiresAt}. Claims are one conditional {@code PutItem} that returns the existing item when
- * the condition fails ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}), so a loser joins
- * without a second read; step results are conditional {@code UpdateItem}s on the expected step.
+ * {@code expiresAt}: only the translation to condition expressions, attribute names and SDK
+ * exceptions. Claims are one conditional {@code PutItem} that returns the existing item when the
+ * condition fails ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}), so a loser joins without a
+ * second read; step writes are conditional {@code UpdateItem}s on the job being at the step.
  */
 public final class DynamoDbJobStore implements JobStore {
-  private static final String CLAIM_CONDITION =
+  /** {@link JobStore#claim}: the record may be taken over. */
+  static final String CLAIM_CONDITION =
       "attribute_not_exists(#jobId)"
           + " OR (#status IN (:pending, :running) AND #lease < :nowSeconds)"
           + " OR (#status = :failed AND #error.#retryable = :true)"
-          + " OR #status = :succeeded";
-  private static final String AT_STEP_CONDITION =
-      "#currentStep = :step AND #status IN (:pending, :running)";
+          + " OR (#status = :failed AND #updatedAt < :cutoffMillis)";
+
+  /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
+  static final String REPLACE_SUCCEEDED_CONDITION = "#status = :succeeded AND #executionId = :seen";
+
+  /** Every step write: the job is at the step, in the execution named. */
+  static final String AT_STEP_CONDITION =
+      "#executionId = :execution AND #currentStep = :step AND #status IN (:pending, :running)";
 
   private final DynamoDbClient dynamoDb;
   private final String table;
@@ -43,28 +50,48 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   @Override
-  public ClaimResult claim(Job candidate, Instant now) {
+  public ClaimResult claim(Job candidate, Instant now, Instant permanentFailureCutoff) {
+    return put(
+        candidate,
+        CLAIM_CONDITION,
+        Map.of(
+            "#jobId", JobItems.JOB_ID,
+            "#status", JobItems.STATUS,
+            "#lease", JobItems.LEASE_EXPIRES_AT,
+            "#error", JobItems.ERROR,
+            "#retryable", JobItems.RETRYABLE,
+            "#updatedAt", JobItems.UPDATED_AT),
+        Map.of(
+            ":pending", s(JobStatus.PENDING.name()),
+            ":running", s(JobStatus.RUNNING.name()),
+            ":failed", s(JobStatus.FAILED.name()),
+            ":true", AttributeValue.fromBool(true),
+            ":nowSeconds", n(now.getEpochSecond()),
+            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli())));
+  }
+
+  @Override
+  public ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
+    return put(
+        candidate,
+        REPLACE_SUCCEEDED_CONDITION,
+        Map.of("#status", JobItems.STATUS, "#executionId", JobItems.EXECUTION_ID),
+        Map.of(":succeeded", s(JobStatus.SUCCEEDED.name()), ":seen", s(seenExecutionId)));
+  }
+
+  private ClaimResult put(
+      Job candidate,
+      String condition,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
     try {
       dynamoDb.putItem(
           b ->
               b.tableName(table)
                   .item(JobItems.toItem(candidate))
-                  .conditionExpression(CLAIM_CONDITION)
-                  .expressionAttributeNames(
-                      Map.of(
-                          "#jobId", JobItems.JOB_ID,
-                          "#status", JobItems.STATUS,
-                          "#lease", JobItems.LEASE_EXPIRES_AT,
-                          "#error", JobItems.ERROR,
-                          "#retryable", JobItems.RETRYABLE))
-                  .expressionAttributeValues(
-                      Map.of(
-                          ":pending", s(JobStatus.PENDING.name()),
-                          ":running", s(JobStatus.RUNNING.name()),
-                          ":failed", s(JobStatus.FAILED.name()),
-                          ":succeeded", s(JobStatus.SUCCEEDED.name()),
-                          ":true", AttributeValue.fromBool(true),
-                          ":nowSeconds", n(now.getEpochSecond())))
+                  .conditionExpression(condition)
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values)
                   .returnValuesOnConditionCheckFailure(
                       ReturnValuesOnConditionCheckFailure.ALL_OLD));
       return new ClaimResult(true, candidate);
@@ -101,21 +128,71 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   @Override
+  public boolean markDispatched(
+      String jobId, String executionId, int stepIndex, Instant leaseExpiresAt) {
+    return updateAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        " AND #steps[" + stepIndex + "].#runStatus = :pendingRun",
+        "SET #steps[" + stepIndex + "].#runStatus = :queuedRun, #lease = :lease",
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#runStatus", "status",
+            "#lease", JobItems.LEASE_EXPIRES_AT),
+        Map.of(
+            ":pendingRun", s(StepRun.PENDING),
+            ":queuedRun", s(StepRun.QUEUED),
+            ":lease", n(leaseExpiresAt.getEpochSecond())));
+  }
+
+  @Override
+  public boolean recordStarted(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      Instant now,
+      Instant leaseExpiresAt) {
+    return updateAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        "SET #steps["
+            + stepIndex
+            + "] = :run, #status = :running, #updatedAt = :now, #lease = :lease",
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#lease", JobItems.LEASE_EXPIRES_AT),
+        Map.of(
+            ":run", JobItems.runItem(run),
+            ":now", n(now.toEpochMilli()),
+            ":lease", n(leaseExpiresAt.getEpochSecond())));
+  }
+
+  @Override
   public boolean recordSuccess(
       String jobId,
+      String executionId,
       int stepIndex,
       StepRun run,
       boolean lastStep,
       Instant now,
       Instant leaseExpiresAt) {
     JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
-    return update(
+    return updateAtStep(
         jobId,
+        executionId,
         stepIndex,
         "SET #steps["
             + stepIndex
             + "] = :run, #currentStep = :next, #status = :newStatus,"
             + " #updatedAt = :now, #lease = :lease",
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#lease", JobItems.LEASE_EXPIRES_AT),
         Map.of(
             ":run", JobItems.runItem(run),
             ":next", n(stepIndex + 1L),
@@ -126,14 +203,18 @@ public final class DynamoDbJobStore implements JobStore {
 
   @Override
   public boolean recordFailure(
-      String jobId, int stepIndex, StepRun run, JobError error, Instant now) {
-    return update(
+      String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now) {
+    return updateAtStep(
         jobId,
+        executionId,
         stepIndex,
         "SET #steps["
             + stepIndex
-            + "] = :run, #status = :newStatus, #error = :error,"
-            + " #updatedAt = :now",
+            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now",
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#error", JobItems.ERROR,
+            "#updatedAt", JobItems.UPDATED_AT),
         Map.of(
             ":run", JobItems.runItem(run),
             ":newStatus", s(JobStatus.FAILED.name()),
@@ -141,37 +222,49 @@ public final class DynamoDbJobStore implements JobStore {
             ":now", n(now.toEpochMilli())));
   }
 
-  private boolean update(
-      String jobId, int stepIndex, String expression, Map<String, AttributeValue> values) {
-    Map<String, AttributeValue> all = new java.util.HashMap<>(values);
-    all.put(":step", n(stepIndex));
-    all.put(":pending", s(JobStatus.PENDING.name()));
-    all.put(":running", s(JobStatus.RUNNING.name()));
-    Map<String, String> names = new java.util.HashMap<>();
-    names.put("#steps", JobItems.STEPS);
-    names.put("#currentStep", JobItems.CURRENT_STEP);
-    names.put("#status", JobItems.STATUS);
-    names.put("#updatedAt", JobItems.UPDATED_AT);
-    if (expression.contains("#lease")) {
-      names.put("#lease", JobItems.LEASE_EXPIRES_AT);
-    }
-    if (expression.contains("#error")) {
-      names.put("#error", JobItems.ERROR);
-    }
+  private boolean updateAtStep(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      String expression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    return updateAtStep(jobId, executionId, stepIndex, "", expression, names, values);
+  }
+
+  /**
+   * One {@code UpdateItem} of {@code expression} under {@link #AT_STEP_CONDITION} followed by
+   * {@code extraCondition} (empty, or starting with {@code " AND "}).
+   */
+  private boolean updateAtStep(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      String extraCondition,
+      String expression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    Map<String, String> allNames = new HashMap<>(names);
+    allNames.put("#executionId", JobItems.EXECUTION_ID);
+    allNames.put("#currentStep", JobItems.CURRENT_STEP);
+    allNames.put("#status", JobItems.STATUS);
+    Map<String, AttributeValue> allValues = new HashMap<>(values);
+    allValues.put(":execution", s(executionId == null ? "" : executionId));
+    allValues.put(":step", n(stepIndex));
+    allValues.put(":pending", s(JobStatus.PENDING.name()));
+    allValues.put(":running", s(JobStatus.RUNNING.name()));
     try {
       dynamoDb.updateItem(
           b ->
               b.tableName(table)
                   .key(Map.of(JobItems.JOB_ID, s(jobId)))
                   .updateExpression(expression)
-                  .conditionExpression(AT_STEP_CONDITION)
-                  .expressionAttributeNames(names)
-                  .expressionAttributeValues(all));
+                  .conditionExpression(AT_STEP_CONDITION + extraCondition)
+                  .expressionAttributeNames(allNames)
+                  .expressionAttributeValues(allValues));
       return true;
     } catch (ConditionalCheckFailedException staleOrDuplicate) {
       return false;
-    } catch (AwsServiceException e) {
-      throw new JobStoreException("UpdateItem of job " + jobId + " failed", e);
     } catch (SdkException e) {
       throw new JobStoreException("UpdateItem of job " + jobId + " failed", e);
     }

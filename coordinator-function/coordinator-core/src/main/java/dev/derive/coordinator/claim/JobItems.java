@@ -23,8 +23,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * partition key), {@code status}, {@code plan} (the steps as JSON), {@code currentStep}, {@code
  * stepCount}, {@code source} and {@code output} (maps), {@code steps} (a list of per-step maps with
  * epoch-millisecond timings), {@code error}, {@code createdAt}/{@code updatedAt} (epoch ms), {@code
- * leaseExpiresAt} (epoch s), {@code expiresAt} (epoch s, the table's TTL attribute) and {@code
- * traceId}.
+ * leaseExpiresAt} (epoch s), {@code expiresAt} (epoch s, the table's TTL attribute), {@code
+ * traceId} and {@code executionId}.
  */
 final class JobItems {
   static final String JOB_ID = "jobId";
@@ -42,6 +42,7 @@ final class JobItems {
   static final String LEASE_EXPIRES_AT = "leaseExpiresAt";
   static final String EXPIRES_AT = "expiresAt";
   static final String TRACE_ID = "traceId";
+  static final String EXECUTION_ID = "executionId";
 
   private static final ObjectMapper JSON =
       JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -70,6 +71,7 @@ final class JobItems {
     if (job.traceId() != null) {
       item.put(TRACE_ID, s(job.traceId()));
     }
+    item.put(EXECUTION_ID, s(job.executionId()));
     return item;
   }
 
@@ -99,7 +101,8 @@ final class JobItems {
         Instant.ofEpochMilli(Long.parseLong(item.get(UPDATED_AT).n())),
         Instant.ofEpochSecond(Long.parseLong(item.get(LEASE_EXPIRES_AT).n())),
         Instant.ofEpochSecond(Long.parseLong(item.get(EXPIRES_AT).n())),
-        item.containsKey(TRACE_ID) ? item.get(TRACE_ID).s() : null);
+        item.containsKey(TRACE_ID) ? item.get(TRACE_ID).s() : null,
+        item.containsKey(EXECUTION_ID) ? item.get(EXECUTION_ID).s() : "");
   }
 
   static AttributeValue runItem(StepRun run) {

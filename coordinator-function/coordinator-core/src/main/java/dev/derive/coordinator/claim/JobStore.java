@@ -8,22 +8,40 @@ import java.util.Optional;
 
 /**
  * The seam to the job records, in the manner of AWS Powertools' idempotency {@code
- * PersistenceStore}: every write is conditional, so concurrent coordinators and duplicate SQS
- * deliveries never make two executions of one job or apply one step result twice. {@link
- * DynamoDbJobStore} is the DynamoDB implementation.
+ * PersistenceStore}: every write is one atomic conditional write, so concurrent coordinators and
+ * duplicate, late or reordered SQS deliveries never make two executions of one job or apply one
+ * step result twice. The conditions are specified here and in {@code docs/job-lifecycle.md}; when
+ * to make which write is {@link dev.derive.coordinator.job.JobLifecycle}'s business. {@link
+ * DynamoDbJobStore} implements them on DynamoDB; tests use an in-memory implementation.
+ *
+ * <p>Every step write ({@code markDispatched}, {@code recordStarted}, {@code recordSuccess}, {@code
+ * recordFailure}) applies only while the job is <em>at the step</em>: its {@code executionId} is
+ * the given one, its {@code currentStep} is the given index and its status is PENDING or RUNNING.
+ * Otherwise it changes nothing and answers false.
  */
 public interface JobStore {
 
   /**
-   * Writes {@code candidate} unless another live job holds its id. The claim succeeds when no
-   * record exists, when the existing one is PENDING or RUNNING with its lease expired before {@code
-   * now}, when it FAILED with a retryable error, or when it SUCCEEDED (the caller has found the
-   * derivative missing from the cache, so it must be made again).
+   * Writes {@code candidate} (a fresh PENDING job) unless a job that may not be taken over holds
+   * its id. It may be taken over when: no record exists; or it is PENDING or RUNNING with its lease
+   * expired before {@code now}; or it FAILED with a retryable error; or it FAILED permanently
+   * before {@code permanentFailureCutoff} (a permanent failure is answered only for a bounded
+   * time). A SUCCEEDED record is never taken over here: see {@link #replaceSucceeded}.
    *
    * @return won, or lost with the existing job to join
    * @throws JobStoreException on a store failure
    */
-  ClaimResult claim(Job candidate, Instant now);
+  ClaimResult claim(Job candidate, Instant now, Instant permanentFailureCutoff);
+
+  /**
+   * Writes {@code candidate} over a SUCCEEDED record of execution {@code seenExecutionId}, for a
+   * derivative whose output has gone from the bucket (expired): the record seen is the one
+   * replaced, so two requests that both found it gone make one new execution.
+   *
+   * @return won, or lost with the job as it is now
+   * @throws JobStoreException on a store failure
+   */
+  ClaimResult replaceSucceeded(Job candidate, String seenExecutionId);
 
   /**
    * Reads a job with a strongly consistent read.
@@ -33,15 +51,42 @@ public interface JobStore {
   Optional<Job> find(String jobId);
 
   /**
-   * Records that step {@code stepIndex} succeeded, if the job is still PENDING or RUNNING at that
-   * step: the job advances to the next step (RUNNING, lease renewed until {@code leaseExpiresAt}),
-   * or becomes SUCCEEDED when it was the last.
+   * Records that step {@code stepIndex} was sent to its queue, if no worker has reported it started
+   * yet (its run is still PENDING): the run becomes QUEUED and the lease {@code leaseExpiresAt},
+   * the step's whole retry horizon.
    *
-   * @return whether the record changed; false for a duplicate or stale result
+   * @return whether the record changed; false if the job is no longer at that step or a worker
+   *     already started it
+   * @throws JobStoreException on a store failure
+   */
+  boolean markDispatched(String jobId, String executionId, int stepIndex, Instant leaseExpiresAt);
+
+  /**
+   * Records that a worker started step {@code stepIndex}: the job becomes RUNNING, the step run
+   * {@code run} (status RUNNING, its start and attempt) and the lease {@code leaseExpiresAt} (a
+   * started step was dispatched, whether or not {@link #markDispatched} got through).
+   *
+   * @return whether the record changed
+   * @throws JobStoreException on a store failure
+   */
+  boolean recordStarted(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      Instant now,
+      Instant leaseExpiresAt);
+
+  /**
+   * Records that step {@code stepIndex} succeeded: the job advances to the next step (RUNNING,
+   * lease renewed until {@code leaseExpiresAt}), or becomes SUCCEEDED when it was the last.
+   *
+   * @return whether the record changed; false for a duplicate, stale or superseded result
    * @throws JobStoreException on a store failure
    */
   boolean recordSuccess(
       String jobId,
+      String executionId,
       int stepIndex,
       StepRun run,
       boolean lastStep,
@@ -49,11 +94,11 @@ public interface JobStore {
       Instant leaseExpiresAt);
 
   /**
-   * Records that step {@code stepIndex} failed, if the job is still PENDING or RUNNING at that
-   * step: the job becomes FAILED with {@code error}.
+   * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error}.
    *
-   * @return whether the record changed; false for a duplicate or stale result
+   * @return whether the record changed; false for a duplicate, stale or superseded result
    * @throws JobStoreException on a store failure
    */
-  boolean recordFailure(String jobId, int stepIndex, StepRun run, JobError error, Instant now);
+  boolean recordFailure(
+      String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now);
 }

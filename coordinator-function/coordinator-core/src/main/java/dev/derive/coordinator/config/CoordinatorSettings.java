@@ -18,8 +18,15 @@ import java.util.function.Function;
  *     DERIVATIVES_BUCKET})
  * @param presignedUrlExpiry lifetime of download URLs ({@code PRESIGNED_URL_EXPIRY_SECONDS},
  *     default 300 s; SigV4 allows at most 7 days)
- * @param jobLease how long a claim stays valid without progress ({@code JOB_LEASE_SECONDS}, default
- *     900 s)
+ * @param jobLease the lease of a dispatched step of a capability without its own {@code
+ *     <CAPABILITY>_STEP_LEASE_SECONDS} ({@code JOB_LEASE_SECONDS}, default 2220 s: the 720 s
+ *     visibility timeout of a capability queue × its maxReceiveCount of 3, plus 60 s for the
+ *     result)
+ * @param dispatchLease the lease of a claim whose step is not yet known to be queued ({@code
+ *     DISPATCH_LEASE_SECONDS}, default 60 s: longer than the API function's 29 s timeout, so only a
+ *     coordinator that died between claim and dispatch lets it lapse)
+ * @param permanentFailureHold how long a permanent failure is answered as it is before an identical
+ *     request may try again ({@code PERMANENT_FAILURE_SECONDS}, default 1 day)
  * @param jobRetention how long DynamoDB keeps a job record before its TTL deletes it ({@code
  *     JOB_RETENTION_SECONDS}, default 7 days)
  * @param maxSourceBytes largest source accepted, in bytes ({@code MAX_SOURCE_BYTES}, default 100
@@ -35,6 +42,8 @@ public record CoordinatorSettings(
     String derivativesBucket,
     Duration presignedUrlExpiry,
     Duration jobLease,
+    Duration dispatchLease,
+    Duration permanentFailureHold,
     Duration jobRetention,
     long maxSourceBytes,
     boolean s3PathStyle,
@@ -43,8 +52,14 @@ public record CoordinatorSettings(
   /** Default download URL lifetime: 300 s. */
   public static final long DEFAULT_PRESIGNED_URL_EXPIRY_SECONDS = 300;
 
-  /** Default lease: 900 s, the same as the {@code JobLeaseSeconds} template parameter. */
-  public static final long DEFAULT_JOB_LEASE_SECONDS = 900;
+  /** Default step lease: 2220 s = 720 s visibility timeout × 3 receives + 60 s. */
+  public static final long DEFAULT_JOB_LEASE_SECONDS = 2220;
+
+  /** Default dispatch lease: 60 s, over the API function's 29 s timeout. */
+  public static final long DEFAULT_DISPATCH_LEASE_SECONDS = 60;
+
+  /** Default time a permanent failure is answered as it is: 1 day. */
+  public static final long DEFAULT_PERMANENT_FAILURE_SECONDS = 24 * 3600;
 
   /** Default record retention: 7 days. */
   public static final long DEFAULT_JOB_RETENTION_SECONDS = 7 * 24 * 3600;
@@ -70,6 +85,10 @@ public record CoordinatorSettings(
                 present, "PRESIGNED_URL_EXPIRY_SECONDS", DEFAULT_PRESIGNED_URL_EXPIRY_SECONDS)),
         Duration.ofSeconds(positive(present, "JOB_LEASE_SECONDS", DEFAULT_JOB_LEASE_SECONDS)),
         Duration.ofSeconds(
+            positive(present, "DISPATCH_LEASE_SECONDS", DEFAULT_DISPATCH_LEASE_SECONDS)),
+        Duration.ofSeconds(
+            positive(present, "PERMANENT_FAILURE_SECONDS", DEFAULT_PERMANENT_FAILURE_SECONDS)),
+        Duration.ofSeconds(
             positive(present, "JOB_RETENTION_SECONDS", DEFAULT_JOB_RETENTION_SECONDS)),
         positive(present, "MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
         present.apply("DERIVE_S3_PATH_STYLE").map("true"::equalsIgnoreCase).orElse(false),
@@ -88,6 +107,19 @@ public record CoordinatorSettings(
    */
   public String require(String variable) {
     return lookup.apply(variable).orElseThrow(() -> new MissingSettingException(variable));
+  }
+
+  /**
+   * The lease of a dispatched step of {@code capability}: how long it may take through every
+   * delivery its queue allows. Read from {@code <CAPABILITY>_STEP_LEASE_SECONDS} (e.g. {@code
+   * IMAGE_STEP_LEASE_SECONDS}), which {@code template.yaml} sets to the queue's visibility timeout
+   * × maxReceiveCount plus a margin; {@link #jobLease()} when unset.
+   *
+   * @throws MissingSettingException if it is set but not a positive integer
+   */
+  public Duration stepLease(String capability) {
+    String variable = capability.toUpperCase(java.util.Locale.ROOT) + "_STEP_LEASE_SECONDS";
+    return Duration.ofSeconds(positive(lookup, variable, jobLease.toSeconds()));
   }
 
   /**

@@ -5,7 +5,11 @@ import dev.derive.coordinator.plan.PlannedStep;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepMessage;
 
-/** Builds the {@link StepMessage} for a step of a job, straight from the job's plan. */
+/**
+ * Builds the {@link StepMessage} for a step of a job, straight from the job's plan: with the job's
+ * execution id, and, when the step reads the source, the source's ETag to read it with ({@code
+ * If-Match}), so the bytes a worker reads are the ones the fingerprint names.
+ */
 public final class StepMessages {
   private StepMessages() {}
 
@@ -35,6 +39,8 @@ public final class StepMessages {
         step.inputMediaType(),
         step.output(),
         step.outputMediaType(),
-        job.traceId());
+        job.traceId(),
+        job.executionId(),
+        input.equals(job.source().ref()) ? job.source().etag() : null);
   }
 }

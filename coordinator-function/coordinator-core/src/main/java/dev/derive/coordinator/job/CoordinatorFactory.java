@@ -9,8 +9,8 @@ import dev.derive.coordinator.dispatch.SqsStepDispatcher;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
+import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.plan.Planner;
-import dev.derive.coordinator.progress.ProgressTracker;
 import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.RequestValidator;
@@ -35,6 +35,9 @@ public final class CoordinatorFactory {
             AwsSdkClients.s3(settings.s3PathStyle()),
             AwsSdkClients.s3Presigner(settings.s3PathStyle()));
     List<CapabilityDescriptor> deployed = settings.deployed(Capabilities.ALL);
+    DerivativeCache cache =
+        new DerivativeCache(objects, settings.derivativesBucket(), settings.presignedUrlExpiry());
+    JobStore store = jobStore(settings);
     return new DerivativeService(
         new RequestValidator(deployed),
         new SourceInspector(
@@ -47,10 +50,9 @@ public final class CoordinatorFactory {
             settings.maxSourceBytes(),
             deployed),
         new Planner(deployed, settings.derivativesBucket()),
-        new DerivativeCache(objects, settings.derivativesBucket(), settings.presignedUrlExpiry()),
-        jobStore(settings),
-        dispatcher(settings),
-        settings.jobLease(),
+        cache,
+        store,
+        lifecycle(settings, store, cache),
         settings.jobRetention(),
         Clock.systemUTC());
   }
@@ -67,10 +69,21 @@ public final class CoordinatorFactory {
         UUID::randomUUID);
   }
 
-  /** The progress function's tracker, on AWS. */
-  public static ProgressTracker progressTracker(CoordinatorSettings settings) {
-    return new ProgressTracker(
-        jobStore(settings), dispatcher(settings), settings.jobLease(), Clock.systemUTC());
+  /** The progress function's lifecycle (step results and dead letters), on AWS. */
+  public static JobLifecycle progressLifecycle(CoordinatorSettings settings) {
+    return lifecycle(settings, jobStore(settings), null);
+  }
+
+  private static JobLifecycle lifecycle(
+      CoordinatorSettings settings, JobStore store, DerivativeCache cache) {
+    return new JobLifecycle(
+        store,
+        dispatcher(settings),
+        cache,
+        settings::stepLease,
+        settings.dispatchLease(),
+        settings.permanentFailureHold(),
+        Clock.systemUTC());
   }
 
   private static JobStore jobStore(CoordinatorSettings settings) {

@@ -2,14 +2,13 @@ package dev.derive.coordinator.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.cache.DerivativeCache;
-import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
-import dev.derive.coordinator.dispatch.StepDispatcher;
-import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.identity.DerivativeFingerprint;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.identity.SourceInspector;
+import dev.derive.coordinator.lifecycle.ClaimOutcome;
+import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.storage.PresignedDownload;
@@ -28,8 +27,8 @@ import java.util.logging.Logger;
 /**
  * The coordinator's answer to the API, following one request through validate, identity, plan,
  * cache, claim and dispatch. A cache hit returns at once without touching the jobs table or a
- * queue; a miss claims the job (or joins the one in flight) and, when it won the claim, dispatches
- * the first step.
+ * queue; a miss claims the job through the {@link JobLifecycle} (or joins the one in flight, or
+ * meets its recent permanent failure) and, when it won the claim, dispatches the first step.
  */
 public final class DerivativeService {
   private static final Logger LOG = Logger.getLogger(DerivativeService.class.getName());
@@ -39,13 +38,12 @@ public final class DerivativeService {
   private final Planner planner;
   private final DerivativeCache cache;
   private final JobStore store;
-  private final StepDispatcher dispatcher;
-  private final Duration lease;
+  private final JobLifecycle lifecycle;
   private final Duration retention;
   private final Clock clock;
 
   /**
-   * @param lease how long a claim lasts without progress ({@code JOB_LEASE_SECONDS})
+   * @param lifecycle the claim and dispatch protocol on the jobs table and the queues
    * @param retention how long job records are kept ({@code JOB_RETENTION_SECONDS})
    */
   public DerivativeService(
@@ -54,8 +52,7 @@ public final class DerivativeService {
       Planner planner,
       DerivativeCache cache,
       JobStore store,
-      StepDispatcher dispatcher,
-      Duration lease,
+      JobLifecycle lifecycle,
       Duration retention,
       Clock clock) {
     this.validator = validator;
@@ -63,8 +60,7 @@ public final class DerivativeService {
     this.planner = planner;
     this.cache = cache;
     this.store = store;
-    this.dispatcher = dispatcher;
-    this.lease = lease;
+    this.lifecycle = lifecycle;
     this.retention = retention;
     this.clock = clock;
   }
@@ -79,7 +75,9 @@ public final class DerivativeService {
    * @throws dev.derive.coordinator.identity.UnsupportedMediaTypeException if its content is of an
    *     unsupported media type
    * @throws dev.derive.coordinator.plan.NoConversionException if no capability reaches the target
-   * @throws DispatchFailedException if the first step could not be queued (the claim is released)
+   * @throws JobFailedException if the job failed permanently (recently): its error, at once
+   * @throws DispatchFailedException if the first step could not be queued (the job is FAILED with a
+   *     retryable error, so a retry claims it again)
    */
   public Submission submit(JsonNode body, String traceId) {
     DerivativeRequest request = validator.validate(body);
@@ -94,28 +92,28 @@ public final class DerivativeService {
       return new Submission(plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait);
     }
     Start start = firstMissingStep(plan);
-    plan = start.plan();
-    int firstStep = start.firstStep();
     Instant now = clock.instant();
-    ClaimResult claim =
-        store.claim(Job.claimed(plan, source, firstStep, now, lease, retention, traceId), now);
+    Job candidate =
+        Job.claimed(
+            start.plan(),
+            source,
+            start.firstStep(),
+            now,
+            lifecycle.dispatchLease(),
+            retention,
+            traceId);
+    ClaimOutcome claim = lifecycle.claim(candidate);
     Job job = claim.job();
-    if (!claim.won()) {
-      LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
-      return new Submission(job.jobId(), job.status(), null, wait);
-    }
-    try {
-      dispatcher.dispatch(StepMessages.first(job));
-    } catch (DispatchFailedException e) {
-      store.recordFailure(
-          job.jobId(),
-          firstStep,
-          job.steps().get(firstStep),
-          new JobError(DispatchFailedException.KIND, e.getMessage(), firstStep, true),
-          clock.instant());
-      throw e;
-    }
-    return new Submission(job.jobId(), job.status(), null, wait);
+    return switch (claim.kind()) {
+      case MADE ->
+          new Submission(job.jobId(), JobStatus.SUCCEEDED, cache.download(job.jobId()), wait);
+      case FAILED -> throw new JobFailedException(job.jobId(), job.error());
+      case JOINED -> {
+        LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
+        yield new Submission(job.jobId(), job.status(), null, wait);
+      }
+      case WON -> new Submission(job.jobId(), job.status(), null, wait);
+    };
   }
 
   /** Where a job starts: the plan (step outputs possibly re-pointed) and the first step to run. */
@@ -188,7 +186,8 @@ public final class DerivativeService {
 
   /**
    * Handles {@code GET /v1/derivatives/{id}}: the job record when there is one, otherwise the
-   * cached derivative (a cache hit is answered without a record).
+   * cached derivative (a cache hit is answered without a record). A FAILED job whose derivative
+   * exists all the same reads SUCCEEDED, so GET agrees with POST's cache hit.
    *
    * @throws JobNotFoundException if {@code id} is no fingerprint, or neither exists
    */
@@ -199,14 +198,23 @@ public final class DerivativeService {
     Optional<Job> found = store.find(id);
     if (found.isPresent()) {
       Job job = found.get();
-      PresignedDownload download =
-          job.status() == JobStatus.SUCCEEDED ? cache.download(job.jobId()) : null;
+      JobStatus status = job.status();
+      PresignedDownload download = status == JobStatus.SUCCEEDED ? cache.download(id) : null;
+      if (status == JobStatus.FAILED) {
+        // The derivative is the truth: a worker may have written it and then died on its last
+        // delivery, so the job failed although its content-addressed output is there and right.
+        Optional<PresignedDownload> made = cache.lookup(id);
+        if (made.isPresent()) {
+          status = JobStatus.SUCCEEDED;
+          download = made.get();
+        }
+      }
       return new JobView(
           job.jobId(),
-          job.status(),
+          status,
           job.plan().steps(),
           job.steps(),
-          job.status() == JobStatus.FAILED ? job.error() : null,
+          status == JobStatus.FAILED ? job.error() : null,
           download);
     }
     return cache

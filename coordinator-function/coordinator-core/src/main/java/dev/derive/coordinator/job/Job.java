@@ -22,9 +22,12 @@ import java.util.List;
  * @param error why it failed, when FAILED
  * @param createdAt when the job was claimed
  * @param updatedAt when the record last changed
- * @param leaseExpiresAt when the claim lapses if no progress renews it
+ * @param leaseExpiresAt when the claim lapses if no progress renews it: first the short dispatch
+ *     lease, then the current step's retry horizon (see {@code docs/job-lifecycle.md})
  * @param expiresAt when DynamoDB's TTL may delete the record
  * @param traceId id correlating the logs of every function that worked on the job
+ * @param executionId the current execution: a new random id on every claim, carried by each step
+ *     message and its results; results of any other execution change nothing
  */
 public record Job(
     String jobId,
@@ -39,9 +42,34 @@ public record Job(
     Instant updatedAt,
     Instant leaseExpiresAt,
     Instant expiresAt,
-    String traceId) {
+    String traceId,
+    String executionId) {
   public Job {
     steps = List.copyOf(steps);
+  }
+
+  /** Whether the job is PENDING or RUNNING and its lease ran out before {@code now}. */
+  public boolean isLost(Instant now) {
+    return !status.isTerminal() && leaseExpiresAt.isBefore(now);
+  }
+
+  /** This job as a new execution: the same record under a new {@code executionId}. */
+  public Job withExecution(String executionId) {
+    return new Job(
+        jobId,
+        status,
+        plan,
+        currentStep,
+        source,
+        output,
+        steps,
+        error,
+        createdAt,
+        updatedAt,
+        leaseExpiresAt,
+        expiresAt,
+        traceId,
+        executionId);
   }
 
   /**
@@ -62,8 +90,10 @@ public record Job(
 
   /**
    * A freshly claimed job that starts at step {@code firstStep}: the steps before it are recorded
-   * as SUCCEEDED and reused, their outputs being already in the derivatives bucket.
+   * as SUCCEEDED and reused, their outputs being already in the derivatives bucket. Its execution
+   * id is a new random UUID.
    *
+   * @param lease the dispatch lease: how long the claim lasts if its first step is never sent
    * @throws IllegalArgumentException if {@code firstStep} is not a step of the plan
    */
   public static Job claimed(
@@ -95,6 +125,7 @@ public record Job(
         now,
         now.plus(lease),
         now.plus(retention),
-        traceId);
+        traceId,
+        java.util.UUID.randomUUID().toString());
   }
 }

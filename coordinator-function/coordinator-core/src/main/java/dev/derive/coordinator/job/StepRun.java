@@ -6,7 +6,8 @@ import java.time.Instant;
  * What happened to one step of a job.
  *
  * @param capability capability that runs the step
- * @param status {@code PENDING}, {@code SUCCEEDED} or {@code FAILED}
+ * @param status {@code PENDING} (not sent yet), {@code QUEUED} (sent to its queue), {@code RUNNING}
+ *     (a worker reported it started), {@code SUCCEEDED} or {@code FAILED}
  * @param startedAt when the worker started it, or {@code null} before a result arrived
  * @param finishedAt when the worker finished it, or {@code null} before a result arrived
  * @param outputBytes size of the step's output in bytes (0 unless it succeeded)
@@ -25,6 +26,12 @@ public record StepRun(
     int attempts) {
   /** Status of a step no result has arrived for. */
   public static final String PENDING = "PENDING";
+
+  /** Status of a step sent to its capability's queue that no worker has reported starting. */
+  public static final String QUEUED = "QUEUED";
+
+  /** Status of a step a worker reported it started. */
+  public static final String RUNNING = "RUNNING";
 
   /** Status of a step that wrote its output. */
   public static final String SUCCEEDED = "SUCCEEDED";

@@ -2,6 +2,7 @@ package dev.derive.coordinator.progress;
 
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.job.CoordinatorFactory;
+import dev.derive.coordinator.lifecycle.JobLifecycle;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
@@ -20,10 +21,10 @@ public class ProgressBeans {
     return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
   }
 
-  /** The tracker that applies step results, wired onto DynamoDB and SQS. */
+  /** The lifecycle that applies step results and dead letters, wired onto DynamoDB and SQS. */
   @Produces
   @Singleton
-  ProgressTracker progressTracker(CoordinatorSettings settings) {
-    return CoordinatorFactory.progressTracker(settings);
+  JobLifecycle lifecycle(CoordinatorSettings settings) {
+    return CoordinatorFactory.progressLifecycle(settings);
   }
 }

@@ -1,5 +1,6 @@
 package dev.derive.coordinator.progress;
 
+import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
@@ -18,7 +19,7 @@ import org.crac.Resource;
 
 /**
  * Lambda SnapStart priming of the progress function (CRaC {@code beforeCheckpoint}, see the Quarkus
- * "AWS Lambda SnapStart" guide): injecting the tracker at startup builds the DynamoDB and SQS
+ * "AWS Lambda SnapStart" guide): injecting the lifecycle at startup builds the DynamoDB and SQS
  * clients before the snapshot, and {@link #prime} round-trips a sample step result and next step
  * through the message codec (the Jackson mapper every message goes through).
  *
@@ -30,10 +31,10 @@ import org.crac.Resource;
 public class SnapStartPriming implements Resource {
 
   /**
-   * @param tracker injected only so the SDK clients are built before the snapshot
+   * @param lifecycle injected only so the SDK clients are built before the snapshot
    */
   @Inject
-  SnapStartPriming(ProgressTracker tracker) {}
+  SnapStartPriming(JobLifecycle lifecycle) {}
 
   @PostConstruct
   void register() {

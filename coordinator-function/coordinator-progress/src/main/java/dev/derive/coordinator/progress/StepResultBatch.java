@@ -2,8 +2,11 @@ package dev.derive.coordinator.progress;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.ProgressOutcome;
 import dev.derive.protocol.message.MalformedMessageException;
 import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -11,19 +14,45 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * Applies each step result of an SQS batch through the core {@link ProgressTracker}. A malformed
- * message can never succeed, so it is logged and dropped (acknowledged); a message that fails for
- * any other reason (DynamoDB or SQS errors, throttling) is reported as a batch item failure, so SQS
- * delivers it again and, after {@code maxReceiveCount}, moves it to the dead-letter queue.
+ * Applies each message of an SQS batch through the core {@link JobLifecycle}. The batch comes from
+ * one of the progress function's event source mappings:
+ *
+ * <ul>
+ *   <li>the step-results queue: a {@link StepResult} (started or finished) to apply;
+ *   <li>a capability's dead-letter queue: a {@link StepMessage} that exhausted its deliveries,
+ *       which fails its job;
+ *   <li>the step-results dead-letter queue: a {@link StepResult} that could not be applied, which
+ *       fails its job.
+ * </ul>
+ *
+ * A record comes from a dead-letter queue when its {@code eventSourceARN} names a queue ending in
+ * {@value #DEAD_LETTER_SUFFIX} ({@code template.yaml} names every dead-letter queue so). A
+ * malformed message can never succeed, so it is logged and dropped (acknowledged); a message that
+ * fails for any other reason (DynamoDB or SQS errors, throttling) is reported as a batch item
+ * failure, so SQS delivers it again and, after {@code maxReceiveCount}, moves it on.
  */
 @ApplicationScoped
 public class StepResultBatch {
+  /** The suffix of every dead-letter queue's name in {@code template.yaml}. */
+  static final String DEAD_LETTER_SUFFIX = "-dlq";
+
   private static final Logger LOG = Logger.getLogger(StepResultBatch.class);
 
-  private final ProgressTracker tracker;
+  private final JobLifecycle lifecycle;
+  private final int stepMaxReceives;
 
-  StepResultBatch(ProgressTracker tracker) {
-    this.tracker = tracker;
+  /**
+   * @param stepMaxReceives the capability queues' {@code maxReceiveCount} ({@code
+   *     STEP_MAX_RECEIVE_COUNT}; 0 when unknown), for the dead-lettered step's error
+   */
+  StepResultBatch(
+      JobLifecycle lifecycle,
+      @org.eclipse.microprofile.config.inject.ConfigProperty(
+              name = "STEP_MAX_RECEIVE_COUNT",
+              defaultValue = "0")
+          int stepMaxReceives) {
+    this.lifecycle = lifecycle;
+    this.stepMaxReceives = stepMaxReceives;
   }
 
   /** Processes every message; returns the ids of those to be delivered again. */
@@ -31,27 +60,48 @@ public class StepResultBatch {
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
     for (SQSEvent.SQSMessage message : records) {
-      StepResult result;
       try {
-        result = MessageCodec.decode(message.getBody(), StepResult.class);
-      } catch (MalformedMessageException e) {
-        LOG.errorf("dropping malformed step result %s: %s", message.getMessageId(), e.getMessage());
-        continue;
-      }
-      try {
-        ProgressOutcome outcome = tracker.apply(result);
-        LOG.infof(
-            "step result %d of job %s: %s (trace %s)",
-            result.stepIndex(), result.jobId(), outcome, result.traceId());
+        ProgressOutcome outcome = apply(message);
+        if (outcome != null) {
+          LOG.infof("message %s: %s", message.getMessageId(), outcome);
+        }
       } catch (RuntimeException e) {
-        LOG.warnf(
-            e,
-            "step result %s of job %s failed; SQS will deliver it again",
-            message.getMessageId(),
-            result.jobId());
+        LOG.warnf(e, "message %s failed; SQS will deliver it again", message.getMessageId());
         failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
       }
     }
     return new SQSBatchResponse(failures);
+  }
+
+  /** Applies one message; {@code null} when it was malformed and dropped. */
+  private ProgressOutcome apply(SQSEvent.SQSMessage message) {
+    String arn = message.getEventSourceArn();
+    boolean deadLetter = arn != null && arn.endsWith(DEAD_LETTER_SUFFIX);
+    if (!deadLetter) {
+      StepResult result = decode(message, StepResult.class);
+      return result == null ? null : lifecycle.apply(result);
+    }
+    StepMessage step;
+    try {
+      step = MessageCodec.decode(message.getBody(), StepMessage.class);
+    } catch (MalformedMessageException notAStepMessage) {
+      step = null; // the step-results dead-letter queue holds step results
+    }
+    if (step != null) {
+      return lifecycle.deadLettered(step, stepMaxReceives);
+    }
+    StepResult result = decode(message, StepResult.class);
+    return result == null ? null : lifecycle.resultDeadLettered(result);
+  }
+
+  private static <T> T decode(SQSEvent.SQSMessage message, Class<T> type) {
+    try {
+      return MessageCodec.decode(message.getBody(), type);
+    } catch (MalformedMessageException e) {
+      LOG.errorf(
+          "dropping malformed %s %s: %s",
+          type.getSimpleName(), message.getMessageId(), e.getMessage());
+      return null;
+    }
   }
 }

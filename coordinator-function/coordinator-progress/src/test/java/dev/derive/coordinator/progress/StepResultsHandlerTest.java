@@ -69,7 +69,7 @@ class StepResultsHandlerTest {
             Duration.ofMinutes(5),
             Duration.ofDays(1),
             "trace");
-    assertThat(store.claim(job, now).won()).isTrue();
+    assertThat(store.claim(job, now, Instant.EPOCH).won()).isTrue();
     return job;
   }
 
@@ -99,6 +99,33 @@ class StepResultsHandlerTest {
     Job done = store.find(id).orElseThrow();
     assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(done.steps().get(0).outputBytes()).isEqualTo(42);
+  }
+
+  @Test
+  void aStepMessageFromADeadLetterQueueFailsItsJobWithARetryableError() {
+    String id = "ef".repeat(32);
+    Job job = claimOneStepJob(id);
+    Map<String, Object> record =
+        Map.of(
+            "messageId", "m-dlq",
+            "receiptHandle", "rh-dlq",
+            "eventSourceARN", "arn:aws:sqs:us-east-1:123456789012:derive-image-dlq",
+            "body", MessageCodec.encode(StepMessages.first(job)));
+
+    given()
+        .contentType("application/json")
+        .body(Map.of("Records", List.of(record)))
+        .when()
+        .post()
+        .then()
+        .statusCode(200)
+        .body("batchItemFailures", empty());
+
+    Job failed = store.find(id).orElseThrow();
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.error().type()).isEqualTo("dead-lettered");
+    assertThat(failed.error().retryable()).isTrue();
+    assertThat(failed.error().detail()).startsWith("step 1 of 1 (image) exhausted");
   }
 
   @Test

@@ -160,6 +160,9 @@ class TemplateCrossCheckTest {
                   + function.timeoutSeconds()
                   + " s");
         }
+        if (deadLetterQueueIds().contains(queueId)) {
+          continue; // the end of the line: a dead letter stays until it is applied or expires
+        }
         if (!(queue.get("RedrivePolicy") instanceof Map<?, ?> redrive)) {
           problems.add(queueId + " (read by " + function.logicalId() + ") has no RedrivePolicy");
           continue;
@@ -174,6 +177,93 @@ class TemplateCrossCheckTest {
       }
     }
     assertThat(problems).isEmpty();
+  }
+
+  /**
+   * Every dead-letter queue is read by an event source mapping (so a dead-lettered step fails its
+   * job) and is named {@code …-dlq}, the suffix by which the progress function tells dead letters
+   * from step results.
+   */
+  @Test
+  void everyDeadLetterQueueIsConsumedAndNamedAsOne() {
+    Set<String> read = new LinkedHashSet<>();
+    for (FunctionDefinition function : functions) {
+      for (FunctionDefinition.SqsEvent event : function.sqsEvents()) {
+        read.add(queueIdByArn.get(event.queueArn()));
+      }
+    }
+    assertThat(deadLetterQueueIds()).isNotEmpty();
+    for (String dlq : deadLetterQueueIds()) {
+      assertThat(read).as("event sources reading %s", dlq).contains(dlq);
+      Object name =
+          IntrinsicResolver.resolveMap(template.resource(dlq).properties(), templateReferences)
+              .get("QueueName");
+      assertThat(String.valueOf(name)).as("QueueName of %s", dlq).endsWith("-dlq");
+    }
+  }
+
+  /**
+   * A queued step's lease covers its message's whole retry horizon (issue 9 item 4): every
+   * coordinator function that sets {@code <CAPABILITY>_STEP_LEASE_SECONDS} sets it to at least the
+   * capability queue's {@code VisibilityTimeout × maxReceiveCount}.
+   */
+  @Test
+  void everyStepLeaseCoversItsQueuesVisibilityTimeoutTimesMaxReceiveCount() {
+    List<String> problems = new ArrayList<>();
+    int checked = 0;
+    for (FunctionDefinition function : functions) {
+      for (Map.Entry<String, String> variable : function.environment().entrySet()) {
+        String name = variable.getKey();
+        if (!name.endsWith("_STEP_LEASE_SECONDS")) {
+          continue;
+        }
+        String queueUrl =
+            function.environment().get(name.replace("_STEP_LEASE_SECONDS", "_QUEUE_URL"));
+        assertThat(queueUrl).as("%s beside %s", name, name).isNotNull();
+        String queueId = queueUrl.substring(queueUrl.lastIndexOf('/') + 1);
+        Map<String, Object> queue =
+            IntrinsicResolver.resolveMap(
+                template.resource(queueId).properties(), templateReferences);
+        int visibility =
+            Integer.parseInt(String.valueOf(queue.getOrDefault("VisibilityTimeout", 30)));
+        Map<?, ?> redrive = (Map<?, ?>) queue.get("RedrivePolicy");
+        int receives = Integer.parseInt(String.valueOf(redrive.get("maxReceiveCount")));
+        long lease = Long.parseLong(variable.getValue());
+        if (lease < (long) visibility * receives) {
+          problems.add(
+              function.logicalId()
+                  + ": "
+                  + name
+                  + " "
+                  + lease
+                  + " s < "
+                  + queueId
+                  + " "
+                  + visibility
+                  + " s x "
+                  + receives);
+        }
+        checked++;
+      }
+    }
+    assertThat(checked).as("step leases set in the template").isGreaterThanOrEqualTo(8);
+    assertThat(problems).isEmpty();
+  }
+
+  /** The queues some queue's {@code RedrivePolicy} names as its dead-letter target. */
+  private static Set<String> deadLetterQueueIds() {
+    Set<String> ids = new LinkedHashSet<>();
+    for (Template.Resource resource : template.resources().values()) {
+      if (!resource.type().equals(QUEUE)) {
+        continue;
+      }
+      Map<String, Object> queue =
+          IntrinsicResolver.resolveMap(resource.properties(), templateReferences);
+      if (queue.get("RedrivePolicy") instanceof Map<?, ?> redrive) {
+        ids.add(queueIdByArn.get(String.valueOf(redrive.get("deadLetterTargetArn"))));
+      }
+    }
+    return ids;
   }
 
   private static Path artifact(FunctionDefinition function) {

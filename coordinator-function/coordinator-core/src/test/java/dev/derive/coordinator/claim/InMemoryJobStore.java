@@ -1,0 +1,221 @@
+package dev.derive.coordinator.claim;
+
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.StepRun;
+import dev.derive.protocol.JobStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * The {@link JobStore} in memory, with the same conditions as {@link DynamoDbJobStore} (the {@code
+ * JobStoreContractTest}s run both through one specification), for fast tests of the lifecycle.
+ * DynamoDB keeps lease and TTL instants in whole epoch seconds, so this store truncates them too.
+ */
+public final class InMemoryJobStore implements JobStore {
+  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+
+  @Override
+  public synchronized ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
+    Job existing = jobs.get(candidate.jobId());
+    boolean claimable =
+        existing == null
+            || (!existing.status().isTerminal()
+                && existing.leaseExpiresAt().getEpochSecond() < now.getEpochSecond())
+            || (existing.status() == JobStatus.FAILED && existing.error().retryable())
+            || (existing.status() == JobStatus.FAILED
+                && existing.updatedAt().toEpochMilli() < cutoff.toEpochMilli());
+    return put(candidate, existing, claimable);
+  }
+
+  @Override
+  public synchronized ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
+    Job existing = jobs.get(candidate.jobId());
+    boolean replaceable =
+        existing != null
+            && existing.status() == JobStatus.SUCCEEDED
+            && existing.executionId().equals(seenExecutionId);
+    return put(candidate, existing, replaceable);
+  }
+
+  private ClaimResult put(Job candidate, Job existing, boolean allowed) {
+    if (!allowed) {
+      if (existing == null) {
+        throw new JobStoreException("claim of " + candidate.jobId() + " lost to nothing", null);
+      }
+      return new ClaimResult(false, existing);
+    }
+    jobs.put(candidate.jobId(), stored(candidate));
+    return new ClaimResult(true, candidate);
+  }
+
+  @Override
+  public Optional<Job> find(String jobId) {
+    return Optional.ofNullable(jobs.get(jobId));
+  }
+
+  @Override
+  public synchronized boolean markDispatched(
+      String jobId, String executionId, int stepIndex, Instant leaseExpiresAt) {
+    Job job = jobs.get(jobId);
+    if (!atStep(job, executionId, stepIndex)
+        || !StepRun.PENDING.equals(job.steps().get(stepIndex).status())) {
+      return false;
+    }
+    StepRun run = job.steps().get(stepIndex);
+    return update(
+        jobId,
+        j ->
+            with(
+                j,
+                j.status(),
+                j.currentStep(),
+                stepIndex,
+                new StepRun(
+                    run.capability(),
+                    StepRun.QUEUED,
+                    run.startedAt(),
+                    run.finishedAt(),
+                    run.outputBytes(),
+                    run.reused(),
+                    run.attempts()),
+                null,
+                j.updatedAt(),
+                leaseExpiresAt));
+  }
+
+  @Override
+  public synchronized boolean recordStarted(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      Instant now,
+      Instant leaseExpiresAt) {
+    if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
+      return false;
+    }
+    return update(
+        jobId,
+        j -> with(j, JobStatus.RUNNING, stepIndex, stepIndex, run, null, now, leaseExpiresAt));
+  }
+
+  @Override
+  public synchronized boolean recordSuccess(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      boolean lastStep,
+      Instant now,
+      Instant leaseExpiresAt) {
+    if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
+      return false;
+    }
+    JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
+    return update(
+        jobId, j -> with(j, next, stepIndex + 1, stepIndex, run, null, now, leaseExpiresAt));
+  }
+
+  @Override
+  public synchronized boolean recordFailure(
+      String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now) {
+    if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
+      return false;
+    }
+    return update(
+        jobId,
+        j ->
+            with(
+                j,
+                JobStatus.FAILED,
+                j.currentStep(),
+                stepIndex,
+                run,
+                error,
+                now,
+                j.leaseExpiresAt()));
+  }
+
+  private static boolean atStep(Job job, String executionId, int stepIndex) {
+    return job != null
+        && Objects.equals(job.executionId(), executionId == null ? "" : executionId)
+        && job.currentStep() == stepIndex
+        && !job.status().isTerminal();
+  }
+
+  private boolean update(String jobId, UnaryOperator<Job> change) {
+    jobs.put(jobId, stored(change.apply(jobs.get(jobId))));
+    return true;
+  }
+
+  private static Job with(
+      Job j,
+      JobStatus status,
+      int currentStep,
+      int runIndex,
+      StepRun run,
+      JobError error,
+      Instant updatedAt,
+      Instant lease) {
+    List<StepRun> runs = new ArrayList<>(j.steps());
+    runs.set(runIndex, run);
+    return new Job(
+        j.jobId(),
+        status,
+        j.plan(),
+        currentStep,
+        j.source(),
+        j.output(),
+        runs,
+        error == null ? j.error() : error,
+        j.createdAt(),
+        updatedAt,
+        lease,
+        j.expiresAt(),
+        j.traceId(),
+        j.executionId());
+  }
+
+  /** The job as DynamoDB keeps it: instants in whole seconds or milliseconds. */
+  private static Job stored(Job j) {
+    return new Job(
+        j.jobId(),
+        j.status(),
+        j.plan(),
+        j.currentStep(),
+        j.source(),
+        j.output(),
+        j.steps().stream().map(InMemoryJobStore::storedRun).toList(),
+        j.error() == null
+            ? null
+            : new JobError(
+                j.error().type(),
+                j.error().detail() == null ? "" : j.error().detail(),
+                j.error().step(),
+                j.error().retryable()),
+        Instant.ofEpochMilli(j.createdAt().toEpochMilli()),
+        Instant.ofEpochMilli(j.updatedAt().toEpochMilli()),
+        Instant.ofEpochSecond(j.leaseExpiresAt().getEpochSecond()),
+        Instant.ofEpochSecond(j.expiresAt().getEpochSecond()),
+        j.traceId(),
+        j.executionId());
+  }
+
+  private static StepRun storedRun(StepRun r) {
+    return new StepRun(
+        r.capability(),
+        r.status(),
+        r.startedAt() == null ? null : Instant.ofEpochMilli(r.startedAt().toEpochMilli()),
+        r.finishedAt() == null ? null : Instant.ofEpochMilli(r.finishedAt().toEpochMilli()),
+        r.outputBytes(),
+        r.reused(),
+        r.attempts());
+  }
+}

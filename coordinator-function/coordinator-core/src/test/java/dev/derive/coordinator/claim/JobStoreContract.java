@@ -1,0 +1,234 @@
+package dev.derive.coordinator.claim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.coordinator.Jobs;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.StepRun;
+import dev.derive.protocol.JobStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link JobStore} specification, run against every implementation (DynamoDB on moto, and the
+ * in-memory store the lifecycle's fast tests use), so both keep the same conditions.
+ */
+abstract class JobStoreContract {
+  static final Duration LEASE = Duration.ofSeconds(60);
+  static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+  static final Instant NO_CUTOFF = Instant.EPOCH;
+
+  /** The store under test. */
+  abstract JobStore store();
+
+  private List<ClaimResult> claimConcurrently(String id, int threads, Instant now)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<ClaimResult>> futures = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return store().claim(Jobs.claimed(id, 1, now, LEASE), now, NO_CUTOFF);
+                }));
+      }
+      start.countDown();
+      List<ClaimResult> results = new ArrayList<>();
+      for (Future<ClaimResult> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private Job claim(String id, int steps, Instant now) {
+    Job job = Jobs.claimed(id, steps, now, LEASE);
+    assertThat(store().claim(job, now, NO_CUTOFF).won()).isTrue();
+    return job;
+  }
+
+  private void fail(Job job, boolean retryable, Instant at) {
+    assertThat(
+            store()
+                .recordFailure(
+                    job.jobId(),
+                    job.executionId(),
+                    0,
+                    StepRun.pending("image"),
+                    new JobError("timeout", "slow", 0, retryable),
+                    at))
+        .isTrue();
+  }
+
+  @Test
+  void fiftyConcurrentClaimsOfOneFingerprintHaveExactlyOneWinnerAndOneJobId() throws Exception {
+    String id = Jobs.newId();
+
+    List<ClaimResult> results = claimConcurrently(id, 50, T0);
+
+    assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
+    assertThat(results).extracting(r -> r.job().jobId()).containsOnly(id);
+    String winner =
+        results.stream().filter(ClaimResult::won).findFirst().orElseThrow().job().executionId();
+    assertThat(results)
+        .filteredOn(r -> !r.won())
+        .extracting(r -> r.job().executionId())
+        .containsOnly(winner);
+  }
+
+  @Test
+  void aLiveLeaseIsJoinedNotTakenOver() {
+    String id = Jobs.newId();
+    Job first = claim(id, 1, T0);
+
+    Instant beforeExpiry = T0.plus(LEASE).minusSeconds(1);
+    ClaimResult late =
+        store().claim(Jobs.claimed(id, 1, beforeExpiry, LEASE), beforeExpiry, NO_CUTOFF);
+
+    assertThat(late.won()).isFalse();
+    assertThat(late.job().executionId()).isEqualTo(first.executionId());
+  }
+
+  @Test
+  void anExpiredLeaseIsReclaimedExactlyOnceAsANewExecution() throws Exception {
+    String id = Jobs.newId();
+    Job first = claim(id, 1, T0);
+
+    Instant afterExpiry = T0.plus(LEASE).plusSeconds(5);
+    List<ClaimResult> results = claimConcurrently(id, 10, afterExpiry);
+
+    assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
+    Job now = store().find(id).orElseThrow();
+    assertThat(now.createdAt()).isEqualTo(afterExpiry);
+    assertThat(now.executionId()).isNotEqualTo(first.executionId());
+  }
+
+  @Test
+  void aRetryableFailureIsReclaimedAtOnce() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    fail(job, true, T0);
+    Instant later = T0.plusSeconds(1);
+
+    assertThat(store().claim(Jobs.claimed(job.jobId(), 1, later, LEASE), later, NO_CUTOFF).won())
+        .isTrue();
+  }
+
+  @Test
+  void aPermanentFailureIsJoinedUntilItsHoldEnds() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    fail(job, false, T0);
+    Instant later = T0.plusSeconds(10);
+
+    ClaimResult within =
+        store().claim(Jobs.claimed(job.jobId(), 1, later, LEASE), later, T0.minusSeconds(1));
+    assertThat(within.won()).isFalse();
+    assertThat(within.job().status()).isEqualTo(JobStatus.FAILED);
+    assertThat(within.job().error()).isEqualTo(new JobError("timeout", "slow", 0, false));
+
+    ClaimResult after =
+        store().claim(Jobs.claimed(job.jobId(), 1, later, LEASE), later, T0.plusSeconds(1));
+    assertThat(after.won()).isTrue();
+  }
+
+  @Test
+  void aSucceededJobIsNeverTakenOverByAClaim() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    assertThat(
+            store()
+                .recordSuccess(
+                    job.jobId(), job.executionId(), 0, StepRun.pending("image"), true, T0, T0))
+        .isTrue();
+    Instant muchLater = T0.plus(Duration.ofDays(30));
+
+    ClaimResult claim =
+        store().claim(Jobs.claimed(job.jobId(), 1, muchLater, LEASE), muchLater, muchLater);
+
+    assertThat(claim.won()).isFalse();
+    assertThat(claim.job().status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aSucceededJobIsReplacedOnlyInTheExecutionSeen() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    store()
+        .recordSuccess(job.jobId(), job.executionId(), 0, StepRun.pending("image"), true, T0, T0);
+    Job second = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
+    Job third = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
+
+    assertThat(store().replaceSucceeded(second, job.executionId()).won()).isTrue();
+    ClaimResult late = store().replaceSucceeded(third, job.executionId());
+
+    assertThat(late.won()).isFalse();
+    assertThat(late.job().executionId()).isEqualTo(second.executionId());
+  }
+
+  @Test
+  void stepWritesApplyOnlyAtTheStepOfTheCurrentExecution() {
+    Job job = claim(Jobs.newId(), 2, T0);
+    StepRun run = StepRun.pending("image");
+
+    assertThat(store().recordSuccess(job.jobId(), "another", 0, run, false, T0, T0)).isFalse();
+    assertThat(store().recordSuccess(job.jobId(), job.executionId(), 1, run, false, T0, T0))
+        .isFalse();
+    assertThat(store().recordSuccess(job.jobId(), job.executionId(), 0, run, false, T0, T0))
+        .isTrue();
+    assertThat(store().recordSuccess(job.jobId(), job.executionId(), 0, run, false, T0, T0))
+        .as("a duplicate")
+        .isFalse();
+    assertThat(store().find(job.jobId()).orElseThrow().currentStep()).isEqualTo(1);
+  }
+
+  @Test
+  void startedMakesTheJobRunningAndRenewsTheLease() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    StepRun running = new StepRun("image", StepRun.RUNNING, T0.plusSeconds(1), null, 0, false, 2);
+    Instant lease = T0.plusSeconds(3000);
+
+    assertThat(store().recordStarted(job.jobId(), job.executionId(), 0, running, T0, lease))
+        .isTrue();
+
+    Job now = store().find(job.jobId()).orElseThrow();
+    assertThat(now.status()).isEqualTo(JobStatus.RUNNING);
+    assertThat(now.steps().get(0)).isEqualTo(running);
+    assertThat(now.leaseExpiresAt()).isEqualTo(lease);
+  }
+
+  @Test
+  void markDispatchedQueuesAPendingStepButLeavesAStartedOneAlone() {
+    Job queued = claim(Jobs.newId(), 1, T0);
+    Instant lease = T0.plusSeconds(2000);
+    assertThat(store().markDispatched(queued.jobId(), queued.executionId(), 0, lease)).isTrue();
+    Job now = store().find(queued.jobId()).orElseThrow();
+    assertThat(now.steps().get(0).status()).isEqualTo(StepRun.QUEUED);
+    assertThat(now.leaseExpiresAt()).isEqualTo(lease);
+
+    Job started = claim(Jobs.newId(), 1, T0);
+    StepRun running = new StepRun("image", StepRun.RUNNING, T0, null, 0, false, 1);
+    store().recordStarted(started.jobId(), started.executionId(), 0, running, T0, lease);
+    assertThat(store().markDispatched(started.jobId(), started.executionId(), 0, T0)).isFalse();
+    assertThat(store().find(started.jobId()).orElseThrow().steps().get(0)).isEqualTo(running);
+  }
+
+  @Test
+  void aJobRoundTripsThroughTheStore() {
+    String id = Jobs.newId();
+    Job job = Jobs.claimed(id, 2, T0, LEASE);
+    store().claim(job, T0, NO_CUTOFF);
+
+    assertThat(store().find(id)).hasValue(job);
+    assertThat(store().find(Jobs.newId())).isEmpty();
+  }
+}

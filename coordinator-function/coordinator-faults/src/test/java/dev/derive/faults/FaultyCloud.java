@@ -1,0 +1,524 @@
+package dev.derive.faults;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.LocalAws;
+import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.claim.ClaimResult;
+import dev.derive.coordinator.claim.DynamoDbJobStore;
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.dispatch.StepDispatcher;
+import dev.derive.coordinator.identity.SourceInspector;
+import dev.derive.coordinator.identity.TikaMediaTypeDetector;
+import dev.derive.coordinator.job.DerivativeService;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.MutableClock;
+import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.storage.S3ObjectStore;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.protocol.message.StepResult;
+import dev.derive.worker.runtime.StepBatchProcessor;
+import dev.derive.worker.runtime.StepLog;
+import dev.derive.worker.runtime.WorkerSettings;
+import dev.derive.worker.runtime.report.StepResultPublisher;
+import dev.derive.worker.runtime.store.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * Derive's job lifecycle as deployed, in one process, on a real AWS endpoint (moto) for the jobs
+ * table and the buckets: the real {@link DerivativeService} (validate → identify → plan → cache →
+ * claim → dispatch), the real progress {@link JobLifecycle} and the real worker runtime ({@link
+ * StepBatchProcessor}) with a {@link FakeCapability} per capability. Queues are {@link SimQueue}s
+ * under a {@link MutableClock}, so the harness decides every delivery; faults are injected at each
+ * boundary by the switches in {@link Fault}, and every injected fault is counted.
+ */
+final class FaultyCloud {
+  /** The boundaries where a fault can be injected. */
+  enum Fault {
+    /** The API dies after its claim, before {@code SendMessage}. */
+    API_CRASH_BEFORE_SEND,
+    /** The API dies right after {@code SendMessage}, before recording the step queued. */
+    API_CRASH_AFTER_SEND,
+    /** The progress function dies after recording an advance, before sending the next step. */
+    PROGRESS_CRASH_BEFORE_SEND,
+    /** A worker dies right after writing its output, before reporting. */
+    WORKER_CRASH_AFTER_OUTPUT,
+    /** A worker's report is sent and the worker dies before acknowledging its message. */
+    WORKER_CRASH_AFTER_REPORT,
+    /** A worker is killed before it does anything (its message returns after the timeout). */
+    WORKER_KILLED,
+    /** A message is delivered a second time (SQS at-least-once). */
+    DUPLICATE_DELIVERY,
+    /** Time jumps past visibility timeouts and leases. */
+    DELAY,
+    /** An intermediate output expires (lifecycle rule) while a job is under way. */
+    INTERMEDIATE_DELETED,
+    /** The source object is overwritten while a job is under way. */
+    SOURCE_OVERWRITTEN,
+    /** DynamoDB is unavailable for the coordinator for a while. */
+    STORE_OUTAGE
+  }
+
+  static final Duration CAPABILITY_VISIBILITY = Duration.ofSeconds(720);
+  static final Duration RESULTS_VISIBILITY = Duration.ofSeconds(180);
+  static final Duration STEP_LEASE = Duration.ofSeconds(2220);
+  static final int CAPABILITY_RECEIVES = 3;
+  static final int RESULT_RECEIVES = 5;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SOURCE_BUCKET = "faults-source-" + UUID.randomUUID();
+  private static final String DERIVATIVES_BUCKET = "faults-derivatives-" + UUID.randomUUID();
+  private static final String TABLE;
+  private static final S3Client S3;
+  private static final S3Presigner PRESIGNER;
+  private static final DynamoDbClient DYNAMODB;
+
+  static {
+    S3 = AwsClients.s3(LocalAws.endpoint());
+    PRESIGNER = AwsClients.s3Presigner(LocalAws.endpoint());
+    DYNAMODB = LocalAws.dynamoDb();
+    S3.createBucket(b -> b.bucket(SOURCE_BUCKET));
+    S3.createBucket(b -> b.bucket(DERIVATIVES_BUCKET));
+    TABLE = LocalAws.createJobsTable(DYNAMODB);
+  }
+
+  final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+  final Random random;
+  final Map<Fault, Double> chances = new EnumMap<>(Fault.class);
+  final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
+  final Map<String, AtomicInteger> executions = FakeCapability.newCounter();
+  final SimQueue imageDlq = new SimQueue("image-dlq", 0, RESULTS_VISIBILITY, null);
+  final SimQueue pdfDlq = new SimQueue("pdf-dlq", 0, RESULTS_VISIBILITY, null);
+  final SimQueue resultsDlq = new SimQueue("step-results-dlq", 0, RESULTS_VISIBILITY, null);
+  final SimQueue image =
+      new SimQueue("image", CAPABILITY_RECEIVES, CAPABILITY_VISIBILITY, imageDlq);
+  final SimQueue pdf = new SimQueue("pdf", CAPABILITY_RECEIVES, CAPABILITY_VISIBILITY, pdfDlq);
+  final SimQueue results =
+      new SimQueue("step-results", RESULT_RECEIVES, RESULTS_VISIBILITY, resultsDlq);
+  final List<SimQueue> queues = List.of(image, pdf, results, imageDlq, pdfDlq, resultsDlq);
+
+  /** The bytes of every version of every source, by ETag. */
+  final Map<String, byte[]> sourceVersions = new LinkedHashMap<>();
+
+  /** Exits the worker runtime asked for. */
+  final List<String> exits = new ArrayList<>();
+
+  private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
+  private boolean outage;
+  private final DerivativeService api;
+  private final JobLifecycle progress;
+  private final Map<String, StepBatchProcessor> workers = new LinkedHashMap<>();
+
+  FaultyCloud(long seed, Path tempDirectory) {
+    this.random = new Random(seed);
+    S3ObjectStore objects = new S3ObjectStore(S3, PRESIGNER);
+    DerivativeCache cache = new DerivativeCache(objects, DERIVATIVES_BUCKET, Duration.ofMinutes(5));
+    JobStore store = new OutageStore();
+    api =
+        new DerivativeService(
+            new RequestValidator(Capabilities.ALL),
+            new SourceInspector(
+                objects,
+                new TikaMediaTypeDetector(
+                    Capabilities.ALL.stream()
+                        .flatMap(c -> c.reads().stream())
+                        .collect(Collectors.toSet())),
+                SOURCE_BUCKET,
+                100_000_000,
+                Capabilities.ALL),
+            new Planner(Capabilities.ALL, DERIVATIVES_BUCKET),
+            cache,
+            store,
+            new JobLifecycle(
+                store,
+                new Dispatcher(Fault.API_CRASH_BEFORE_SEND, Fault.API_CRASH_AFTER_SEND),
+                cache,
+                capability -> STEP_LEASE,
+                Duration.ofSeconds(60),
+                Duration.ofDays(1),
+                clock),
+            Duration.ofDays(7),
+            clock);
+    progress =
+        new JobLifecycle(
+            store,
+            new Dispatcher(Fault.PROGRESS_CRASH_BEFORE_SEND, null),
+            null,
+            capability -> STEP_LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock);
+    WorkerSettings settings =
+        new WorkerSettings("https://results.invalid/step-results", 100_000_000, 0, tempDirectory)
+            .withMaxReceiveCount(CAPABILITY_RECEIVES);
+    for (String capability : List.of(Capabilities.IMAGE, Capabilities.PDF)) {
+      workers.put(
+          capability,
+          new StepBatchProcessor(
+              new FakeCapability(capability, executions),
+              new WorkerStore(new dev.derive.worker.runtime.store.S3ObjectStore(S3)),
+              new Publisher(),
+              settings,
+              new StepLog(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())),
+              clock,
+              exits::add));
+    }
+  }
+
+  // ------------------------------------------------------------------ sources and requests
+
+  /** Uploads {@code bytes} as {@code key} in the source bucket; returns its ETag. */
+  String putSource(String key, byte[] bytes) {
+    String etag =
+        S3.putObject(b -> b.bucket(SOURCE_BUCKET).key(key), RequestBody.fromBytes(bytes)).eTag();
+    sourceVersions.put(etag, bytes.clone());
+    return etag;
+  }
+
+  /** A JPEG-looking source (Tika detects JPEG from the magic number). */
+  static byte[] jpegBytes(String salt) {
+    byte[] head = {
+      (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0
+    };
+    return concat(head, salt.getBytes());
+  }
+
+  /** A PDF-looking source. */
+  static byte[] pdfBytes(String salt) {
+    return ("%PDF-1.4\n% " + salt + "\n%%EOF\n").getBytes();
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] all = new byte[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  /** The body of a request for a {@code width} px JPEG thumbnail of {@code key}. */
+  static JsonNode thumbnail(String key, int width) {
+    return JSON.createObjectNode()
+        .<com.fasterxml.jackson.databind.node.ObjectNode>set(
+            "source", JSON.createObjectNode().put("key", key))
+        .set(
+            "target",
+            JSON.createObjectNode()
+                .put("mediaType", "image/jpeg")
+                .put("width", width)
+                .put("height", width));
+  }
+
+  /** {@code POST /v1/derivatives} through the real service; throws what the API would map. */
+  Submission request(JsonNode body) {
+    return api.submit(body, "trace-" + UUID.randomUUID());
+  }
+
+  DerivativeService api() {
+    return api;
+  }
+
+  Optional<Job> job(String id) {
+    return tableStore.find(id);
+  }
+
+  /** The derivative's bytes, if present. */
+  Optional<byte[]> derivative(String fingerprint) {
+    try {
+      return Optional.of(
+          S3.getObjectAsBytes(b -> b.bucket(DERIVATIVES_BUCKET).key("derivatives/" + fingerprint))
+              .asByteArray());
+    } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Deletes an intermediate output (as the lifecycle rule would). */
+  void deleteObject(ObjectRef ref) {
+    S3.deleteObject(b -> b.bucket(ref.bucket()).key(ref.key()));
+  }
+
+  void outage(boolean on) {
+    outage = on;
+  }
+
+  // ------------------------------------------------------------------ deliveries
+
+  /**
+   * Delivers one visible message of {@code queue} to its consumer, as its event source mapping
+   * would, with the faults switched on; returns false when nothing was visible.
+   */
+  boolean deliver(SimQueue queue) {
+    Optional<SimQueue.Entry> received = queue.receive(random, clock.instant());
+    if (received.isEmpty()) {
+      return false;
+    }
+    SimQueue.Entry entry = received.get();
+    if (queue == image || queue == pdf) {
+      if (roll(Fault.WORKER_KILLED)) {
+        return true; // the message comes back after its visibility timeout
+      }
+      StepBatchProcessor worker = workers.get(queue.name);
+      SQSBatchResponse response;
+      try {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(entry.toSqsMessage(queue.arn())));
+        response = worker.process(event, null);
+      } catch (InjectedCrash crash) {
+        return true;
+      }
+      finish(queue, entry, response.getBatchItemFailures().isEmpty());
+    } else {
+      boolean applied;
+      try {
+        if (queue == results) {
+          progress.apply(MessageCodec.decode(entry.body, StepResult.class));
+        } else if (queue == resultsDlq) {
+          progress.resultDeadLettered(MessageCodec.decode(entry.body, StepResult.class));
+        } else {
+          progress.deadLettered(
+              MessageCodec.decode(entry.body, StepMessage.class), CAPABILITY_RECEIVES);
+        }
+        applied = true;
+      } catch (InjectedCrash crash) {
+        return true;
+      } catch (RuntimeException storeOrDispatchTrouble) {
+        applied = false;
+      }
+      finish(queue, entry, applied);
+    }
+    return true;
+  }
+
+  private void finish(SimQueue queue, SimQueue.Entry entry, boolean processed) {
+    if (!processed) {
+      queue.release(entry, clock.instant());
+      return;
+    }
+    queue.delete(entry);
+    if (!entry.duplicate && roll(Fault.DUPLICATE_DELIVERY)) {
+      queue.sendDuplicate(entry.body, clock.instant());
+    }
+  }
+
+  /** Whether the fault strikes now (and counts it when it does). */
+  boolean roll(Fault fault) {
+    Double chance = chances.get(fault);
+    if (chance == null || chance <= 0 || random.nextDouble() >= chance) {
+      return false;
+    }
+    injected.merge(fault, 1, Integer::sum);
+    return true;
+  }
+
+  int injectedTotal() {
+    return injected.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  boolean idle() {
+    return queues.stream().allMatch(SimQueue::isEmpty);
+  }
+
+  /**
+   * Delivers until every queue is empty, moving the clock to the next visibility when nothing is
+   * visible; bounded by {@code maxDeliveries}.
+   *
+   * @return whether the queues drained within the bound
+   */
+  boolean drain(int maxDeliveries) {
+    for (int i = 0; i < maxDeliveries; i++) {
+      if (idle()) {
+        return true;
+      }
+      List<SimQueue> shuffled = new ArrayList<>(queues);
+      java.util.Collections.shuffle(shuffled, random);
+      boolean delivered = false;
+      for (SimQueue queue : shuffled) {
+        if (deliver(queue)) {
+          delivered = true;
+          break;
+        }
+      }
+      if (!delivered) {
+        Instant now = clock.instant();
+        Instant next =
+            queues.stream()
+                .map(q -> q.nextVisibleAfter(now))
+                .flatMap(Optional::stream)
+                .min(Instant::compareTo)
+                .orElse(now.plusSeconds(1));
+        clock.advance(Duration.between(now, next));
+      }
+    }
+    return idle();
+  }
+
+  /** Switches every fault off. */
+  void heal() {
+    chances.clear();
+    outage = false;
+  }
+
+  // ------------------------------------------------------------------ seams with faults
+
+  /** Sends step messages to the capability queues, dying before or after as told. */
+  private final class Dispatcher implements StepDispatcher {
+    private final Fault before;
+    private final Fault after;
+
+    Dispatcher(Fault before, Fault after) {
+      this.before = before;
+      this.after = after;
+    }
+
+    @Override
+    public void dispatch(StepMessage step) {
+      if (roll(before)) {
+        throw new InjectedCrash("before SendMessage of " + step.capability());
+      }
+      SimQueue queue = step.capability().equals(Capabilities.PDF) ? pdf : image;
+      queue.send(MessageCodec.encode(step), clock.instant());
+      if (after != null && roll(after)) {
+        throw new InjectedCrash("after SendMessage of " + step.capability());
+      }
+    }
+  }
+
+  /** The worker's results go to the results queue; it may die after sending. */
+  private final class Publisher implements StepResultPublisher {
+    @Override
+    public void publish(StepResult result) {
+      results.send(MessageCodec.encode(result), clock.instant());
+      if (!result.isStarted() && roll(Fault.WORKER_CRASH_AFTER_REPORT)) {
+        throw new InjectedCrash("after reporting step " + result.stepIndex());
+      }
+    }
+  }
+
+  /** The worker's S3 store; the worker may die right after writing its output. */
+  private final class WorkerStore implements ObjectStore {
+    private final ObjectStore s3;
+
+    WorkerStore(ObjectStore s3) {
+      this.s3 = s3;
+    }
+
+    @Override
+    public OptionalLong size(ObjectRef ref) throws IOException {
+      return s3.size(ref);
+    }
+
+    @Override
+    public long download(ObjectRef ref, Path target, long maxBytes) throws IOException {
+      return s3.download(ref, target, maxBytes);
+    }
+
+    @Override
+    public long download(ObjectRef ref, String ifMatchEtag, Path target, long maxBytes)
+        throws IOException {
+      return s3.download(ref, ifMatchEtag, target, maxBytes);
+    }
+
+    @Override
+    public void upload(Path source, ObjectRef ref, String contentType) throws IOException {
+      s3.upload(source, ref, contentType);
+      if (roll(Fault.WORKER_CRASH_AFTER_OUTPUT)) {
+        throw new InjectedCrash("after writing " + ref.key());
+      }
+    }
+  }
+
+  /** The jobs table, unavailable to the coordinator while the outage lasts. */
+  private final class OutageStore implements JobStore {
+    private void check() {
+      if (outage) {
+        throw new JobStoreException("DynamoDB did not answer (injected outage)", null);
+      }
+    }
+
+    @Override
+    public ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
+      check();
+      return tableStore.claim(candidate, now, cutoff);
+    }
+
+    @Override
+    public ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
+      check();
+      return tableStore.replaceSucceeded(candidate, seenExecutionId);
+    }
+
+    @Override
+    public Optional<Job> find(String jobId) {
+      check();
+      return tableStore.find(jobId);
+    }
+
+    @Override
+    public boolean markDispatched(String jobId, String executionId, int step, Instant lease) {
+      check();
+      return tableStore.markDispatched(jobId, executionId, step, lease);
+    }
+
+    @Override
+    public boolean recordStarted(
+        String jobId, String executionId, int step, StepRun run, Instant now, Instant lease) {
+      check();
+      return tableStore.recordStarted(jobId, executionId, step, run, now, lease);
+    }
+
+    @Override
+    public boolean recordSuccess(
+        String jobId,
+        String executionId,
+        int step,
+        StepRun run,
+        boolean last,
+        Instant now,
+        Instant lease) {
+      check();
+      return tableStore.recordSuccess(jobId, executionId, step, run, last, now, lease);
+    }
+
+    @Override
+    public boolean recordFailure(
+        String jobId, String executionId, int step, StepRun run, JobError error, Instant now) {
+      check();
+      return tableStore.recordFailure(jobId, executionId, step, run, error, now);
+    }
+  }
+
+  static Set<String> capabilityQueues() {
+    return Set.of("image", "pdf");
+  }
+}

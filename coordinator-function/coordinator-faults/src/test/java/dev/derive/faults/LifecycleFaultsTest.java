@@ -1,0 +1,431 @@
+package dev.derive.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.dispatch.DispatchFailedException;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobFailedException;
+import dev.derive.coordinator.job.JobView;
+import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.plan.PlannedStep;
+import dev.derive.faults.FaultyCloud.Fault;
+import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.message.MessageCodec;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.StepErrorTypes;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job lifecycle under faults, end to end through the real coordinator, progress and worker
+ * runtime code on moto (see {@link FaultyCloud}): one named test per fault of issue 9 that needs
+ * the worker, then a seeded randomized schedule of runs (at least 200; {@code -Dfaults.runs=N},
+ * {@code -Dfaults.seed=S} reruns one schedule) whose invariants are checked after every run.
+ */
+class LifecycleFaultsTest {
+  private static final int DRAIN = 500;
+
+  @TempDir Path temp;
+
+  private FaultyCloud cloud(long seed) {
+    return new FaultyCloud(seed, temp);
+  }
+
+  private static String key(String name) {
+    return "uploads/" + UUID.randomUUID() + "/" + name;
+  }
+
+  @Test
+  void aWorkerKilledMidStepCompletesOnRedeliveryWithOneExecution() {
+    FaultyCloud cloud = cloud(1);
+    String key = key("a.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("kill"));
+    Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
+    cloud.image.receive(new Random(1), cloud.clock.instant()).orElseThrow(); // killed: no answer
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+
+    assertThat(cloud.job(first.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.executions.values()).extracting(AtomicInteger::get).containsOnly(1);
+  }
+
+  @Test
+  void aStepKilledOnEveryDeliveryEndsFailedByItsDeadLetterAndARetryRunsAgain() {
+    FaultyCloud cloud = cloud(2);
+    cloud.chances.put(Fault.WORKER_KILLED, 1.0);
+    String key = key("b.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("dlq"));
+    Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+
+    Job failed = cloud.job(first.jobId()).orElseThrow();
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.error().type()).isEqualTo(StepErrorTypes.DEAD_LETTERED);
+    assertThat(failed.error().retryable()).isTrue();
+    assertThat(failed.error().detail()).startsWith("step 1 of 1 (image) exhausted 3 deliveries");
+    assertThat(cloud.injected.get(Fault.WORKER_KILLED)).isEqualTo(3);
+
+    cloud.heal();
+    assertThat(cloud.request(FaultyCloud.thumbnail(key, 64)).status()).isEqualTo(JobStatus.PENDING);
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    assertThat(cloud.job(first.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aCoordinatorThatDiesBetweenClaimAndSendMessageIsReclaimedAfterItsDispatchLease() {
+    FaultyCloud cloud = cloud(3);
+    String key = key("c.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("crash"));
+    JsonNode request = FaultyCloud.thumbnail(key, 64);
+    cloud.chances.put(Fault.API_CRASH_BEFORE_SEND, 1.0);
+    assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(InjectedCrash.class);
+    cloud.heal();
+
+    Submission joined = cloud.request(request);
+    assertThat(joined.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(cloud.idle()).as("nothing was queued").isTrue();
+    cloud.clock.advance(Duration.ofSeconds(61));
+    cloud.request(request);
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    assertThat(cloud.job(joined.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aJobsTableOutageFailsTheRequestAtOnceAndLeavesNothingThatBlocksTheRetry() {
+    FaultyCloud cloud = cloud(4);
+    String key = key("d.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("outage"));
+    JsonNode request = FaultyCloud.thumbnail(key, 64);
+    cloud.outage(true);
+    assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(JobStoreException.class);
+    cloud.outage(false);
+
+    Submission retry = cloud.request(request);
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    assertThat(cloud.job(retry.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aSourceOverwrittenAfterTheRequestFailsThatExecutionAndTheNextRequestGetsTheNewBytes() {
+    FaultyCloud cloud = cloud(5);
+    String key = key("e.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("v1"));
+    Submission old = cloud.request(FaultyCloud.thumbnail(key, 64));
+    String newEtag = cloud.putSource(key, FaultyCloud.jpegBytes("v2"));
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+
+    Job failed = cloud.job(old.jobId()).orElseThrow();
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.error().type()).isEqualTo(StepErrorTypes.SOURCE_CHANGED);
+    assertThat(failed.error().retryable()).isTrue();
+    assertThat(cloud.derivative(old.jobId())).as("no v2 bytes under the v1 fingerprint").isEmpty();
+    Submission fresh = cloud.request(FaultyCloud.thumbnail(key, 64));
+    assertThat(fresh.jobId()).isNotEqualTo(old.jobId());
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    assertThat(cloud.job(fresh.jobId()).orElseThrow().source().etag()).isEqualTo(newEtag);
+    assertCorrectBytes(cloud, cloud.job(fresh.jobId()).orElseThrow());
+  }
+
+  @Test
+  void anIntermediateThatExpiresMidJobFailsRetryablyAndTheNextRequestMakesItAgain() {
+    FaultyCloud cloud = cloud(6);
+    String key = key("f.pdf");
+    cloud.putSource(key, FaultyCloud.pdfBytes("expire"));
+    JsonNode request = FaultyCloud.thumbnail(key, 64);
+    Submission first = cloud.request(request);
+    Job job = cloud.job(first.jobId()).orElseThrow();
+    assertThat(job.plan().size()).isEqualTo(2);
+    while (!cloud.pdf.isEmpty()) {
+      cloud.deliver(cloud.pdf);
+    }
+    cloud.deleteObject(job.plan().step(0).output());
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    Job failed = cloud.job(first.jobId()).orElseThrow();
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.error().type()).isEqualTo(StepErrorTypes.INPUT_MISSING);
+    assertThat(failed.error().retryable()).isTrue();
+
+    cloud.request(request);
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    Job done = cloud.job(first.jobId()).orElseThrow();
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertCorrectBytes(cloud, done);
+  }
+
+  @Test
+  void everyMessageDeliveredTwiceStillMakesEachStepOnce() {
+    FaultyCloud cloud = cloud(7);
+    cloud.chances.put(Fault.DUPLICATE_DELIVERY, 1.0);
+    String key = key("g.pdf");
+    cloud.putSource(key, FaultyCloud.pdfBytes("twice"));
+    Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
+
+    assertThat(cloud.drain(DRAIN)).isTrue();
+
+    Job done = cloud.job(first.jobId()).orElseThrow();
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.executions).hasSize(2);
+    assertThat(cloud.executions.values()).extracting(AtomicInteger::get).containsOnly(1);
+    assertCorrectBytes(cloud, done);
+  }
+
+  // ------------------------------------------------------------------ randomized schedule
+
+  /** The totals of a randomized schedule. */
+  private static final class Tally {
+    int runs;
+    int faults;
+    int lost;
+    int stuck;
+    int contradictions;
+    int wrongBytes;
+    int forcedReExecutions;
+    final List<String> problems = new ArrayList<>();
+
+    String summary() {
+      return "faults: "
+          + runs
+          + " runs, "
+          + faults
+          + " faults injected, "
+          + lost
+          + " lost, "
+          + stuck
+          + " stuck, "
+          + contradictions
+          + " contradictions, "
+          + wrongBytes
+          + " wrong bytes, "
+          + forcedReExecutions
+          + " forced re-executions";
+    }
+  }
+
+  @Test
+  void aRandomizedScheduleOfFaultsLosesNothingStrandsNothingAndContradictsNothing() {
+    int runs = Integer.getInteger("faults.runs", 200);
+    String seedProperty = System.getProperty("faults.seed");
+    long base = seedProperty != null ? Long.parseLong(seedProperty) : System.nanoTime();
+    Tally tally = new Tally();
+    for (int i = 0; i < (seedProperty != null ? 1 : runs); i++) {
+      long seed = base + i;
+      try {
+        run(seed, tally);
+      } catch (RuntimeException | AssertionError e) {
+        throw new AssertionError(
+            "run with seed " + seed + " broke (rerun: -Dfaults.seed=" + seed + "): " + e, e);
+      }
+    }
+    System.out.println(tally.summary());
+    assertThat(tally.problems).as(tally.summary()).isEmpty();
+    assertThat(tally.runs).isGreaterThanOrEqualTo(seedProperty != null ? 1 : 200);
+  }
+
+  private record Wanted(String key, JsonNode request) {}
+
+  private void run(long seed, Tally tally) {
+    FaultyCloud cloud = cloud(seed);
+    Random random = cloud.random;
+    for (Fault fault : Fault.values()) {
+      if (random.nextBoolean()) {
+        cloud.chances.put(fault, 0.05 + 0.25 * random.nextDouble());
+      }
+    }
+    List<Wanted> wanted = new ArrayList<>();
+    int distinct = 1 + random.nextInt(3);
+    for (int d = 0; d < distinct; d++) {
+      boolean pdf = random.nextBoolean();
+      String key = key(pdf ? "doc.pdf" : "photo.jpg");
+      String salt = seed + "-" + d;
+      cloud.putSource(key, pdf ? FaultyCloud.pdfBytes(salt) : FaultyCloud.jpegBytes(salt));
+      wanted.add(new Wanted(key, FaultyCloud.thumbnail(key, 32 + 16 * random.nextInt(3))));
+    }
+    List<JsonNode> toSend = new ArrayList<>();
+    for (Wanted w : wanted) {
+      int copies = 1 + random.nextInt(3);
+      for (int c = 0; c < copies; c++) {
+        toSend.add(w.request());
+      }
+    }
+    Set<String> fingerprints = new LinkedHashSet<>();
+    for (int step = 0; step < 60; step++) {
+      int action = random.nextInt(10);
+      if (action < 3 && !toSend.isEmpty()) {
+        JsonNode request = toSend.remove(random.nextInt(toSend.size()));
+        Optional<String> id = send(cloud, request);
+        if (id.isEmpty()) {
+          toSend.add(request); // the client retries later
+        } else {
+          fingerprints.add(id.get());
+        }
+      } else if (action < 8) {
+        cloud.deliver(cloud.queues.get(random.nextInt(cloud.queues.size())));
+      } else if (cloud.roll(Fault.DELAY)) {
+        cloud.clock.advance(Duration.ofSeconds(800 + random.nextInt(2500)));
+      } else {
+        cloud.clock.advance(Duration.ofSeconds(1 + random.nextInt(5)));
+      }
+      if (cloud.roll(Fault.INTERMEDIATE_DELETED)) {
+        deleteSomeIntermediate(cloud, fingerprints, random);
+      }
+      if (cloud.roll(Fault.SOURCE_OVERWRITTEN)) {
+        Wanted w = wanted.get(random.nextInt(wanted.size()));
+        cloud.putSource(w.key(), FaultyCloud.jpegBytes("overwritten-" + UUID.randomUUID()));
+      }
+      if (cloud.roll(Fault.STORE_OUTAGE)) {
+        cloud.outage(true);
+      } else {
+        cloud.outage(false);
+      }
+    }
+    int faults = cloud.injectedTotal();
+    Map<String, Integer> executionsBeforeHeal = snapshot(cloud.executions);
+    cloud.heal();
+    for (JsonNode request : toSend) {
+      send(cloud, request).ifPresent(fingerprints::add);
+    }
+    if (!cloud.drain(4 * DRAIN)) {
+      tally.problems.add("seed " + seed + ": queues did not drain");
+    }
+    // Every request ends: a user asks again until the answer is the derivative.
+    for (Wanted w : wanted) {
+      boolean done = false;
+      for (int round = 0; round < 4 && !done; round++) {
+        Submission answer;
+        try {
+          answer = cloud.request(w.request());
+        } catch (JobFailedException e) {
+          if (!e.error().retryable()) {
+            tally.problems.add("seed " + seed + ": permanent failure " + e.getMessage());
+            break;
+          }
+          continue;
+        }
+        fingerprints.add(answer.jobId());
+        if (answer.isReady()) {
+          done = true;
+          checkAgreement(cloud, answer.jobId(), seed, tally);
+        } else {
+          cloud.drain(4 * DRAIN);
+        }
+      }
+      if (!done) {
+        tally.lost++;
+        tally.problems.add("seed " + seed + ": " + w.key() + " never ended SUCCEEDED");
+      }
+    }
+    for (String id : fingerprints) {
+      Optional<Job> job = cloud.job(id);
+      if (job.isPresent() && !job.get().status().isTerminal()) {
+        tally.stuck++;
+        tally.problems.add("seed " + seed + ": job " + id + " left " + job.get().status());
+      }
+      if (job.isPresent()
+          && job.get().status() == JobStatus.SUCCEEDED
+          && !correctBytes(cloud, job.get())) {
+        tally.wrongBytes++;
+        tally.problems.add("seed " + seed + ": job " + id + " stored wrong bytes");
+      }
+    }
+    int reExecutions =
+        executionsBeforeHeal.values().stream().mapToInt(n -> Math.max(0, n - 1)).sum();
+    if (faults == 0 && reExecutions > 0) {
+      tally.problems.add("seed " + seed + ": " + reExecutions + " re-executions without a fault");
+    }
+    tally.runs++;
+    tally.faults += faults;
+    tally.forcedReExecutions += reExecutions;
+  }
+
+  /** One request as a client makes it; empty when it failed in a way a client retries. */
+  private static Optional<String> send(FaultyCloud cloud, JsonNode request) {
+    try {
+      return Optional.of(cloud.request(request).jobId());
+    } catch (InjectedCrash | JobStoreException | DispatchFailedException e) {
+      return Optional.empty();
+    } catch (JobFailedException e) {
+      return Optional.of(e.jobId());
+    }
+  }
+
+  private static void checkAgreement(FaultyCloud cloud, String id, long seed, Tally tally) {
+    JobView view = cloud.api().status(id);
+    boolean agrees =
+        view.status() == JobStatus.SUCCEEDED
+            && view.download() != null
+            && cloud.api().content(id) != null
+            && cloud.derivative(id).isPresent();
+    if (!agrees) {
+      tally.contradictions++;
+      tally.problems.add("seed " + seed + ": POST said SUCCEEDED but GET said " + view.status());
+    }
+  }
+
+  private static void deleteSomeIntermediate(
+      FaultyCloud cloud, Set<String> fingerprints, Random random) {
+    List<ObjectRef> intermediates = new ArrayList<>();
+    for (String id : fingerprints) {
+      cloud
+          .job(id)
+          .ifPresent(
+              job -> {
+                for (int i = 0; i < job.plan().size() - 1; i++) {
+                  intermediates.add(job.plan().step(i).output());
+                }
+              });
+    }
+    if (!intermediates.isEmpty()) {
+      cloud.deleteObject(intermediates.get(random.nextInt(intermediates.size())));
+    }
+  }
+
+  private static Map<String, Integer> snapshot(Map<String, AtomicInteger> counts) {
+    Map<String, Integer> copy = new LinkedHashMap<>();
+    counts.forEach((k, v) -> copy.put(k, v.get()));
+    return copy;
+  }
+
+  // ------------------------------------------------------------------ bytes
+
+  private static boolean correctBytes(FaultyCloud cloud, Job job) {
+    Optional<byte[]> stored = cloud.derivative(job.jobId());
+    return stored.isPresent() && Arrays.equals(stored.get(), expected(cloud, job));
+  }
+
+  private static void assertCorrectBytes(FaultyCloud cloud, Job job) {
+    assertThat(cloud.derivative(job.jobId()))
+        .hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(expected(cloud, job)));
+  }
+
+  /** What a clean run makes: each planned step's transformation of the source version named. */
+  private static byte[] expected(FaultyCloud cloud, Job job) {
+    byte[] bytes = cloud.sourceVersions.get(job.source().etag());
+    assertThat(bytes).as("source version %s", job.source().etag()).isNotNull();
+    for (PlannedStep step : job.plan().steps()) {
+      bytes =
+          FakeCapability.apply(step.capability(), MessageCodec.encode(step.operations()), bytes);
+    }
+    return bytes;
+  }
+}
