@@ -463,7 +463,10 @@ class ImageStepsOnMotoTest {
     return event;
   }
 
-  /** Receives {@code count} step results, keyed by job id. */
+  /**
+   * Receives {@code count} finished step results, keyed by job id; the started reports the runtime
+   * sends before each step are consumed and left out.
+   */
   private static Map<String, StepResult> results(int count) {
     List<StepResult> results = new ArrayList<>();
     for (int attempt = 0; attempt < 10 && results.size() < count; attempt++) {
@@ -471,7 +474,10 @@ class ImageStepsOnMotoTest {
           sqs.receiveMessage(
                   r -> r.queueUrl(resultsQueue).maxNumberOfMessages(10).waitTimeSeconds(1))
               .messages()) {
-        results.add(MessageCodec.decode(message.body(), StepResult.class));
+        StepResult result = MessageCodec.decode(message.body(), StepResult.class);
+        if (!result.isStarted()) {
+          results.add(result);
+        }
         sqs.deleteMessage(d -> d.queueUrl(resultsQueue).receiptHandle(message.receiptHandle()));
       }
     }
