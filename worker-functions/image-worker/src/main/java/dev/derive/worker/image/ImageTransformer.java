@@ -14,10 +14,11 @@ import javax.imageio.ImageIO;
 
 /**
  * The image capability: decode (ImageIO with the TwelveMonkeys plug-ins: JPEG incl.
- * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP), convert to sRGB ({@link ColourManagement}),
- * auto-orient from EXIF, crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit};
- * Lanczos), rotate, flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP or TIFF,
- * with no metadata (EXIF, ICC) carried over.
+ * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP; libvips for AVIF/HEIF and arithmetic-coded
+ * JPEG, {@link VipsSource}), convert to sRGB ({@link ColourManagement}), auto-orient from EXIF,
+ * crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit}; Lanczos), rotate, flip, flop,
+ * greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP or TIFF, with no metadata (EXIF, ICC)
+ * carried over.
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
  * size the caller sees (upright, then rotated), and both the scaled and the output size are checked
@@ -71,7 +72,7 @@ public final class ImageTransformer implements StepTransformer {
   @Override
   public void transform(StepMessage step, Path input, Path output) throws IOException {
     ImageRecipe recipe = ImageRecipe.of(step);
-    try (SourceImage source = SourceImage.open(input, maxPixels, recipe.page())) {
+    try (ImageSource source = open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
       boolean swap = orientation.swapsAxes();
       int uprightWidth = swap ? source.height() : source.width();
@@ -117,6 +118,22 @@ public final class ImageTransformer implements StepTransformer {
       ImageEncoder.write(
           shaped, recipe.mediaType(), recipe.quality(), recipe.progressive(), output);
     }
+  }
+
+  /**
+   * Opens {@code input} with the decoder its first bytes call for: libvips ({@link VipsSource}) for
+   * HEIF/AVIF and arithmetic-coded JPEG, which ImageIO cannot read; ImageIO ({@link SourceImage})
+   * for the rest.
+   */
+  static ImageSource open(Path input, long maxPixels, int page) throws IOException {
+    Sniffer.Heif heif = Sniffer.heif(input);
+    if (heif != null) {
+      return VipsSource.heif(input, heif, maxPixels, page);
+    }
+    if (Sniffer.arithmeticJpeg(input)) {
+      return VipsSource.file(input, "arithmetic-coded JPEG", "jpeg", maxPixels, page);
+    }
+    return SourceImage.open(input, maxPixels, page);
   }
 
   private static boolean keepAlpha(

@@ -29,7 +29,7 @@ import javax.imageio.stream.MemoryCacheImageInputStream;
  * header and checked against the pixel limit BEFORE any pixel is decoded (a decompression bomb of a
  * few bytes may declare billions of pixels), and its EXIF orientation.
  */
-final class SourceImage implements AutoCloseable {
+final class SourceImage implements ImageSource {
   private static final System.Logger LOG = System.getLogger(SourceImage.class.getName());
 
   /** ImageIO format names the image capability reads (see {@code Capabilities.IMAGE}). */
@@ -144,17 +144,20 @@ final class SourceImage implements AutoCloseable {
   }
 
   /** Stored width in pixels (before orientation). */
-  int width() {
+  @Override
+  public int width() {
     return width;
   }
 
   /** Stored height in pixels (before orientation). */
-  int height() {
+  @Override
+  public int height() {
     return height;
   }
 
   /** The orientation read from EXIF (JPEG) or the TIFF tag; upright when absent. */
-  Orientation orientation() {
+  @Override
+  public Orientation orientation() {
     return orientation;
   }
 
@@ -165,7 +168,8 @@ final class SourceImage implements AutoCloseable {
    * @throws PermanentStepFailure {@code corrupt-input} if the pixels cannot be decoded, {@code
    *     unsupported-input} if the reader does not support this variant of the format
    */
-  BufferedImage decode(int subsampling) {
+  @Override
+  public BufferedImage decode(int subsampling) {
     ImageReadParam param = reader.getDefaultReadParam();
     if (subsampling > 1) {
       param.setSourceSubsampling(subsampling, subsampling, 0, 0);
@@ -200,7 +204,7 @@ final class SourceImage implements AutoCloseable {
     }
     throw new PermanentStepFailure(
         StepErrorTypes.UNSUPPORTED_INPUT,
-        "not an image format the image capability reads (JPEG, PNG, GIF, BMP, TIFF, WebP)");
+        "not an image format the image capability reads (JPEG, PNG, GIF, BMP, TIFF, WebP, AVIF)");
   }
 
   private static String formatOf(ImageReader reader) {
@@ -215,7 +219,7 @@ final class SourceImage implements AutoCloseable {
    * Reads the orientation tag: from the EXIF APP1 segment of a JPEG, from IFD0 of a TIFF. Broken or
    * missing metadata means upright: it never fails the step.
    */
-  private static Orientation readOrientation(Path file, String format) {
+  static Orientation readOrientation(Path file, String format) {
     if (!format.equals("jpeg") && !format.equals("tiff")) {
       return Orientation.TOP_LEFT;
     }

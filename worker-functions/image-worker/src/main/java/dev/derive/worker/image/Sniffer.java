@@ -1,0 +1,179 @@
+package dev.derive.worker.image;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Reads just enough of a file's structure to choose its decoder: whether it is an ISO base media
+ * file (HEIF, AVIF: an {@code ftyp} box first) with its brands and colour description, and whether
+ * a JPEG is arithmetic-coded (which the JDK's decoder refuses). Never fails: a structure it cannot
+ * parse is reported as absent, and the decoder then reports the real error.
+ */
+final class Sniffer {
+  /** Largest {@code meta} box read (HEIF metadata is a few kilobytes; bigger ones are skipped). */
+  private static final int MAX_META_BYTES = 4 << 20;
+
+  private Sniffer() {}
+
+  /**
+   * An ISO base media file's {@code ftyp} brands and the first {@code nclx} colour box of its
+   * {@code meta/iprp/ipco} (ISO/IEC 23008-12; ITU-T H.273 code points), or {@code null}.
+   */
+  record Heif(Set<String> brands, Nclx nclx) {}
+
+  /**
+   * H.273 colour description: {@code primaries} (1 BT.709/sRGB, 9 BT.2020, 12 Display P3), {@code
+   * transfer} (13 sRGB, 16 PQ / SMPTE ST 2084, 18 HLG), {@code matrix}, full range.
+   */
+  record Nclx(int primaries, int transfer, int matrix, boolean fullRange) {
+    /** The transfer of PQ (SMPTE ST 2084) HDR video and stills. */
+    static final int TRANSFER_PQ = 16;
+
+    /** Display P3 (SMPTE EG 432-1) primaries. */
+    static final int PRIMARIES_P3 = 12;
+
+    /** BT.2020 primaries. */
+    static final int PRIMARIES_BT2020 = 9;
+
+    /** Whether the pixels are PQ-coded HDR, which must be tone-mapped to show on SDR. */
+    boolean pq() {
+      return transfer == TRANSFER_PQ;
+    }
+  }
+
+  /**
+   * The file's HEIF structure, or {@code null} if it does not start with an {@code ftyp} box.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static Heif heif(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = channel.size();
+      long offset = 0;
+      Set<String> brands = null;
+      Nclx nclx = null;
+      while (offset + 8 <= size) {
+        ByteBuffer header = read(channel, offset, 16);
+        long boxSize = Integer.toUnsignedLong(header.getInt(0));
+        String type = type(header, 4);
+        int headerSize = 8;
+        if (boxSize == 1 && header.limit() >= 16) {
+          boxSize = header.getLong(8);
+          headerSize = 16;
+        } else if (boxSize == 0) {
+          boxSize = size - offset;
+        }
+        if (boxSize < headerSize || offset + boxSize > size) {
+          break;
+        }
+        if (brands == null) {
+          if (!type.equals("ftyp")) {
+            return null;
+          }
+          ByteBuffer body = read(channel, offset + headerSize, (int) Math.min(boxSize, 1024));
+          brands = new LinkedHashSet<>();
+          if (body.limit() >= 4) {
+            brands.add(type(body, 0));
+          }
+          for (int i = 8; i + 4 <= Math.min(body.limit(), boxSize - headerSize); i += 4) {
+            brands.add(type(body, i));
+          }
+        } else if (type.equals("meta") && boxSize - headerSize <= MAX_META_BYTES) {
+          ByteBuffer meta = read(channel, offset + headerSize, (int) (boxSize - headerSize));
+          nclx = nclx(meta, 4, meta.limit(), 0); // meta is a full box: skip version and flags
+          break;
+        }
+        offset += boxSize;
+      }
+      return brands == null ? null : new Heif(Set.copyOf(brands), nclx);
+    }
+  }
+
+  /** Finds {@code iprp/ipco/colr(nclx)} in {@code [start, end)} of {@code box}. */
+  private static Nclx nclx(ByteBuffer box, int start, int end, int depth) {
+    int offset = start;
+    while (offset + 8 <= end && depth < 4) {
+      long size = Integer.toUnsignedLong(box.getInt(offset));
+      String type = type(box, offset + 4);
+      if (size < 8 || offset + size > end) {
+        return null;
+      }
+      int bodyStart = offset + 8;
+      int bodyEnd = (int) (offset + size);
+      if (type.equals("iprp") || type.equals("ipco")) {
+        Nclx found = nclx(box, bodyStart, bodyEnd, depth + 1);
+        if (found != null) {
+          return found;
+        }
+      } else if (type.equals("colr")
+          && bodyEnd - bodyStart >= 11
+          && type(box, bodyStart).equals("nclx")) {
+        return new Nclx(
+            Short.toUnsignedInt(box.getShort(bodyStart + 4)),
+            Short.toUnsignedInt(box.getShort(bodyStart + 6)),
+            Short.toUnsignedInt(box.getShort(bodyStart + 8)),
+            (box.get(bodyStart + 10) & 0x80) != 0);
+      }
+      offset = bodyEnd;
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code file} is a JPEG whose frame is arithmetic-coded (SOF9-11, SOF13-15), found by
+   * walking its marker segments up to the first frame header.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean arithmeticJpeg(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = channel.size();
+      ByteBuffer soi = read(channel, 0, 2);
+      if (soi.limit() < 2 || (soi.get(0) & 0xFF) != 0xFF || (soi.get(1) & 0xFF) != 0xD8) {
+        return false;
+      }
+      long offset = 2;
+      for (int segments = 0; segments < 1000 && offset + 4 <= size; segments++) {
+        ByteBuffer marker = read(channel, offset, 4);
+        if ((marker.get(0) & 0xFF) != 0xFF) {
+          return false;
+        }
+        int code = marker.get(1) & 0xFF;
+        if (code == 0xFF) {
+          offset++; // fill byte
+          continue;
+        }
+        if (code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC) {
+          return code >= 0xC9; // SOF9..SOF15 (0xCC, DAC, excluded above) are arithmetic
+        }
+        if (code == 0xDA || code == 0xD9) {
+          return false; // scan or end before any frame header
+        }
+        offset += 2 + Short.toUnsignedInt(marker.getShort(2));
+      }
+      return false;
+    }
+  }
+
+  private static ByteBuffer read(FileChannel channel, long offset, int length) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, offset + buffer.position()) < 0) {
+        break;
+      }
+    }
+    return buffer.flip();
+  }
+
+  private static String type(ByteBuffer buffer, int offset) {
+    byte[] bytes = new byte[4];
+    buffer.get(offset, bytes);
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+}

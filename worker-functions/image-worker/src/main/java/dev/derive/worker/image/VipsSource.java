@@ -1,0 +1,296 @@
+package dev.derive.worker.image;
+
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.image.vips.Vips;
+import dev.derive.worker.image.vips.VipsException;
+import dev.derive.worker.image.vips.VipsImage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * An input decoded by libvips ({@link Vips}): the formats the JDK's ImageIO cannot read. HEIF and
+ * AVIF (libheif with the AV1 decoder; HEVC-coded HEIC is refused, the bundled libheif has no HEVC
+ * decoder), and arithmetic-coded JPEG (mozjpeg). Pixels come out upright (EXIF orientation, HEIF
+ * {@code irot}/{@code imir} applied), shrunk on load and converted to 8-bit sRGB with the embedded
+ * ICC profile; PQ-coded HDR is tone-mapped ({@link HdrToneMap}). The first image of an animated
+ * file is what a viewer shows first: an AVIF sequence's primary item (its first frame).
+ *
+ * <p>If libvips cannot be loaded the open fails with {@link
+ * dev.derive.worker.image.vips.VipsUnavailableException}, which the worker runtime retries (a
+ * deployment fault is never cached as the input's failure).
+ */
+final class VipsSource implements ImageSource {
+  /** HEIF brands of HEVC-coded images (ISO/IEC 23008-12 Annex B). */
+  private static final Set<String> HEVC_BRANDS =
+      Set.of("heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs");
+
+  /** What a user reads when the source is HEVC-coded HEIF. */
+  static final String HEVC_UNSUPPORTED =
+      "HEIC images (HEIF with HEVC-coded pictures, the iPhone camera's default) are not"
+          + " supported: HEVC decoding is patent-encumbered and not part of Derive's image"
+          + " decoder, which reads AVIF (AV1-coded HEIF). Convert the photo to JPEG or AVIF first"
+          + " (on an iPhone: Settings > Camera > Formats > Most Compatible).";
+
+  private final Vips vips;
+  private final Path file;
+  private final String name;
+  private final VipsImage heif;
+  private final Sniffer.Nclx nclx;
+  private final String loadOptions;
+  private final int width;
+  private final int height;
+
+  private VipsSource(
+      Vips vips,
+      Path file,
+      String name,
+      VipsImage heif,
+      Sniffer.Nclx nclx,
+      String loadOptions,
+      int width,
+      int height) {
+    this.vips = vips;
+    this.file = file;
+    this.name = name;
+    this.heif = heif;
+    this.nclx = nclx;
+    this.loadOptions = loadOptions;
+    this.width = width;
+    this.height = height;
+  }
+
+  /**
+   * Opens a HEIF or AVIF file (header only): the primary image, or top-level image {@code page}
+   * (1-based).
+   *
+   * @throws PermanentStepFailure {@code unsupported-input} for HEVC or another codec than AV1,
+   *     {@code corrupt-input} if libheif cannot read it, {@code input-too-large} over {@code
+   *     maxPixels}, {@code invalid-step} past the last image
+   * @throws dev.derive.worker.image.vips.VipsUnavailableException if libvips cannot be loaded
+   */
+  static VipsSource heif(Path file, Sniffer.Heif structure, long maxPixels, int page) {
+    boolean avif = structure.brands().contains("avif") || structure.brands().contains("avis");
+    boolean hevc = !avif && structure.brands().stream().anyMatch(HEVC_BRANDS::contains);
+    String name = avif ? "AVIF" : "HEIF";
+    Vips vips = Vips.shared();
+    VipsImage image;
+    try {
+      image = vips.openHeif(file, -1);
+    } catch (VipsException e) {
+      if (hevc) {
+        throw new PermanentStepFailure(StepErrorTypes.UNSUPPORTED_INPUT, HEVC_UNSUPPORTED);
+      }
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the " + name + " file cannot be read: " + e.getMessage(),
+          e);
+    }
+    try {
+      String compression = image.string("heif-compression").orElse("unknown");
+      if (compression.equals("hevc")) {
+        throw new PermanentStepFailure(StepErrorTypes.UNSUPPORTED_INPUT, HEVC_UNSUPPORTED);
+      }
+      if (!compression.equals("av1")) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.UNSUPPORTED_INPUT,
+            "HEIF images coded with "
+                + compression.toUpperCase(Locale.ROOT)
+                + " are not supported: Derive's image decoder reads AV1-coded HEIF (AVIF) only.");
+      }
+      if (page > 1) {
+        int pages = image.pages();
+        if (page > pages) {
+          throw new PermanentStepFailure(
+              StepErrorTypes.INVALID_STEP,
+              "page " + page + " is out of range: the " + name + " has " + pages + " image(s)");
+        }
+        VipsImage chosen = vips.openHeif(file, page - 1);
+        image.close();
+        image = chosen;
+      }
+      checkPixels(image.width(), image.height(), maxPixels);
+      return new VipsSource(
+          vips, file, name, image, structure.nclx(), "", image.width(), image.height());
+    } catch (RuntimeException e) {
+      image.close();
+      if (e instanceof VipsException) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT,
+            "the " + name + " file cannot be read: " + e.getMessage(),
+            e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a file libvips recognises by itself (header only), e.g. an arithmetic-coded JPEG; {@code
+   * format} is ImageIO's name for it ({@code jpeg}, {@code tiff}), used to read the EXIF
+   * orientation so the size reported is the upright one.
+   *
+   * @throws PermanentStepFailure {@code corrupt-input} if libvips cannot read the header, {@code
+   *     input-too-large} over {@code maxPixels}
+   */
+  static VipsSource file(Path file, String name, String format, long maxPixels, int page) {
+    Vips vips = Vips.shared();
+    int storedWidth;
+    int storedHeight;
+    try (VipsImage header = vips.open(file)) {
+      storedWidth = header.width();
+      storedHeight = header.height();
+    } catch (VipsException e) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the " + name + " file cannot be read: " + e.getMessage(),
+          e);
+    }
+    checkPixels(storedWidth, storedHeight, maxPixels);
+    boolean swap = SourceImage.readOrientation(file, format).swapsAxes();
+    return new VipsSource(
+        vips,
+        file,
+        name,
+        null,
+        null,
+        page > 1 ? "page=" + (page - 1) : "",
+        swap ? storedHeight : storedWidth,
+        swap ? storedWidth : storedHeight);
+  }
+
+  private static void checkPixels(int width, int height, long maxPixels) {
+    if ((long) width * height > maxPixels) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INPUT_TOO_LARGE,
+          "image of "
+              + width
+              + "x"
+              + height
+              + " pixels is over the limit of "
+              + maxPixels
+              + " pixels");
+    }
+  }
+
+  @Override
+  public int width() {
+    return width;
+  }
+
+  @Override
+  public int height() {
+    return height;
+  }
+
+  /** Always upright: libvips applies EXIF orientation and HEIF transformations itself. */
+  @Override
+  public Orientation orientation() {
+    return Orientation.TOP_LEFT;
+  }
+
+  @Override
+  public BufferedImage decode(int subsampling) {
+    int boxWidth = Math.max(1, width / subsampling);
+    int boxHeight = Math.max(1, height / subsampling);
+    try {
+      if (heif != null && nclx != null && nclx.pq()) {
+        return toneMapped(subsampling);
+      }
+      try (VipsImage thumbnail =
+          heif != null
+              ? vips.thumbnail(heif, boxWidth, boxHeight)
+              : vips.thumbnail(file, boxWidth, boxHeight, loadOptions)) {
+        return toBufferedImage(thumbnail);
+      }
+    } catch (VipsException e) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the " + name + " image cannot be decoded: " + e.getMessage(),
+          e);
+    }
+  }
+
+  /** PQ HDR: shrunk in libvips keeping 16 bits, then tone-mapped in Java. */
+  private BufferedImage toneMapped(int subsampling) {
+    VipsImage scaled = subsampling > 1 ? vips.resize(heif, 1.0 / subsampling) : null;
+    try {
+      VipsImage image = scaled != null ? scaled : heif;
+      int bands = image.bands();
+      int[] samples;
+      int max;
+      if (image.format() == Vips.FORMAT_USHORT) {
+        short[] shorts = image.shorts();
+        samples = new int[shorts.length];
+        for (int i = 0; i < shorts.length; i++) {
+          samples[i] = shorts[i] & 0xFFFF;
+        }
+        max = 0xFFFF;
+      } else {
+        byte[] bytes = image.bytes();
+        samples = new int[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+          samples[i] = bytes[i] & 0xFF;
+        }
+        max = 0xFF;
+      }
+      return HdrToneMap.toSdr(samples, image.width(), image.height(), bands, max, nclx.primaries());
+    } finally {
+      if (scaled != null) {
+        scaled.close();
+      }
+    }
+  }
+
+  /** Copies an image into Java as 8-bit sRGB, with alpha if it has one. */
+  private BufferedImage toBufferedImage(VipsImage image) {
+    VipsImage srgb =
+        image.interpretation() == Vips.INTERPRETATION_SRGB
+            ? null
+            : vips.colourspace(image, Vips.INTERPRETATION_SRGB);
+    VipsImage cast = null;
+    try {
+      VipsImage current = srgb != null ? srgb : image;
+      if (current.format() != Vips.FORMAT_UCHAR) {
+        cast = vips.cast(current, Vips.FORMAT_UCHAR);
+        current = cast;
+      }
+      int w = current.width();
+      int h = current.height();
+      int bands = current.bands();
+      if (bands != 3 && bands != 4) {
+        throw new VipsException("unexpected " + bands + "-band sRGB image");
+      }
+      byte[] data = current.bytes();
+      boolean alpha = bands == 4;
+      BufferedImage out =
+          new BufferedImage(w, h, alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+      int[] row = new int[w];
+      int i = 0;
+      for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++, i += bands) {
+          int a = alpha ? data[i + 3] & 0xFF : 0xFF;
+          row[x] =
+              a << 24 | (data[i] & 0xFF) << 16 | (data[i + 1] & 0xFF) << 8 | data[i + 2] & 0xFF;
+        }
+        out.setRGB(0, y, w, 1, row, 0, w);
+      }
+      return out;
+    } finally {
+      if (cast != null) {
+        cast.close();
+      }
+      if (srgb != null) {
+        srgb.close();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (heif != null) {
+      heif.close();
+    }
+  }
+}
