@@ -72,8 +72,9 @@ public final class StepLog {
    * @param outputBytes bytes of the output, or {@code null} if none
    * @param durationMs wall time spent on the record, in milliseconds
    * @param outcome how it ended
-   * @param errorType a {@code StepErrorTypes} value for failures, an exception class name for
-   *     retries, else {@code null}
+   * @param errorType a {@code StepErrorTypes} value for failures and for records handed back
+   *     unstarted ({@code timeout} near the deadline, {@code worker-failed} on a process being
+   *     replaced), an exception class name for other retries, else {@code null}
    * @param detail a short explanation for failures and retries, else {@code null}
    */
   public record Entry(

@@ -8,7 +8,10 @@ public enum StepOutcome {
   SUCCEEDED,
   /** The output already existed; reported as a success without transforming. */
   REUSED,
-  /** The step can never succeed; a FAILED result was reported (or the message was malformed). */
+  /**
+   * A FAILED result was reported (retryable or not, see {@link StepErrorKinds}), or the message was
+   * malformed and dropped.
+   */
   FAILED,
   /** A transient failure or the deadline: handed back to SQS as a batch item failure. */
   RETRY;

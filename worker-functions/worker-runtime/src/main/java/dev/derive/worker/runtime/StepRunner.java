@@ -210,8 +210,9 @@ final class StepRunner {
     if (existing.isPresent()) {
       // A redelivery, or an identical step of another job: the output is content-addressed.
       progress.outputBytes = existing.getAsLong();
-      publish(
+      publishSuccess(
           StepResult.success(step, existing.getAsLong(), startedAtMillis, clock.millis(), true),
+          StepOutcome.REUSED,
           progress);
       return StepOutcome.REUSED;
     }
@@ -237,10 +238,21 @@ final class StepRunner {
     } finally {
       deleteTree(workDirectory);
     }
-    publish(
+    publishSuccess(
         StepResult.success(step, progress.outputBytes, startedAtMillis, clock.millis(), false),
+        StepOutcome.SUCCEEDED,
         progress);
     return StepOutcome.SUCCEEDED;
+  }
+
+  /**
+   * Publishes the success {@code result}, remembering it first: if the publish fails on the last
+   * delivery, the success is what is sent again, never a failure of a step whose output exists.
+   */
+  private void publishSuccess(StepResult result, StepOutcome outcome, Progress progress) {
+    progress.success = result;
+    progress.successOutcome = outcome;
+    publish(result, progress);
   }
 
   /**
@@ -459,6 +471,28 @@ final class StepRunner {
       Throwable cause,
       String retryErrorType,
       String exhaustedType) {
+    if (settings.lastDelivery(progress.attempt) && progress.success != null) {
+      // The output is there; only its report failed: try the report once more.
+      try {
+        publish(progress.success, progress);
+        log(record, step, progress, startedNanos, progress.successOutcome, null, null);
+        return progress.successOutcome;
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "could not report the success of step " + step.jobId() + "#" + step.stepIndex(),
+            e);
+        log(
+            record,
+            step,
+            progress,
+            startedNanos,
+            StepOutcome.RETRY,
+            e.getClass().getSimpleName(),
+            e.getMessage());
+        return StepOutcome.RETRY;
+      }
+    }
     if (settings.lastDelivery(progress.attempt)) {
       LOG.log(
           System.Logger.Level.WARNING,
@@ -595,6 +629,11 @@ final class StepRunner {
 
     volatile Long inputBytes;
     volatile Long outputBytes;
+
+    /** The success result once the output exists (sent, or about to be), else null. */
+    StepResult success;
+
+    StepOutcome successOutcome;
 
     Progress(int attempt, long startedNanos, StepBudget budget) {
       this.attempt = attempt;

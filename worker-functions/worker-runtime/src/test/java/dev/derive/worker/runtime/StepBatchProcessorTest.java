@@ -810,6 +810,22 @@ class StepBatchProcessorTest {
     }
 
     @Test
+    void aSuccessWhoseReportFailsOnTheLastDeliveryIsReportedAgainNeverAsAFailure() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      publishFailure = new IllegalStateException("queue unavailable");
+      int[] finishedSends = {0};
+      failPublishOf = r -> !r.isStarted() && finishedSends[0]++ == 0;
+
+      SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 3)), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(finished()).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText())
+          .containsExactly("succeeded");
+    }
+
+    @Test
     void withoutAMaxReceiveCountNoDeliveryIsTheLast() {
       processor = processor(10_000);
       store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
