@@ -123,7 +123,7 @@ public final class ImageTransformer implements StepTransformer {
   /**
    * Opens {@code input} with the decoder its first bytes call for: libvips ({@link VipsSource}) for
    * HEIF/AVIF and arithmetic-coded JPEG, which ImageIO cannot read; ImageIO ({@link SourceImage})
-   * for the rest.
+   * for the rest, after the structural checks ImageIO skips (a PNG header's CRC, a BMP's RLE runs).
    */
   static ImageSource open(Path input, long maxPixels, int page) throws IOException {
     Sniffer.Heif heif = Sniffer.heif(input);
@@ -132,6 +132,16 @@ public final class ImageTransformer implements StepTransformer {
     }
     if (Sniffer.arithmeticJpeg(input)) {
       return VipsSource.file(input, "arithmetic-coded JPEG", "jpeg", maxPixels, page);
+    }
+    if (Sniffer.pngHeaderDamaged(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the PNG is damaged: its header chunk (IHDR) fails its checksum");
+    }
+    if (Sniffer.bmpRleBroken(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the BMP is damaged: its run-length-encoded pixels run outside the image or end early");
     }
     return SourceImage.open(input, maxPixels, page);
   }

@@ -2,12 +2,14 @@ package dev.derive.worker.image;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.zip.CRC32;
 
 /**
  * Reads just enough of a file's structure to choose its decoder: whether it is an ISO base media
@@ -18,6 +20,11 @@ import java.util.Set;
 final class Sniffer {
   /** Largest {@code meta} box read (HEIF metadata is a few kilobytes; bigger ones are skipped). */
   private static final int MAX_META_BYTES = 4 << 20;
+
+  /** Largest RLE pixel data checked (bigger files are left to the decoder). */
+  private static final long MAX_RLE_BYTES = 64L << 20;
+
+  private static final long PNG_SIGNATURE = 0x89504E470D0A1A0AL;
 
   private Sniffer() {}
 
@@ -158,6 +165,91 @@ final class Sniffer {
         offset += 2 + Short.toUnsignedInt(marker.getShort(2));
       }
       return false;
+    }
+  }
+
+  /**
+   * Whether a PNG's header chunk (IHDR, which must come first) fails its CRC-32, as libpng and
+   * browsers refuse it; {@code false} for anything that is not a PNG or has no IHDR first.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean pngHeaderDamaged(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = read(channel, 0, 33);
+      if (head.limit() < 33 || head.getLong(0) != PNG_SIGNATURE || !type(head, 12).equals("IHDR")) {
+        return false;
+      }
+      CRC32 crc = new CRC32();
+      crc.update(head.slice(12, 17));
+      return head.getInt(29) != (int) crc.getValue();
+    }
+  }
+
+  /**
+   * Whether a run-length-encoded BMP (RLE8 or RLE4) is provably broken: a run or an absolute block
+   * that goes past the end of its row, a delta or a row past the last row, or data that ends
+   * without the end-of-bitmap code. The JDK's BMP reader decodes such files into garbage without a
+   * word; {@code false} for anything else.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean bmpRleBroken(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer header = read(channel, 0, 34).order(ByteOrder.LITTLE_ENDIAN);
+      if (header.limit() < 34 || header.get(0) != 'B' || header.get(1) != 'M') {
+        return false;
+      }
+      int compression = header.getInt(30);
+      if (compression != 1 && compression != 2) {
+        return false;
+      }
+      long dataOffset = Integer.toUnsignedLong(header.getInt(10));
+      long width = Math.abs((long) header.getInt(18));
+      long height = Math.abs((long) header.getInt(22));
+      long length = channel.size() - dataOffset;
+      if (length <= 0 || length > MAX_RLE_BYTES) {
+        return length <= 0;
+      }
+      ByteBuffer data = read(channel, dataOffset, (int) length);
+      boolean four = compression == 2;
+      long x = 0;
+      long y = 0;
+      int i = 0;
+      while (i + 1 < data.limit()) {
+        int count = data.get(i) & 0xFF;
+        int value = data.get(i + 1) & 0xFF;
+        i += 2;
+        if (count > 0) {
+          x += count;
+          if (x > width || y >= height) {
+            return true;
+          }
+        } else if (value == 0) {
+          x = 0;
+          y++;
+        } else if (value == 1) {
+          return false; // end of bitmap
+        } else if (value == 2) {
+          if (i + 1 >= data.limit()) {
+            return true;
+          }
+          x += data.get(i) & 0xFF;
+          y += data.get(i + 1) & 0xFF;
+          i += 2;
+          if (x > width || y > height) {
+            return true;
+          }
+        } else {
+          x += value;
+          if (x > width || y >= height) {
+            return true;
+          }
+          int bytes = four ? (value + 1) / 2 : value;
+          i += bytes + (bytes & 1); // absolute blocks are padded to 16 bits
+        }
+      }
+      return true; // no end-of-bitmap code
     }
   }
 

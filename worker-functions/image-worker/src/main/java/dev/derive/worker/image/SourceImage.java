@@ -14,6 +14,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -174,8 +175,11 @@ final class SourceImage implements ImageSource {
     if (subsampling > 1) {
       param.setSourceSubsampling(subsampling, subsampling, 0, 0);
     }
+    List<String> warnings = new ArrayList<>();
+    reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
+    BufferedImage image;
     try {
-      return reader.read(index, param);
+      image = reader.read(index, param);
     } catch (IOException | RuntimeException e) {
       // ImageIO reports variants it cannot decode (e.g. 12-bit JPEG) as "Unsupported ...".
       String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
@@ -184,7 +188,19 @@ final class SourceImage implements ImageSource {
               ? StepErrorTypes.UNSUPPORTED_INPUT
               : StepErrorTypes.CORRUPT_INPUT;
       throw new PermanentStepFailure(type, "cannot decode the " + format + " image: " + e, e);
+    } finally {
+      reader.removeAllIIOReadWarningListeners();
     }
+    // TwelveMonkeys' JPEG reader fills the missing part of a truncated file with whatever the
+    // decoder holds (noise for a progressive scan cut short) and only warns.
+    for (String warning : warnings) {
+      if (warning != null && warning.toLowerCase(Locale.ROOT).contains("truncated")) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT,
+            "the " + format + " file is truncated: its data ends before the image does");
+      }
+    }
+    return image;
   }
 
   @Override

@@ -4,11 +4,16 @@ import static dev.derive.worker.runtime.SampleCorpus.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.image.vips.Vips;
+import dev.derive.worker.image.vips.VipsImage;
+import dev.derive.worker.image.vips.VipsTestImages;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +25,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -124,9 +130,324 @@ class SampleCorpusTest {
     assertFailsWith(transformer, sample, StepErrorTypes.UNSUPPORTED_INPUT);
   }
 
+  /**
+   * Files whose damage ImageIO decodes into garbage without failing: a progressive JPEG cut off
+   * mid-scan (noise where the picture should be), a PNG whose IHDR fails its CRC (libpng and
+   * browsers refuse it), an RLE8 BMP whose runs leave the image (BMP Suite's "bad" file).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {BROKEN_JPEG, BROKEN_PNG, BROKEN_BMP})
+  void damagedFilesImageIoWouldGarbleAreCorruptInput(String sample) {
+    assertThatThrownBy(() -> thumbnail(samples().resolve(sample)))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            e -> {
+              assertThat(e.type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+              assertThat(e.detail()).containsAnyOf("truncated", "damaged");
+            });
+  }
+
   @Test
   void twelveBitJpegIsUnsupportedInput() {
     assertFailsWith(transformer, "jpeg/monkey12.jpg", StepErrorTypes.UNSUPPORTED_INPUT);
+  }
+
+  /**
+   * Every image file of the manifest, each with its expectation in this suite: a file added to the
+   * corpus fails here until it gets one.
+   */
+  @Test
+  void everyImageOfTheManifestHasAnExpectation() throws IOException {
+    List<String> images =
+        Files.readAllLines(samples().resolve("MANIFEST.tsv")).stream()
+            .skip(1)
+            .map(line -> line.split("\t"))
+            .filter(cells -> cells.length > 1 && cells[1].startsWith("image/"))
+            .map(cells -> cells[0])
+            .toList();
+
+    assertThat(images).containsExactlyInAnyOrderElementsOf(covered());
+  }
+
+  /** The files this suite has an expectation for (the exif folder is listed, not named). */
+  private static List<String> covered() throws IOException {
+    List<String> covered = new ArrayList<>();
+    for (Path photo : files("exif", ".jpg")) {
+      covered.add("exif/" + photo.getFileName());
+    }
+    covered.addAll(
+        List.of(
+            // decodesEverySupportedFormat
+            "jpeg/5dhtsegments.jpg",
+            "jpeg/cmm-exception-adobe-rgb.jpg",
+            "jpeg/cmyk-sample.jpg",
+            "jpeg/pil_sample_cmyk.jpg",
+            "jpeg/gradient_ls.jpg",
+            "png/basi0g01.png",
+            "png/basi3p08.png",
+            "png/basn0g16.png",
+            "png/basn4a08.png",
+            "png/basn6a16.png",
+            "png/tbbn3p08.png",
+            "other-images/dispose_bgnd.gif",
+            "other-images/quick.gif",
+            "other-images/rgb24.bmp",
+            "other-images/pal8rle.bmp",
+            "other-images/hopper_lzw.tif",
+            "other-images/multipage.tiff",
+            "other-images/g4-multi.tiff",
+            "other-images/hopper.webp",
+            "other-images/testWebp_Alpha_Lossless.webp",
+            // failures
+            "other-images/decompression_bomb.gif",
+            "png/truncated_end_chunk.png",
+            "png/xs1n0g01.png",
+            "png/xcrn0g04.png",
+            "jpeg/monkey12.jpg",
+            BROKEN_JPEG,
+            BROKEN_BMP,
+            BROKEN_PNG,
+            // modern-images
+            KODIM_AVIF,
+            IROT_ALPHA_AVIF,
+            AV1_HEIF,
+            ANIMATED_AVIF,
+            PQ_AVIF,
+            HEIC,
+            ALPHA_WEBP,
+            ANIMATED_WEBP,
+            APPLE_GAIN_MAP,
+            PARIS_GAIN_MAP,
+            ARITHMETIC_JPEG,
+            CMYK_TIFF,
+            GREY16_TIFF));
+    return covered;
+  }
+
+  private static final String BROKEN_JPEG = "jpeg/truncated_jpeg.jpg";
+  private static final String BROKEN_BMP = "other-images/badrle.bmp";
+  private static final String BROKEN_PNG = "png/xhdn0g08.png";
+  private static final String KODIM_AVIF = "modern-images/kodim03_yuv420_8bpc.avif";
+  private static final String IROT_ALPHA_AVIF = "modern-images/abc_color_irot_alpha_irot.avif";
+  private static final String AV1_HEIF = "modern-images/avif32.heif";
+  private static final String ANIMATED_AVIF = "modern-images/colors-animated-8bpc.avif";
+  private static final String PQ_AVIF = "modern-images/cosmos1650_yuv444_10bpc_p3pq.avif";
+  private static final String HEIC = "modern-images/example.heic";
+  private static final String ALPHA_WEBP = "modern-images/gopher-doc.with-alpha.lossless.webp";
+  private static final String ANIMATED_WEBP = "modern-images/iss634.webp";
+  private static final String APPLE_GAIN_MAP = "modern-images/apple_gainmap_new.jpg";
+  private static final String PARIS_GAIN_MAP =
+      "modern-images/paris_exif_xmp_gainmap_littleendian.jpg";
+  private static final String ARITHMETIC_JPEG = "modern-images/testimgari.jpg";
+  private static final String CMYK_TIFF = "modern-images/tiff_strip_cmyk_jpeg.tif";
+  private static final String GREY16_TIFF = "modern-images/video-001-gray-16bit.tiff";
+
+  /**
+   * An 8-bit 4:2:0 AVIF (libvips/libheif/aom): 768 x 512 fitted to 256 x 171, with the colours
+   * libavif's own decoder gives (avifdec 0.11.1 + dav1d: mean R, G, B 110.0, 103.1, 76.5 over the
+   * full image; a downscale keeps the mean).
+   */
+  @Test
+  void avifStillHasTheColoursOfLibavifsDecode() throws IOException {
+    BufferedImage thumbnail = thumbnail(samples().resolve(KODIM_AVIF), MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("256x171");
+    assertThat(Stats.of(thumbnail).meanRgb())
+        .containsExactly(new double[] {110.0, 103.1, 76.5}, within(1.5));
+  }
+
+  /**
+   * Stored 512 x 256 with {@code irot} 90 degrees anticlockwise on colour and alpha: displayed 256
+   * x 512, so 128 x 256. The text "abc" then runs bottom to top, the ascender of the "b" pointing
+   * left (a clockwise or ignored turn points it right or leaves the text horizontal); the
+   * translucent background (alpha 128) stays translucent in PNG, the letters opaque.
+   */
+  @Test
+  void avifWithIrotAndAlphaComesOutUprightAndTranslucent() throws IOException {
+    BufferedImage thumbnail = thumbnail(samples().resolve(IROT_ALPHA_AVIF), MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("128x256");
+    assertThat(thumbnail.getColorModel().hasAlpha()).isTrue();
+    assertThat(alpha(thumbnail, 0, 0)).isBetween(120, 136);
+    assertThat(alpha(thumbnail, 127, 255)).isBetween(120, 136);
+    Stats stats = Stats.of(thumbnail);
+    assertThat(stats.maxAlpha()).isEqualTo(255);
+    assertThat(stats.meanAlpha()).isCloseTo(135.4, within(2.0)); // avifdec, full size
+    Ink ink = Ink.of(thumbnail);
+    assertThat(ink.height()).as("text runs vertically").isGreaterThan(2 * ink.width());
+    Ink b = Ink.of(thumbnail.getSubimage(0, 256 / 3, 128, 256 / 3));
+    Ink a = Ink.of(thumbnail.getSubimage(0, 2 * 256 / 3, 128, 256 / 3));
+    Ink c = Ink.of(thumbnail.getSubimage(0, 0, 128, 256 / 3));
+    assertThat(b.minX())
+        .as("ascender of b points left")
+        .isLessThan(Math.min(a.minX(), c.minX()) - 8);
+  }
+
+  /**
+   * An AV1-coded HEIF named {@code .heif}: read by its content, 32 x 32 kept (no enlargement),
+   * colours as avifdec gives them (mean 206.2, 199.3, 199.7).
+   */
+  @Test
+  void av1HeifNamedHeifIsReadByItsContent() throws IOException {
+    BufferedImage thumbnail = thumbnail(samples().resolve(AV1_HEIF), MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("32x32");
+    assertThat(Stats.of(thumbnail).meanRgb())
+        .containsExactly(new double[] {206.2, 199.3, 199.7}, within(3.0));
+  }
+
+  /**
+   * An AVIF image sequence: a viewer shows frame 0 first, and its still primary item is that frame
+   * (its {@code iloc} extent is the first sample's bytes, offset 1023, 39 bytes). Frame 0 of this
+   * test file is black (avifdec --index 0; frames 1 to 4 are blue, ..., cyan), so the thumbnail is
+   * 150 x 150 of black.
+   */
+  @Test
+  void animatedAvifGivesItsFirstFrame() throws IOException {
+    BufferedImage thumbnail = thumbnail(samples().resolve(ANIMATED_AVIF), MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("150x150");
+    Stats stats = Stats.of(thumbnail);
+    assertThat(stats.meanRgb()).containsExactly(new double[] {0, 0, 0}, within(2.0));
+    assertThat(stats.maxLuma()).isLessThan(8);
+  }
+
+  /**
+   * 10-bit PQ (SMPTE ST 2084) HDR in Display P3, tone-mapped to sRGB: contrast and highlights of a
+   * sunset, where the PQ code values read as sRGB (what libvips alone gives) look dim and flat.
+   */
+  @Test
+  void hdrPqAvifIsToneMappedNotDimAndFlat() throws IOException {
+    Path sample = samples().resolve(PQ_AVIF);
+    BufferedImage thumbnail = thumbnail(sample, MediaTypes.IMAGE_PNG);
+    Stats naive;
+    try (VipsImage untoned = Vips.shared().thumbnail(sample, 256, 256, "")) {
+      naive = Stats.of(VipsTestImages.toBufferedImage(untoned));
+    }
+
+    assertThat(size(thumbnail)).isEqualTo("256x107");
+    Stats stats = Stats.of(thumbnail);
+    assertThat(stats.lumaDeviation()).isGreaterThan(1.3 * naive.lumaDeviation()).isGreaterThan(60);
+    assertThat(stats.maxLuma()).isGreaterThan(225).isGreaterThan(naive.maxLuma() + 15);
+    assertThat(stats.meanLuma()).isBetween(85.0, 110.0);
+  }
+
+  /** HEVC-coded HEIC: the bundled libheif decodes AV1 only, so a permanent, explained refusal. */
+  @Test
+  void heicIsRefusedAsUnsupportedWithASentence() {
+    assertThatThrownBy(() -> thumbnail(samples().resolve(HEIC)))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            e -> {
+              assertThat(e.type()).isEqualTo(StepErrorTypes.UNSUPPORTED_INPUT);
+              assertThat(e.detail())
+                  .startsWith("HEIC images")
+                  .contains("are not supported", "HEVC", "AVIF")
+                  .doesNotContain("Exception", "vips", "heif_", "\n");
+            });
+  }
+
+  /**
+   * Lossless WebP with alpha and an sRGB ICC profile: 75 x 100 kept, the transparent background
+   * transparent in PNG, pixel for pixel what libvips' libwebp decode gives (so what sharp gives).
+   */
+  @Test
+  void losslessWebpWithAlphaKeepsItsTransparency() throws IOException {
+    Path sample = samples().resolve(ALPHA_WEBP);
+    BufferedImage thumbnail = thumbnail(sample, MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("75x100");
+    assertThat(alpha(thumbnail, 0, 0)).isZero();
+    Stats stats = Stats.of(thumbnail);
+    assertThat(stats.maxAlpha()).isEqualTo(255);
+    assertThat(stats.meanAlpha()).isCloseTo(28.4, within(1.0)); // dwebp 1.2.4
+    assertThat(premultipliedDifference(thumbnail, libvips(sample, ""))).isLessThan(1.0);
+  }
+
+  /**
+   * Animated WebP, 42 frames on a 245 x 245 canvas: the first frame composited on the canvas, as
+   * libvips renders page 0 (and a browser shows first), not a later frame.
+   */
+  @Test
+  void animatedWebpGivesItsFirstFrame() throws IOException {
+    Path sample = samples().resolve(ANIMATED_WEBP);
+    BufferedImage thumbnail = thumbnail(sample, MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("245x245");
+    double toFirst = premultipliedDifference(thumbnail, libvips(sample, ""));
+    double toLater = premultipliedDifference(thumbnail, libvips(sample, "page=20"));
+    assertThat(toFirst).isLessThan(0.5);
+    assertThat(toLater).as("a later frame").isGreaterThan(Math.max(2.0, 4 * toFirst));
+  }
+
+  /**
+   * JPEGs with an HDR gain map (MPF secondary image, grey): the primary SDR picture, in colour,
+   * colour-managed to sRGB like libvips' decode (uhdrload's base image for the Apple one), never
+   * the grey gain map.
+   */
+  @ParameterizedTest
+  @CsvSource({APPLE_GAIN_MAP + ", 192x256", PARIS_GAIN_MAP + ", 256x192"})
+  void gainMapJpegsGiveTheirPrimaryPicture(String sample, String size) throws IOException {
+    Path file = samples().resolve(sample);
+    BufferedImage thumbnail = thumbnail(file, MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo(size);
+    assertThat(Stats.of(thumbnail).meanChroma())
+        .as("colour, not the grey gain map")
+        .isGreaterThan(8);
+    assertThat(premultipliedDifference(thumbnail, libvips(file, ""))).isLessThan(5.0);
+  }
+
+  /**
+   * Arithmetic-coded JPEG (SOF9), which the JDK refuses: decoded by libvips' mozjpeg, 227 x 149
+   * kept, the colours libjpeg-turbo's djpeg 2.1.5 gives (mean 146.4, 90.5, 81.5).
+   */
+  @Test
+  void arithmeticCodedJpegDecodes() throws IOException {
+    BufferedImage thumbnail = thumbnail(samples().resolve(ARITHMETIC_JPEG), MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("227x149");
+    assertThat(Stats.of(thumbnail).meanRgb())
+        .containsExactly(new double[] {146.4, 90.5, 81.5}, within(1.0));
+  }
+
+  /**
+   * CMYK TIFF with JPEG-compressed strips and no ICC profile: the same picture as the CMYK JPEG it
+   * was made from (Pillow's test_strip_cmyk_jpeg compares the two), converted like every untagged
+   * CMYK JPEG here: red letters on black.
+   */
+  @Test
+  void cmykJpegTiffIsTheSamePictureAsItsJpegOriginal() throws IOException {
+    BufferedImage thumbnail = thumbnail(samples().resolve(CMYK_TIFF), MediaTypes.IMAGE_PNG);
+    BufferedImage original =
+        thumbnail(samples().resolve("jpeg/pil_sample_cmyk.jpg"), MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("100x100");
+    assertThat(meanDifference(thumbnail, original)).isLessThan(3.0);
+    Stats stats = Stats.of(thumbnail);
+    assertThat(stats.meanRgb()[0]).as("red").isGreaterThan(2 * stats.meanRgb()[1]);
+    assertThat(stats.maxRed()).isGreaterThan(200);
+    Color corner = new Color(thumbnail.getRGB(2, 97));
+    assertThat(corner.getRed() + corner.getGreen() + corner.getBlue())
+        .as("black ground")
+        .isLessThan(60);
+  }
+
+  /**
+   * 16-bit greyscale TIFF over the full 0..65535 range: 150 x 103 kept, grey, black to white as
+   * libvips scales 16 bits to 8 (an 8-bit misreading would come out noisy or dark).
+   */
+  @Test
+  void sixteenBitGreyTiffKeepsItsTonalRange() throws IOException {
+    Path sample = samples().resolve(GREY16_TIFF);
+    BufferedImage thumbnail = thumbnail(sample, MediaTypes.IMAGE_PNG);
+
+    assertThat(size(thumbnail)).isEqualTo("150x103");
+    Stats stats = Stats.of(thumbnail);
+    assertThat(stats.meanChroma()).isLessThan(0.5);
+    assertThat(stats.minLuma()).isLessThan(10);
+    assertThat(stats.maxLuma()).isGreaterThan(245);
+    assertThat(meanDifference(thumbnail, libvips(sample, ""))).isLessThan(1.5);
   }
 
   private void assertFailsWith(ImageTransformer transformer, String sample, String type) {
@@ -149,6 +470,138 @@ class SampleCorpusTest {
     BufferedImage image = ImageIO.read(output.toFile());
     assertThat(image).as("thumbnail of %s decodes", source).isNotNull();
     return image;
+  }
+
+  private BufferedImage thumbnail(Path source, String mediaType) throws IOException {
+    Path output = Files.createTempFile(dir, "thumb", ".out");
+    StepMessage step =
+        TestImages.step(TestImages.resize(THUMBNAIL, THUMBNAIL), TestImages.encode(mediaType, 85));
+    transformer.transform(step, source, output);
+    BufferedImage image = ImageIO.read(output.toFile());
+    assertThat(image).as("thumbnail of %s decodes", source).isNotNull();
+    return image;
+  }
+
+  /** libvips' own thumbnail of {@code source} into the same box, as sharp would make it. */
+  private static BufferedImage libvips(Path source, String loadOptions) {
+    try (VipsImage image = Vips.shared().thumbnail(source, THUMBNAIL, THUMBNAIL, loadOptions)) {
+      return VipsTestImages.toBufferedImage(image);
+    }
+  }
+
+  private static String size(BufferedImage image) {
+    return image.getWidth() + "x" + image.getHeight();
+  }
+
+  private static int alpha(BufferedImage image, int x, int y) {
+    return image.getRGB(x, y) >>> 24;
+  }
+
+  /** Mean absolute difference per channel (0..255) of the alpha-premultiplied colours and alpha. */
+  private static double premultipliedDifference(BufferedImage a, BufferedImage b) {
+    assertThat(size(b)).isEqualTo(size(a));
+    long sum = 0;
+    for (int y = 0; y < a.getHeight(); y++) {
+      for (int x = 0; x < a.getWidth(); x++) {
+        int p = a.getRGB(x, y);
+        int q = b.getRGB(x, y);
+        int pa = p >>> 24;
+        int qa = q >>> 24;
+        sum += Math.abs(pa - qa);
+        for (int shift = 0; shift <= 16; shift += 8) {
+          sum += Math.abs(((p >> shift) & 0xFF) * pa / 255 - ((q >> shift) & 0xFF) * qa / 255);
+        }
+      }
+    }
+    return (double) sum / (4L * a.getWidth() * a.getHeight());
+  }
+
+  /** Summary statistics of an image's pixels (sRGB values 0..255, luma BT.709). */
+  private record Stats(
+      double[] meanRgb,
+      double meanAlpha,
+      int maxAlpha,
+      double meanLuma,
+      double lumaDeviation,
+      int minLuma,
+      int maxLuma,
+      int maxRed,
+      double meanChroma) {
+    static Stats of(BufferedImage image) {
+      double[] rgb = new double[3];
+      double alpha = 0;
+      int maxAlpha = 0;
+      double luma = 0;
+      double luma2 = 0;
+      int minLuma = 255;
+      int maxLuma = 0;
+      int maxRed = 0;
+      double chroma = 0;
+      int n = image.getWidth() * image.getHeight();
+      for (int y = 0; y < image.getHeight(); y++) {
+        for (int x = 0; x < image.getWidth(); x++) {
+          int p = image.getRGB(x, y);
+          int r = (p >> 16) & 0xFF;
+          int g = (p >> 8) & 0xFF;
+          int b = p & 0xFF;
+          rgb[0] += r;
+          rgb[1] += g;
+          rgb[2] += b;
+          alpha += p >>> 24;
+          maxAlpha = Math.max(maxAlpha, p >>> 24);
+          double l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          luma += l;
+          luma2 += l * l;
+          minLuma = Math.min(minLuma, (int) Math.round(l));
+          maxLuma = Math.max(maxLuma, (int) Math.round(l));
+          maxRed = Math.max(maxRed, r);
+          chroma += Math.abs(r - g) + Math.abs(g - b);
+        }
+      }
+      double mean = luma / n;
+      return new Stats(
+          new double[] {rgb[0] / n, rgb[1] / n, rgb[2] / n},
+          alpha / n,
+          maxAlpha,
+          mean,
+          Math.sqrt(Math.max(0, luma2 / n - mean * mean)),
+          minLuma,
+          maxLuma,
+          maxRed,
+          chroma / n);
+    }
+  }
+
+  /** The bounding box of the opaque dark pixels (text) of an image. */
+  private record Ink(int minX, int minY, int maxX, int maxY) {
+    static Ink of(BufferedImage image) {
+      int minX = Integer.MAX_VALUE;
+      int minY = Integer.MAX_VALUE;
+      int maxX = -1;
+      int maxY = -1;
+      for (int y = 0; y < image.getHeight(); y++) {
+        for (int x = 0; x < image.getWidth(); x++) {
+          int p = image.getRGB(x, y);
+          int g = (p >> 8) & 0xFF;
+          if ((p >>> 24) > 200 && g < 100) {
+            minX = Math.min(minX, x);
+            minY = Math.min(minY, y);
+            maxX = Math.max(maxX, x);
+            maxY = Math.max(maxY, y);
+          }
+        }
+      }
+      assertThat(maxX).as("dark opaque pixels").isNotNegative();
+      return new Ink(minX, minY, maxX, maxY);
+    }
+
+    int width() {
+      return maxX - minX + 1;
+    }
+
+    int height() {
+      return maxY - minY + 1;
+    }
   }
 
   private static void assertSamePicture(List<BufferedImage> images) {
