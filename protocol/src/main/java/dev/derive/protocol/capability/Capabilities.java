@@ -88,7 +88,16 @@ public final class Capabilities {
   public static final String HEX_COLOUR = "#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?";
 
   private static final List<String> IMAGE_READS =
-      List.of(IMAGE_JPEG, IMAGE_PNG, IMAGE_GIF, IMAGE_BMP, IMAGE_TIFF, IMAGE_WEBP);
+      List.of(
+          IMAGE_JPEG,
+          IMAGE_PNG,
+          IMAGE_GIF,
+          IMAGE_BMP,
+          IMAGE_TIFF,
+          IMAGE_WEBP,
+          "image/avif",
+          // HEIF as Tika names it: AV1-coded HEIF is read, HEVC (HEIC) refused by the worker.
+          "image/heif");
   private static final List<String> IMAGE_WRITES = List.of(IMAGE_JPEG, IMAGE_PNG);
   private static final List<String> TEXT_READS =
       List.of(
