@@ -140,6 +140,7 @@ public final class StepBatchProcessor {
     for (SQSMessage record : records) {
       StepOutcome outcome;
       String poisonedBy = health.poisonedBy();
+      long budget = poisonedBy == null ? budgetMillis(context) : 0;
       if (poisonedBy != null) {
         outcome =
             runner.handBackUnstarted(
@@ -148,13 +149,7 @@ public final class StepBatchProcessor {
                 "not started: this worker process is being replaced (" + poisonedBy + ")",
                 "it was not started: its worker process had to be replaced after an earlier step"
                     + " broke it");
-        if (!outcome.processed()) {
-          failures.add(new BatchItemFailure(record.getMessageId()));
-        }
-        continue;
-      }
-      long budget = budgetMillis(context);
-      if (budget == Long.MAX_VALUE) {
+      } else if (budget == Long.MAX_VALUE) {
         outcome = runner.run(record, StepBudget.UNLIMITED);
       } else if (budget <= 0) {
         outcome = defer(record);

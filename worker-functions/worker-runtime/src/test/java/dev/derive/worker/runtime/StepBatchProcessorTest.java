@@ -924,6 +924,35 @@ class StepBatchProcessorTest {
       assertThat(exitReasons).as("asked again after each response").hasSize(2);
     }
 
+    @Test
+    void aRecordHandedBackByASpoiltProcessOnItsLastDeliveryIsReportedAsWorkerFailed() {
+      processor = processor(new WorkerSettings("http://queue", 10_000, 1_000, tempDir, 3));
+      store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
+      store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response =
+          processor.process(
+              event(delivery("m1", step("a"), 1), delivery("m2", step("b"), 3)), null);
+
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1");
+      assertThat(finished())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.jobId()).isEqualTo(jobId("b"));
+                assertThat(r.error().type()).isEqualTo(StepErrorTypes.WORKER_FAILED);
+                assertThat(r.error().retryable()).isTrue();
+                assertThat(r.error().detail())
+                    .isEqualTo(
+                        "step 1 of 1 (upper) failed on all 3 deliveries; last error: it was not"
+                            + " started: its worker process had to be replaced after an earlier"
+                            + " step broke it");
+              });
+      assertThat(exitReasons).hasSize(1);
+    }
+
     private void assertNoTempFilesQuietly() {
       try {
         assertNoTempFiles();
