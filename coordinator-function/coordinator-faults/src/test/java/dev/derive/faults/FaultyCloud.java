@@ -168,6 +168,7 @@ final class FaultyCloud {
                 Duration.ofSeconds(60),
                 Duration.ofDays(1),
                 clock),
+            capability -> Duration.ofSeconds(120),
             Duration.ofDays(7),
             clock);
     progress =

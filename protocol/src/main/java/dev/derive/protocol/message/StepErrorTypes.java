@@ -42,6 +42,13 @@ public final class StepErrorTypes {
    */
   public static final String DEAD_LETTERED = "dead-lettered";
 
+  /**
+   * The job made no progress within its lease: no message of it can still be delivered (the lease
+   * covers the step's whole retry horizon), so it is given up as failed (retryable). Only the
+   * coordinator reports it, when a job is read past its lease.
+   */
+  public static final String STALLED = "stalled";
+
   /** The worker ran out of memory or had to be replaced; never the input's fault (retryable). */
   public static final String WORKER_FAILED = "worker-failed";
 

@@ -43,6 +43,10 @@ public record JobResponse(
    * @param durationMillis {@code finishedAt - startedAt} in milliseconds, if it has reported
    * @param attempts deliveries to its worker as the worker reported them (0 if unknown)
    * @param reused whether an existing output was reused instead of made
+   * @param expectedBy while RUNNING: when this delivery must have ended (RFC 3339), its start plus
+   *     its worker's timeout
+   * @param overdue while RUNNING: whether {@code expectedBy} has passed without a result (the
+   *     worker died or hangs; SQS delivers the step again after its visibility timeout)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record StepResponse(
@@ -55,7 +59,9 @@ public record JobResponse(
       String finishedAt,
       Long durationMillis,
       int attempts,
-      boolean reused) {}
+      boolean reused,
+      String expectedBy,
+      Boolean overdue) {}
 
   /**
    * A failed job's error.
@@ -87,7 +93,11 @@ public record JobResponse(
                   ? null
                   : Duration.between(run.startedAt(), run.finishedAt()).toMillis(),
               run.attempts(),
-              run.reused()));
+              run.reused(),
+              text(i < view.expectedBy().size() ? view.expectedBy().get(i) : null),
+              i < view.expectedBy().size() && view.expectedBy().get(i) != null
+                  ? view.isOverdue(i)
+                  : null));
     }
     JobError error = view.error();
     return new JobResponse(

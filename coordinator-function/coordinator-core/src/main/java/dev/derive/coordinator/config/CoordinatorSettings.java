@@ -123,6 +123,18 @@ public record CoordinatorSettings(
   }
 
   /**
+   * The longest one delivery of a step of {@code capability} may take: its worker function's
+   * timeout, from {@code <CAPABILITY>_STEP_TIMEOUT_SECONDS} ({@code template.yaml} sets it to the
+   * worker's {@code Timeout}); 900 s, Lambda's largest timeout, when unset.
+   *
+   * @throws MissingSettingException if it is set but not a positive integer
+   */
+  public Duration stepTimeout(String capability) {
+    String variable = capability.toUpperCase(java.util.Locale.ROOT) + "_STEP_TIMEOUT_SECONDS";
+    return Duration.ofSeconds(positive(lookup, variable, 900));
+  }
+
+  /**
    * The capabilities this deployment can dispatch to: those whose queue URL variable is set.
    *
    * @param catalogue every capability Derive knows

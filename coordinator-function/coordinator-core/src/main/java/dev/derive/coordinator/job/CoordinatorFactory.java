@@ -53,6 +53,7 @@ public final class CoordinatorFactory {
         cache,
         store,
         lifecycle(settings, store, cache),
+        settings::stepTimeout,
         settings.jobRetention(),
         Clock.systemUTC());
   }

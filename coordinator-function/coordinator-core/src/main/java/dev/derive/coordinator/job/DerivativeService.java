@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
@@ -39,11 +40,14 @@ public final class DerivativeService {
   private final DerivativeCache cache;
   private final JobStore store;
   private final JobLifecycle lifecycle;
+  private final Function<String, Duration> stepTimeout;
   private final Duration retention;
   private final Clock clock;
 
   /**
    * @param lifecycle the claim and dispatch protocol on the jobs table and the queues
+   * @param stepTimeout the longest one delivery of a step of a capability may take (its worker's
+   *     function timeout), after which a RUNNING step reads overdue
    * @param retention how long job records are kept ({@code JOB_RETENTION_SECONDS})
    */
   public DerivativeService(
@@ -53,6 +57,7 @@ public final class DerivativeService {
       DerivativeCache cache,
       JobStore store,
       JobLifecycle lifecycle,
+      Function<String, Duration> stepTimeout,
       Duration retention,
       Clock clock) {
     this.validator = validator;
@@ -61,6 +66,7 @@ public final class DerivativeService {
     this.cache = cache;
     this.store = store;
     this.lifecycle = lifecycle;
+    this.stepTimeout = stepTimeout;
     this.retention = retention;
     this.clock = clock;
   }
@@ -114,6 +120,34 @@ public final class DerivativeService {
       }
       case WON -> new Submission(job.jobId(), job.status(), null, wait);
     };
+  }
+
+  private static JobError stalled(Job job) {
+    int index = job.currentStep();
+    return new JobError(
+        dev.derive.protocol.message.StepErrorTypes.STALLED,
+        "step "
+            + (index + 1)
+            + " of "
+            + job.plan().size()
+            + " ("
+            + job.plan().step(index).capability()
+            + ") made no progress before its lease ended at "
+            + job.leaseExpiresAt()
+            + "; request the derivative again to retry",
+        index,
+        true);
+  }
+
+  /** For each RUNNING step, its start plus its worker's timeout; {@code null} for the others. */
+  private List<Instant> expectedBy(Job job) {
+    List<Instant> deadlines = new java.util.ArrayList<>();
+    for (int i = 0; i < job.steps().size(); i++) {
+      StepRun run = job.steps().get(i);
+      boolean running = StepRun.RUNNING.equals(run.status()) && run.startedAt() != null;
+      deadlines.add(running ? run.startedAt().plus(stepTimeout.apply(run.capability())) : null);
+    }
+    return deadlines;
   }
 
   /** Where a job starts: the plan (step outputs possibly re-pointed) and the first step to run. */
@@ -199,7 +233,14 @@ public final class DerivativeService {
     if (found.isPresent()) {
       Job job = found.get();
       JobStatus status = job.status();
+      JobError error = job.error();
       PresignedDownload download = status == JobStatus.SUCCEEDED ? cache.download(id) : null;
+      if (job.isLost(clock.instant())) {
+        // Past its lease no message of the job can be delivered any more: say so, and let the
+        // next request claim it again, rather than read PENDING or RUNNING forever.
+        status = JobStatus.FAILED;
+        error = stalled(job);
+      }
       if (status == JobStatus.FAILED) {
         // The derivative is the truth: a worker may have written it and then died on its last
         // delivery, so the job failed although its content-addressed output is there and right.
@@ -214,12 +255,24 @@ public final class DerivativeService {
           status,
           job.plan().steps(),
           job.steps(),
-          status == JobStatus.FAILED ? job.error() : null,
-          download);
+          status == JobStatus.FAILED ? error : null,
+          download,
+          expectedBy(job),
+          clock.instant());
     }
     return cache
         .lookup(id)
-        .map(download -> new JobView(id, JobStatus.SUCCEEDED, List.of(), List.of(), null, download))
+        .map(
+            download ->
+                new JobView(
+                    id,
+                    JobStatus.SUCCEEDED,
+                    List.of(),
+                    List.of(),
+                    null,
+                    download,
+                    List.of(),
+                    clock.instant()))
         .orElseThrow(() -> new JobNotFoundException(id));
   }
 }

@@ -3,6 +3,7 @@ package dev.derive.coordinator.job;
 import dev.derive.coordinator.plan.PlannedStep;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.protocol.JobStatus;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -15,6 +16,9 @@ import java.util.List;
  *     known)
  * @param error why it failed, when FAILED
  * @param download the derivative, when SUCCEEDED
+ * @param expectedBy for each RUNNING step, when its delivery must have ended (its start plus its
+ *     worker's timeout), else {@code null}; same length as {@code steps}
+ * @param asOf when this view was read, against which {@code expectedBy} is judged
  */
 public record JobView(
     String id,
@@ -22,9 +26,21 @@ public record JobView(
     List<PlannedStep> plan,
     List<StepRun> steps,
     JobError error,
-    PresignedDownload download) {
+    PresignedDownload download,
+    List<Instant> expectedBy,
+    Instant asOf) {
   public JobView {
     plan = List.copyOf(plan);
     steps = List.copyOf(steps);
+    expectedBy = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(expectedBy));
+  }
+
+  /**
+   * Whether step {@code index} has gone quiet: it is RUNNING past the time its delivery had (the
+   * worker died or hangs; SQS delivers the step again after its visibility timeout).
+   */
+  public boolean isOverdue(int index) {
+    Instant deadline = index < expectedBy.size() ? expectedBy.get(index) : null;
+    return deadline != null && asOf.isAfter(deadline);
   }
 }

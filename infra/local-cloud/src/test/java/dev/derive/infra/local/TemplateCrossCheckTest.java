@@ -250,6 +250,39 @@ class TemplateCrossCheckTest {
     assertThat(problems).isEmpty();
   }
 
+  /**
+   * A RUNNING step reads overdue after its worker's timeout: every {@code
+   * <CAPABILITY>_STEP_TIMEOUT_SECONDS} equals the {@code Timeout} of the function that consumes
+   * that capability's queue.
+   */
+  @Test
+  void everyStepTimeoutIsTheTimeoutOfTheWorkerThatReadsItsQueue() {
+    Map<String, Integer> timeoutByQueue = new LinkedHashMap<>();
+    for (FunctionDefinition function : functions) {
+      for (FunctionDefinition.SqsEvent event : function.sqsEvents()) {
+        timeoutByQueue.put(queueIdByArn.get(event.queueArn()), function.timeoutSeconds());
+      }
+    }
+    int checked = 0;
+    for (FunctionDefinition function : functions) {
+      for (Map.Entry<String, String> variable : function.environment().entrySet()) {
+        if (!variable.getKey().endsWith("_STEP_TIMEOUT_SECONDS")) {
+          continue;
+        }
+        String queueUrl =
+            function
+                .environment()
+                .get(variable.getKey().replace("_STEP_TIMEOUT_SECONDS", "_QUEUE_URL"));
+        String queueId = queueUrl.substring(queueUrl.lastIndexOf('/') + 1);
+        assertThat(Integer.parseInt(variable.getValue()))
+            .as("%s of %s", variable.getKey(), function.logicalId())
+            .isEqualTo(timeoutByQueue.get(queueId));
+        checked++;
+      }
+    }
+    assertThat(checked).as("step timeouts set in the template").isGreaterThanOrEqualTo(4);
+  }
+
   /** The queues some queue's {@code RedrivePolicy} names as its dead-letter target. */
   private static Set<String> deadLetterQueueIds() {
     Set<String> ids = new LinkedHashSet<>();
