@@ -24,6 +24,7 @@ import dev.derive.infra.local.sqs.EventSourceMappingException;
 import dev.derive.infra.local.sqs.SqsEventSourceMapping;
 import dev.derive.infra.local.template.FunctionDefinition;
 import dev.derive.infra.local.template.FunctionDefinitions;
+import dev.derive.infra.local.template.PropertyOverrides;
 import dev.derive.infra.local.template.StackReferences;
 import dev.derive.infra.local.template.Template;
 import dev.derive.infra.local.template.TemplateReader;
@@ -80,7 +81,9 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + options.workDir(), e);
     }
-    Template template = TemplateReader.read(options.template());
+    Template template =
+        PropertyOverrides.apply(
+            TemplateReader.read(options.template()), options.propertyOverrides());
     boolean ownsEndpoint = options.endpoint() == null;
     AwsEndpoint endpoint =
         ownsEndpoint ? AwsEndpoints.startDefault(options.workDir()) : options.endpoint();
@@ -372,6 +375,17 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
           "no function " + logicalId + "; functions: " + logs.keySet());
     }
     return count.get();
+  }
+
+  /**
+   * The process ids of function {@code logicalId}'s instances that are running an invocation right
+   * now (a test seam: killing one loses that execution environment mid-invocation, as Lambda can;
+   * the invocation fails with {@code Runtime.ExitError} and the next starts a new instance).
+   *
+   * @throws IllegalArgumentException if there is no such function
+   */
+  public List<Long> busyProcessIds(String logicalId) {
+    return pool(logicalId).busyProcessIds();
   }
 
   private FunctionPool pool(String logicalId) {

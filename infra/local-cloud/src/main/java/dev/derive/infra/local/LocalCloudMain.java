@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * java -jar infra/local-cloud/target/local-cloud.jar up [--port 3000] [--template template.yaml]
- *     [--stack-name derive-local] [--parameter Name=Value]...
+ *     [--stack-name derive-local] [--parameter Name=Value]... [--property LogicalId.Property=Value]...
  * java -jar infra/local-cloud/target/local-cloud.jar upload FILE [--api http://127.0.0.1:3000]
  * java -jar infra/local-cloud/target/local-cloud.jar derive SOURCE TARGET [--width N] [--height N]
  *     [--fit F] [--quality Q] [--page N] [--output FILE] [--api URL] [--timeout 300]
@@ -53,6 +53,7 @@ public final class LocalCloudMain {
     int port = 3000;
     String stackName = null;
     java.util.Map<String, String> parameters = new java.util.LinkedHashMap<>();
+    java.util.Map<String, String> properties = new java.util.LinkedHashMap<>();
     for (int i = 1; i < args.length; i++) {
       String option = args[i];
       if (i + 1 >= args.length) {
@@ -72,6 +73,14 @@ public final class LocalCloudMain {
           }
           parameters.put(value.substring(0, equals), value.substring(equals + 1));
         }
+        case "--property" -> {
+          int equals = value.indexOf('=');
+          if (equals <= 0) {
+            usage("--property needs LogicalId.Property[.Key...]=Value");
+            return;
+          }
+          properties.put(value.substring(0, equals), value.substring(equals + 1));
+        }
         default -> {
           usage("unknown option " + option);
           return;
@@ -87,6 +96,7 @@ public final class LocalCloudMain {
       builder.stackName(stackName);
     }
     parameters.forEach(builder::parameter);
+    properties.forEach(builder::property);
     up(builder.build());
   }
 
@@ -183,7 +193,8 @@ public final class LocalCloudMain {
     System.err.println(problem);
     System.err.println(
         "usage: ./derive up [--port 3000] [--template template.yaml]"
-            + " [--stack-name derive-local] [--parameter Name=Value]...\n"
+            + " [--stack-name derive-local] [--parameter Name=Value]..."
+            + " [--property LogicalId.Property=Value]...\n"
             + "       ./derive upload FILE [--api http://127.0.0.1:3000]\n"
             + "       ./derive derive SOURCE TARGET [--width N] [--height N] [--fit F]"
             + " [--quality Q] [--page N] [--output FILE] [--api URL] [--timeout SECONDS]");

@@ -17,6 +17,8 @@ import java.util.function.Consumer;
  * @param httpPort the HTTP API's port on 127.0.0.1 (3000; 0 picks a free one)
  * @param stackName the value of {@code AWS::StackName} ({@code derive-local})
  * @param parameterOverrides template parameter values replacing the defaults
+ * @param propertyOverrides resource property values replacing the template's, by {@code
+ *     LogicalId.Property[.Key...]} ({@link dev.derive.infra.local.template.PropertyOverrides})
  * @param endpoint an AWS endpoint to use, or {@code null} to start the default one (then it is
  *     stopped with the local cloud)
  * @param log receives every line the local cloud and its functions print ({@code System.out})
@@ -33,6 +35,7 @@ public record LocalCloudOptions(
     int httpPort,
     String stackName,
     Map<String, String> parameterOverrides,
+    Map<String, String> propertyOverrides,
     AwsEndpoint endpoint,
     Consumer<String> log,
     int defaultConcurrency,
@@ -52,6 +55,7 @@ public record LocalCloudOptions(
     private int httpPort = 3000;
     private String stackName = "derive-local";
     private final Map<String, String> parameterOverrides = new LinkedHashMap<>();
+    private final Map<String, String> propertyOverrides = new LinkedHashMap<>();
     private AwsEndpoint endpoint;
     private Consumer<String> log = System.out::println;
     private int defaultConcurrency = 2;
@@ -84,6 +88,16 @@ public record LocalCloudOptions(
     /** Sets template parameter {@code name} to {@code value}. */
     public Builder parameter(String name, String value) {
       this.parameterOverrides.put(name, value);
+      return this;
+    }
+
+    /**
+     * Replaces the property at {@code path} ({@code LogicalId.Property[.Key...]}, e.g. {@code
+     * ImageQueue.VisibilityTimeout}) with {@code value}; the property must exist in the template
+     * ({@link dev.derive.infra.local.template.PropertyOverrides}).
+     */
+    public Builder property(String path, String value) {
+      this.propertyOverrides.put(path, value);
       return this;
     }
 
@@ -132,6 +146,7 @@ public record LocalCloudOptions(
           httpPort,
           stackName,
           Map.copyOf(parameterOverrides),
+          java.util.Collections.unmodifiableMap(new LinkedHashMap<>(propertyOverrides)),
           endpoint,
           log,
           defaultConcurrency,

@@ -62,6 +62,7 @@ class LocalCloudTest {
                 .pollWaitSeconds(1)
                 .integrationTimeout(Duration.ofSeconds(3))
                 .parameter("GaugeDir", dir.resolve("gauge").toString())
+                .property("GatherQueue.VisibilityTimeout", "12")
                 .build());
     sqs = AwsClients.sqs(endpoint);
   }
@@ -353,6 +354,68 @@ class LocalCloudTest {
         .isEqualTo(4);
     assertThat(cloud.functionLog("FailingFunction"))
         .anyMatch(l -> l.contains("this function always fails"));
+  }
+
+  @Test
+  void aPropertyOverrideReplacesTheTemplatesValue() {
+    String visibilityTimeout =
+        sqs.getQueueAttributes(
+                b ->
+                    b.queueUrl(cloud.queueUrl("GatherQueue"))
+                        .attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
+            .attributes()
+            .get(QueueAttributeName.VISIBILITY_TIMEOUT);
+
+    assertThat(visibilityTimeout).as("the template says 10").isEqualTo("12");
+  }
+
+  @Test
+  void aKilledInstanceFailsItsInvocationAsLambdaSaysAndTheMessageGoesToANewInstance()
+      throws Exception {
+    int logBefore = cloud.functionLog("SleeperFunction").size();
+    sqs.sendMessage(b -> b.queueUrl(cloud.queueUrl("VictimQueue")).messageBody("nap 2500"));
+    await(() -> batchesSince(logBefore, "nap 2500") == 1 ? true : null, 20_000, "the first batch");
+
+    List<Long> busy = cloud.busyProcessIds("SleeperFunction");
+    assertThat(busy).as("the instance running the invocation").hasSize(1);
+    ProcessHandle instance = ProcessHandle.of(busy.get(0)).orElseThrow();
+    assertThat(instance.info().commandLine())
+        .hasValueSatisfying(c -> assertThat(c).contains("AWSLambda"));
+    assertThat(instance.destroyForcibly()).isTrue();
+    instance.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+
+    List<String> lost =
+        await(
+            () -> {
+              List<String> lines =
+                  cloud.functionLog("SleeperFunction").stream()
+                      .skip(logBefore)
+                      .filter(
+                          l -> l.contains("Runtime exited with") || l.equals("Runtime.ExitError"))
+                      .toList();
+              return lines.size() >= 2 ? lines : null;
+            },
+            10_000,
+            "Lambda's lines for the lost invocation");
+    assertThat(lost.get(0))
+        .matches("RequestId: [0-9a-f-]{36} Error: Runtime exited with signal: killed");
+    assertThat(lost.get(1)).isEqualTo("Runtime.ExitError");
+    // redelivered after the queue's 4 s visibility timeout, to another instance
+    await(() -> batchesSince(logBefore, "nap 2500") == 2 ? true : null, 20_000, "the redelivery");
+    assertThat(cloud.busyProcessIds("SleeperFunction"))
+        .singleElement()
+        .isNotEqualTo(instance.pid());
+    await(
+        () -> queueDepth(cloud.queueUrl("VictimQueue")) == 0 ? true : null,
+        10_000,
+        "the redelivered message deleted");
+  }
+
+  private static long batchesSince(int logLine, String body) {
+    return cloud.functionLog("SleeperFunction").stream()
+        .skip(logLine)
+        .filter(l -> l.equals("batch: " + body))
+        .count();
   }
 
   /** How many batches the function printed that held {@code body}. */

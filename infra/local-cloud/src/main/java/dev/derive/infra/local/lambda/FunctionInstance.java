@@ -30,6 +30,7 @@ public final class FunctionInstance implements AutoCloseable {
   private final Process process;
   private final long startedAtMs;
   private volatile boolean usable = true;
+  private volatile Invocation current;
   private boolean initReported;
 
   private FunctionInstance(
@@ -77,10 +78,14 @@ public final class FunctionInstance implements AutoCloseable {
         .thenAccept(
             exited -> {
               instance.usable = false;
-              api.fail(
-                  InvocationResult.Failure.of(
-                      "Runtime.ExitError",
-                      "Runtime exited with error: exit status " + exited.exitValue()));
+              String message = "Runtime exited with " + exitDescription(exited.exitValue());
+              Invocation lost = instance.current;
+              if (lost != null && !lost.result().isDone()) {
+                // the process died with an invocation in flight: Lambda's two lines for it
+                log.line("RequestId: " + lost.requestId() + " Error: " + message);
+                log.line("Runtime.ExitError");
+              }
+              api.fail(InvocationResult.Failure.of("Runtime.ExitError", message));
             });
     return instance;
   }
@@ -133,6 +138,7 @@ public final class FunctionInstance implements AutoCloseable {
                 + ";Sampled=0",
             new CompletableFuture<>());
     log.line("START RequestId: " + requestId + " Version: $LATEST");
+    current = invocation;
     api.submit(invocation);
     InvocationResult result;
     try {
@@ -154,6 +160,7 @@ public final class FunctionInstance implements AutoCloseable {
       invocation.result().complete(result);
       usable = false;
     }
+    current = null;
     double durationMs = (System.nanoTime() - start) / 1_000_000.0;
     log.line("END RequestId: " + requestId);
     log.line(report(requestId, durationMs));
@@ -211,6 +218,29 @@ public final class FunctionInstance implements AutoCloseable {
   /** The JVM's process id. */
   public long pid() {
     return process.pid();
+  }
+
+  /** Whether an invocation is in flight: submitted, and its result not yet returned. */
+  public boolean busy() {
+    return current != null;
+  }
+
+  /**
+   * How Lambda words an exit status: {@code signal: killed} for SIGKILL (the JVM reports 128 + the
+   * signal number), {@code error: exit status N} for a plain exit.
+   */
+  static String exitDescription(int status) {
+    if (status <= 128 || status > 128 + 64) {
+      return "error: exit status " + status;
+    }
+    return "signal: "
+        + switch (status - 128) {
+          case 6 -> "aborted";
+          case 9 -> "killed";
+          case 11 -> "segmentation fault";
+          case 15 -> "terminated";
+          default -> Integer.toString(status - 128);
+        };
   }
 
   @Override

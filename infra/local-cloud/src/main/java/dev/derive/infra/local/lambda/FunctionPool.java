@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -144,6 +145,15 @@ public final class FunctionPool implements AutoCloseable {
       throw e;
     }
     return instance;
+  }
+
+  /**
+   * The process ids of the instances running an invocation right now, for tests that need to lose
+   * an execution environment mid-invocation as Lambda can (kill the process: the invocation fails
+   * with {@code Runtime.ExitError} and the next one starts a new instance).
+   */
+  public List<Long> busyProcessIds() {
+    return all.stream().filter(FunctionInstance::busy).map(FunctionInstance::pid).toList();
   }
 
   /** The most instances that run at once. */
