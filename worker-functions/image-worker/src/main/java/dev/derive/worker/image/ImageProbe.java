@@ -6,6 +6,9 @@ import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.image.vips.Vips;
+import dev.derive.worker.image.vips.VipsImage;
+import dev.derive.worker.image.vips.VipsUnavailableException;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,7 +23,8 @@ import javax.imageio.ImageIO;
  * (TwelveMonkeys), then decodes a generated 64 x 48 JPEG, resizes it (fit {@code contain}: scaling
  * and padding) into a 32 x 32 box and encodes it into every output format, checking each result is
  * a 32 x 32 image; each step message also goes through the codec, so readers, writers, colour
- * models and Jackson are all exercised.
+ * models and Jackson are all exercised. Then libvips is loaded and shrinks the same JPEG, so a
+ * SnapStart snapshot holds it initialised.
  */
 public final class ImageProbe {
   /** The media types the image capability writes today ({@code ImageRecipe}). */
@@ -53,9 +57,31 @@ public final class ImageProbe {
           throw new IllegalStateException("image probe: unexpected " + mediaType + " output");
         }
       }
+      probeLibvips(input);
     } finally {
       Files.deleteIfExists(input);
       Files.deleteIfExists(output);
+    }
+  }
+
+  /**
+   * Loads libvips and shrinks the probe JPEG with it (16 x 12 expected). Without libvips the worker
+   * still serves what ImageIO reads; {@link Vips#shared()} has logged why, once, and steps that
+   * need libvips fail as retryable until it is deployed.
+   *
+   * @throws IllegalStateException if libvips loads but gives a wrong result
+   */
+  private static void probeLibvips(Path jpeg) {
+    Vips vips;
+    try {
+      vips = Vips.shared();
+    } catch (VipsUnavailableException e) {
+      return;
+    }
+    try (VipsImage thumbnail = vips.thumbnail(jpeg, 16, 16, "")) {
+      if (thumbnail.width() != 16 || thumbnail.height() != 12 || thumbnail.bytes().length != 576) {
+        throw new IllegalStateException("image probe: unexpected libvips thumbnail");
+      }
     }
   }
 
