@@ -10,9 +10,10 @@ import java.util.Objects;
 /**
  * Writes exactly one structured JSON line per SQS record handled, e.g. {@code
  * {"event":"step","jobId":"…","stepIndex":0,"capability":"image","inputBytes":1234,
- * "outputBytes":567,"durationMs":89,"outcome":"succeeded","errorType":null,...}}. The keys {@code
- * event}, {@code jobId} and {@code outcome} are a stable contract: tests and log queries count
- * these lines to prove a step ran exactly once.
+ * "outputBytes":567,"durationMs":89,"outcome":"succeeded","errorType":null,...}}, with the step's
+ * {@code executionId} and delivery {@code attempt}. The keys {@code event}, {@code jobId} and
+ * {@code outcome} are a stable contract: tests and log queries count these lines to prove a step
+ * ran exactly once.
  */
 public final class StepLog {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +43,8 @@ public final class StepLog {
     line.put("capability", entry.capability());
     line.put("messageId", entry.messageId());
     line.put("traceId", entry.traceId());
+    line.put("executionId", entry.executionId());
+    line.put("attempt", entry.attempt());
     line.put("inputBytes", entry.inputBytes());
     line.put("outputBytes", entry.outputBytes());
     line.put("durationMs", entry.durationMs());
@@ -76,6 +79,8 @@ public final class StepLog {
    *     unstarted ({@code timeout} near the deadline, {@code worker-failed} on a process being
    *     replaced), an exception class name for other retries, else {@code null}
    * @param detail a short explanation for failures and retries, else {@code null}
+   * @param executionId the step's execution, or {@code null}
+   * @param attempt the delivery ({@code ApproximateReceiveCount}), or {@code null} if unknown
    */
   public record Entry(
       String messageId,
@@ -88,9 +93,40 @@ public final class StepLog {
       long durationMs,
       StepOutcome outcome,
       String errorType,
-      String detail) {
+      String detail,
+      String executionId,
+      Integer attempt) {
     public Entry {
       Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** An entry without execution and attempt. */
+    public Entry(
+        String messageId,
+        String jobId,
+        Integer stepIndex,
+        String capability,
+        String traceId,
+        Long inputBytes,
+        Long outputBytes,
+        long durationMs,
+        StepOutcome outcome,
+        String errorType,
+        String detail) {
+      this(
+          messageId,
+          jobId,
+          stepIndex,
+          capability,
+          traceId,
+          inputBytes,
+          outputBytes,
+          durationMs,
+          outcome,
+          errorType,
+          detail,
+          null,
+          null);
     }
   }
 }

@@ -588,7 +588,9 @@ final class StepRunner {
             elapsedMillis(startedNanos),
             outcome,
             errorType,
-            detail));
+            detail,
+            step.executionId(),
+            progress.attempt));
   }
 
   private static String contentType(StepMessage step) {

@@ -551,9 +551,14 @@ class StepBatchProcessorTest {
       assertThat(start.error()).isNull();
       assertThat(start.startedAtMillis()).isEqualTo(published.get(1).startedAtMillis());
       assertThat(logLines())
-          .as("still one log line per record")
+          .as("still one log line per record, naming the execution and the delivery")
           .singleElement()
-          .satisfies(line -> assertThat(line.get("outcome").asText()).isEqualTo("succeeded"));
+          .satisfies(
+              line -> {
+                assertThat(line.get("outcome").asText()).isEqualTo("succeeded");
+                assertThat(line.get("executionId").asText()).isEqualTo("exec-1");
+                assertThat(line.get("attempt").asInt()).isEqualTo(2);
+              });
     }
 
     @Test
