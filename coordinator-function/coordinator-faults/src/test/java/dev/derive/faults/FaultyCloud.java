@@ -13,7 +13,6 @@ import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
-import dev.derive.coordinator.job.DerivativeService;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRun;
@@ -21,6 +20,7 @@ import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsClients;
@@ -136,6 +136,7 @@ final class FaultyCloud {
 
   private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
   private boolean outage;
+  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
   private final DerivativeService api;
   private final JobLifecycle progress;
   private final Map<String, StepBatchProcessor> workers = new LinkedHashMap<>();
@@ -147,7 +148,6 @@ final class FaultyCloud {
     JobStore store = new OutageStore();
     api =
         new DerivativeService(
-            new RequestValidator(Capabilities.ALL),
             new SourceInspector(
                 objects,
                 new TikaMediaTypeDetector(
@@ -242,7 +242,7 @@ final class FaultyCloud {
 
   /** {@code POST /v1/derivatives} through the real service; throws what the API would map. */
   Submission request(JsonNode body) {
-    return api.submit(body, "trace-" + UUID.randomUUID());
+    return api.submit(validator.validate(body), "trace-" + UUID.randomUUID());
   }
 
   DerivativeService api() {

@@ -42,9 +42,12 @@ class LifecycleFaultsTest {
   private static final int DRAIN = 500;
   private static final Duration DISPATCH_LEASE = Duration.ofSeconds(60);
 
+  /** Thousands of ignored duplicates are the point here, not news: the log keeps warnings. */
+  private static final java.util.logging.Logger QUIET =
+      java.util.logging.Logger.getLogger("dev.derive");
+
   static {
-    // Thousands of ignored duplicates are the point here, not news: keep the log to warnings.
-    java.util.logging.Logger.getLogger("dev.derive").setLevel(java.util.logging.Level.WARNING);
+    QUIET.setLevel(java.util.logging.Level.WARNING); // held strongly: JUL keeps loggers weakly
   }
 
   @TempDir Path temp;

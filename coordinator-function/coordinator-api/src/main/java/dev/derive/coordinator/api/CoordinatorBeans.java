@@ -1,9 +1,10 @@
 package dev.derive.coordinator.api;
 
 import dev.derive.coordinator.config.CoordinatorSettings;
-import dev.derive.coordinator.job.CoordinatorFactory;
-import dev.derive.coordinator.job.DerivativeService;
+import dev.derive.coordinator.service.CoordinatorFactory;
+import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
+import dev.derive.coordinator.validate.RequestValidator;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
@@ -27,6 +28,13 @@ public class CoordinatorBeans {
   @Singleton
   DerivativeService derivativeService(CoordinatorSettings settings) {
     return CoordinatorFactory.derivativeService(settings);
+  }
+
+  /** The validation of {@code POST /v1/derivatives} bodies. */
+  @Produces
+  @Singleton
+  RequestValidator requestValidator(CoordinatorSettings settings) {
+    return CoordinatorFactory.requestValidator(settings);
   }
 
   /** The presigned uploads behind {@code /v1/uploads}. */

@@ -1,11 +1,12 @@
 package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.derive.coordinator.job.DerivativeService;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -30,9 +31,11 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/v1/derivatives")
 @Produces(MediaType.APPLICATION_JSON)
 public class DerivativesResource {
+  private final RequestValidator validator;
   private final DerivativeService service;
 
-  DerivativesResource(DerivativeService service) {
+  DerivativesResource(RequestValidator validator, DerivativeService service) {
+    this.validator = validator;
     this.service = service;
   }
 
@@ -65,7 +68,7 @@ public class DerivativesResource {
       description = "No chain reaches the target from this source, or the derivative failed")
   @APIResponse(responseCode = "503", description = "AWS did not answer in time; retry")
   public Response submit(JsonNode body) {
-    Submission submission = service.submit(body, UUID.randomUUID().toString());
+    Submission submission = service.submit(validator.validate(body), UUID.randomUUID().toString());
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
           service.awaitEnd(submission.jobId(), submission.maxWait(), POLL_INTERVAL);

@@ -2,7 +2,7 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.derive.coordinator.job.DerivativeService;
+import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;

@@ -1,6 +1,6 @@
 package dev.derive.coordinator.cache;
 
-import dev.derive.coordinator.identity.DerivativeFingerprint;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.protocol.message.ObjectRef;

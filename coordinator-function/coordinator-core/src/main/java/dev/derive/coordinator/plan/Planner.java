@@ -1,6 +1,5 @@
 package dev.derive.coordinator.plan;
 
-import dev.derive.coordinator.identity.DerivativeFingerprint;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.StepSpec;

@@ -1,8 +1,8 @@
 package dev.derive.coordinator.progress;
 
 import dev.derive.coordinator.config.CoordinatorSettings;
-import dev.derive.coordinator.job.CoordinatorFactory;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.service.CoordinatorFactory;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;

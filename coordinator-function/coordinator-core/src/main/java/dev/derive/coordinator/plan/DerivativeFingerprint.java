@@ -1,6 +1,6 @@
-package dev.derive.coordinator.identity;
+package dev.derive.coordinator.plan;
 
-import dev.derive.coordinator.plan.PlannedStep;
+import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.protocol.identity.Fingerprint;
 import dev.derive.protocol.message.ObjectRef;
 import java.util.ArrayList;

@@ -1,10 +1,9 @@
-package dev.derive.coordinator.identity;
+package dev.derive.coordinator.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.derive.coordinator.plan.Plan;
-import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.coordinator.validate.TargetSpec;
 import dev.derive.protocol.capability.Capabilities;

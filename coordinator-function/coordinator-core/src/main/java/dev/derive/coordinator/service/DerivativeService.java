@@ -1,19 +1,26 @@
-package dev.derive.coordinator.job;
+package dev.derive.coordinator.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
-import dev.derive.coordinator.identity.DerivativeFingerprint;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.identity.SourceInspector;
+import dev.derive.coordinator.job.DerivativeFailedException;
+import dev.derive.coordinator.job.DerivativeNotReadyException;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.JobFailedException;
+import dev.derive.coordinator.job.JobNotFoundException;
+import dev.derive.coordinator.job.JobView;
+import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.ClaimOutcome;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.coordinator.validate.DerivativeRequest;
-import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.identity.Fingerprint;
 import dev.derive.protocol.message.ObjectRef;
@@ -34,7 +41,6 @@ import java.util.logging.Logger;
 public final class DerivativeService {
   private static final Logger LOG = Logger.getLogger(DerivativeService.class.getName());
 
-  private final RequestValidator validator;
   private final SourceInspector inspector;
   private final Planner planner;
   private final DerivativeCache cache;
@@ -51,7 +57,6 @@ public final class DerivativeService {
    * @param retention how long job records are kept ({@code JOB_RETENTION_SECONDS})
    */
   public DerivativeService(
-      RequestValidator validator,
       SourceInspector inspector,
       Planner planner,
       DerivativeCache cache,
@@ -60,7 +65,6 @@ public final class DerivativeService {
       Function<String, Duration> stepTimeout,
       Duration retention,
       Clock clock) {
-    this.validator = validator;
     this.inspector = inspector;
     this.planner = planner;
     this.cache = cache;
@@ -72,10 +76,10 @@ public final class DerivativeService {
   }
 
   /**
-   * Handles a {@code POST /v1/derivatives} body.
+   * Handles a {@code POST /v1/derivatives} request, already validated ({@link
+   * dev.derive.coordinator.validate.RequestValidator}).
    *
    * @param traceId id for correlating the logs of this request's job
-   * @throws dev.derive.coordinator.validate.InvalidRequestException if the body is invalid
    * @throws dev.derive.coordinator.identity.SourceNotFoundException if the source does not exist
    * @throws dev.derive.coordinator.identity.SourceTooLargeException if the source is too large
    * @throws dev.derive.coordinator.identity.UnsupportedMediaTypeException if its content is of an
@@ -85,8 +89,7 @@ public final class DerivativeService {
    * @throws DispatchFailedException if the first step could not be queued (the job is FAILED with a
    *     retryable error, so a retry claims it again)
    */
-  public Submission submit(JsonNode body, String traceId) {
-    DerivativeRequest request = validator.validate(body);
+  public Submission submit(DerivativeRequest request, String traceId) {
     Duration wait = Duration.ofSeconds(request.waitSeconds());
     SourceIdentity source = inspector.inspect(request.source());
     Plan plan =

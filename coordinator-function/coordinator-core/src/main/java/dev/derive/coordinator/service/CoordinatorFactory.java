@@ -1,4 +1,4 @@
-package dev.derive.coordinator.job;
+package dev.derive.coordinator.service;
 
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.DynamoDbJobStore;
@@ -39,7 +39,6 @@ public final class CoordinatorFactory {
         new DerivativeCache(objects, settings.derivativesBucket(), settings.presignedUrlExpiry());
     JobStore store = jobStore(settings);
     return new DerivativeService(
-        new RequestValidator(deployed),
         new SourceInspector(
             objects,
             new TikaMediaTypeDetector(
@@ -56,6 +55,11 @@ public final class CoordinatorFactory {
         settings::stepTimeout,
         settings.jobRetention(),
         Clock.systemUTC());
+  }
+
+  /** The validator of {@code POST /v1/derivatives} bodies, for the capabilities deployed. */
+  public static RequestValidator requestValidator(CoordinatorSettings settings) {
+    return new RequestValidator(settings.deployed(Capabilities.ALL));
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */

@@ -1,0 +1,48 @@
+package dev.derive.coordinator.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.JobFailedException;
+import dev.derive.coordinator.storage.ObjectStoreException;
+import jakarta.ws.rs.core.Response;
+import org.junit.jupiter.api.Test;
+
+/** How AWS outages and failed jobs are answered (issue 9 items 7 and 11), without a server. */
+class ProblemMappersTest {
+  private final ProblemMappers mappers = new ProblemMappers();
+
+  @Test
+  void aJobsTableOutageIs503WithRetryAfter() {
+    Response response = mappers.jobStore(new JobStoreException("GetItem timed out", null));
+
+    assertThat(response.getStatus()).isEqualTo(503);
+    assertThat(response.getHeaderString("Retry-After")).isEqualTo("5");
+    assertThat(response.getMediaType().toString()).isEqualTo(Problems.MEDIA_TYPE);
+    Problem problem = (Problem) response.getEntity();
+    assertThat(problem.type()).isEqualTo(Problems.TYPE_BASE + "service-unavailable");
+    assertThat(problem.detail()).doesNotContain("Exception").doesNotContain("GetItem");
+  }
+
+  @Test
+  void anObjectStoreOutageIs503WithRetryAfter() {
+    Response response = mappers.objectStore(new ObjectStoreException("HEAD timed out", null));
+
+    assertThat(response.getStatus()).isEqualTo(503);
+    assertThat(response.getHeaderString("Retry-After")).isEqualTo("5");
+  }
+
+  @Test
+  void aJobThatFailedIs422WithTheStepsErrorTypeAndSentence() {
+    Response response =
+        mappers.coordinator(
+            new JobFailedException(
+                "ab".repeat(32), new JobError("corrupt-input", "the JPEG ends early", 0, false)));
+
+    assertThat(response.getStatus()).isEqualTo(422);
+    Problem problem = (Problem) response.getEntity();
+    assertThat(problem.type()).isEqualTo(Problems.TYPE_BASE + "corrupt-input");
+    assertThat(problem.detail()).contains("failed at step 1: the JPEG ends early");
+  }
+}
