@@ -26,6 +26,16 @@ interface ImageSource extends AutoCloseable {
    */
   BufferedImage decode(int subsampling);
 
+  /**
+   * Decodes the image for a resize to {@code width} x {@code height} (in the orientation {@link
+   * #decode} returns): by default {@link #decode} subsampled to no less than three source pixels
+   * per target pixel ({@link ImageTransformer#subsampling}), for the caller's Lanczos resample; a
+   * source that resamples well itself may return that size, or close to it, directly.
+   */
+  default BufferedImage decodeScaled(int width, int height) {
+    return decode(ImageTransformer.subsampling(width(), height(), width, height));
+  }
+
   @Override
   void close() throws IOException;
 }

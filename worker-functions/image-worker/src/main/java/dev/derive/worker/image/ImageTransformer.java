@@ -99,9 +99,7 @@ public final class ImageTransformer implements StepTransformer {
         int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
         int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
         BufferedImage decoded =
-            ColourManagement.toSrgb(
-                source.decode(
-                    subsampling(source.width(), source.height(), storedWidth, storedHeight)));
+            ColourManagement.toSrgb(source.decodeScaled(storedWidth, storedHeight));
         boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
         sized =
             orientation.apply(

@@ -212,6 +212,33 @@ final class VipsSource implements ImageSource {
     }
   }
 
+  /**
+   * libvips' thumbnail straight into the box (shrink-on-load, then Lanczos 3, never enlarging): the
+   * caller's resample only corrects the rounding of a side or a stretch. PQ HDR keeps the
+   * three-times oversampling before its tone mapping.
+   */
+  @Override
+  public BufferedImage decodeScaled(int boxWidth, int boxHeight) {
+    if (heif != null && nclx != null && nclx.pq()) {
+      return decode(ImageTransformer.subsampling(width, height, boxWidth, boxHeight));
+    }
+    // Cover the box with the image's own aspect ratio, so a stretch (fit fill) only shrinks.
+    double scale = Math.max((double) boxWidth / width, (double) boxHeight / height);
+    int coverWidth = Math.max(1, (int) Math.ceil(width * scale));
+    int coverHeight = Math.max(1, (int) Math.ceil(height * scale));
+    try (VipsImage thumbnail =
+        heif != null
+            ? vips.thumbnail(heif, coverWidth, coverHeight)
+            : vips.thumbnail(file, coverWidth, coverHeight, loadOptions)) {
+      return toBufferedImage(thumbnail);
+    } catch (VipsException e) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the " + name + " image cannot be decoded: " + e.getMessage(),
+          e);
+    }
+  }
+
   /** PQ HDR: shrunk in libvips keeping 16 bits, then tone-mapped in Java. */
   private BufferedImage toneMapped(int subsampling) {
     VipsImage scaled = subsampling > 1 ? vips.resize(heif, 1.0 / subsampling) : null;
