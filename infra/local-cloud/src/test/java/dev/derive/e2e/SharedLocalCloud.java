@@ -46,7 +46,7 @@ final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource
   }
 
   private static SharedLocalCloud start() {
-    Path root = Path.of(System.getProperty("derive.root", "../..")).toAbsolutePath().normalize();
+    Path root = repositoryRoot();
     Path samples = Path.of(System.getProperty("derive.samples", root + "/../shared/samples"));
     if (!Files.isRegularFile(samples.resolve("MANIFEST.tsv"))) {
       fail(
@@ -54,6 +54,23 @@ final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource
               + samples
               + ": put ../shared/samples beside the clone or pass -Dderive.samples=/path");
     }
+    requireFunctionZips(root);
+    LocalCloud cloud =
+        LocalCloud.start(
+            LocalCloudOptions.builder(root.resolve("template.yaml"))
+                .workDir(root.resolve("infra/local-cloud/target/e2e-cloud"))
+                .httpPort(0)
+                .build());
+    return new SharedLocalCloud(cloud, samples);
+  }
+
+  /** The repository's root ({@code -Dderive.root}, default two folders up from this module). */
+  static Path repositoryRoot() {
+    return Path.of(System.getProperty("derive.root", "../..")).toAbsolutePath().normalize();
+  }
+
+  /** Fails the test unless every {@code CodeUri} of {@code root}'s template.yaml is built. */
+  static void requireFunctionZips(Path root) {
     try (Stream<String> codeUris = codeUris(root)) {
       codeUris
           .map(root::resolve)
@@ -62,13 +79,6 @@ final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource
           .ifPresent(
               zip -> fail(zip + " is missing: run the tests from the root with ./derive test"));
     }
-    LocalCloud cloud =
-        LocalCloud.start(
-            LocalCloudOptions.builder(root.resolve("template.yaml"))
-                .workDir(root.resolve("infra/local-cloud/target/e2e-cloud"))
-                .httpPort(0)
-                .build());
-    return new SharedLocalCloud(cloud, samples);
   }
 
   /** Every function's CodeUri, read from the template's text. */
