@@ -133,23 +133,40 @@ final class Sniffer {
   }
 
   /**
-   * Whether {@code file} is a JPEG whose frame is arithmetic-coded (SOF9-11, SOF13-15), found by
-   * walking its marker segments up to the first frame header.
+   * A JPEG's frame header: {@code marker} is the SOF code ({@code 0xC0} baseline, {@code 0xC1}
+   * extended, {@code 0xC2} progressive, {@code 0xC3} lossless, {@code 0xC9}-{@code 0xCF}
+   * arithmetic), {@code precision} the sample bits (8, 12, 16).
+   */
+  record JpegFrame(int marker, int precision) {
+    /** Whether the entropy coding is arithmetic (SOF9-11, SOF13-15), which the JDK refuses. */
+    boolean arithmetic() {
+      return marker >= 0xC9;
+    }
+
+    /** Whether libvips' decoder (mozjpeg: 8-bit DCT, Huffman or arithmetic) reads this frame. */
+    boolean libvipsDecodes() {
+      return precision == 8 && marker != 0xC3 && marker != 0xCB && marker != 0xC7 && marker != 0xCF;
+    }
+  }
+
+  /**
+   * The frame header of a JPEG, found by walking its marker segments up to the first SOF; {@code
+   * null} if {@code file} is not a JPEG or has no frame header before its first scan.
    *
    * @throws IOException if the file cannot be read
    */
-  static boolean arithmeticJpeg(Path file) throws IOException {
+  static JpegFrame jpegFrame(Path file) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = channel.size();
       ByteBuffer soi = read(channel, 0, 2);
       if (soi.limit() < 2 || (soi.get(0) & 0xFF) != 0xFF || (soi.get(1) & 0xFF) != 0xD8) {
-        return false;
+        return null;
       }
       long offset = 2;
       for (int segments = 0; segments < 1000 && offset + 4 <= size; segments++) {
-        ByteBuffer marker = read(channel, offset, 4);
+        ByteBuffer marker = read(channel, offset, 5);
         if ((marker.get(0) & 0xFF) != 0xFF) {
-          return false;
+          return null;
         }
         int code = marker.get(1) & 0xFF;
         if (code == 0xFF) {
@@ -157,12 +174,48 @@ final class Sniffer {
           continue;
         }
         if (code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC) {
-          return code >= 0xC9; // SOF9..SOF15 (0xCC, DAC, excluded above) are arithmetic
+          return marker.limit() < 5 ? null : new JpegFrame(code, marker.get(4) & 0xFF);
         }
         if (code == 0xDA || code == 0xD9) {
-          return false; // scan or end before any frame header
+          return null; // scan or end before any frame header
         }
         offset += 2 + Short.toUnsignedInt(marker.getShort(2));
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Whether a TIFF's first image is CMYK (PhotometricInterpretation 5, Separated), read from IFD0;
+   * {@code false} for anything else.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean cmykTiff(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer header = read(channel, 0, 8);
+      if (header.limit() < 8) {
+        return false;
+      }
+      if (header.get(0) == 'I' && header.get(1) == 'I') {
+        header.order(ByteOrder.LITTLE_ENDIAN);
+      } else if (header.get(0) != 'M' || header.get(1) != 'M') {
+        return false;
+      }
+      if (header.getShort(2) != 42) {
+        return false;
+      }
+      long ifd = Integer.toUnsignedLong(header.getInt(4));
+      ByteBuffer count = read(channel, ifd, 2).order(header.order());
+      if (count.limit() < 2) {
+        return false;
+      }
+      int entries = Math.min(Short.toUnsignedInt(count.getShort(0)), 1000);
+      ByteBuffer table = read(channel, ifd + 2, entries * 12).order(header.order());
+      for (int i = 0; i + 12 <= table.limit(); i += 12) {
+        if (Short.toUnsignedInt(table.getShort(i)) == 262) {
+          return Short.toUnsignedInt(table.getShort(i + 8)) == 5;
+        }
       }
       return false;
     }

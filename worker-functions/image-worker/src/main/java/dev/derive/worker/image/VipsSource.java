@@ -11,12 +11,13 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * An input decoded by libvips ({@link Vips}): the formats the JDK's ImageIO cannot read. HEIF and
- * AVIF (libheif with the AV1 decoder; HEVC-coded HEIC is refused, the bundled libheif has no HEVC
- * decoder), and arithmetic-coded JPEG (mozjpeg). Pixels come out upright (EXIF orientation, HEIF
- * {@code irot}/{@code imir} applied), shrunk on load and converted to 8-bit sRGB with the embedded
- * ICC profile; PQ-coded HDR is tone-mapped ({@link HdrToneMap}). The first image of an animated
- * file is what a viewer shows first: an AVIF sequence's primary item (its first frame).
+ * An input decoded by libvips ({@link Vips}): HEIF and AVIF (libheif with the AV1 decoder;
+ * HEVC-coded HEIC is refused, the bundled libheif has no HEVC decoder), 8-bit JPEG (mozjpeg, also
+ * arithmetic-coded; an Ultra HDR / gain-map JPEG gives its SDR primary image) and CMYK TIFF. Pixels
+ * come out upright (EXIF orientation, HEIF {@code irot}/{@code imir} applied), shrunk on load and
+ * converted to 8-bit sRGB with the embedded ICC profile; PQ-coded HDR is tone-mapped ({@link
+ * HdrToneMap}). The first image of an animated file is what a viewer shows first: an AVIF
+ * sequence's primary item (its first frame).
  *
  * <p>If libvips cannot be loaded the open fails with {@link
  * dev.derive.worker.image.vips.VipsUnavailableException}, which the worker runtime retries (a
@@ -142,10 +143,7 @@ final class VipsSource implements ImageSource {
       storedWidth = header.width();
       storedHeight = header.height();
     } catch (VipsException e) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT,
-          "the " + name + " file cannot be read: " + e.getMessage(),
-          e);
+      throw decodeFailure(name, e);
     }
     checkPixels(storedWidth, storedHeight, maxPixels);
     boolean swap = SourceImage.readOrientation(file, format).swapsAxes();
@@ -158,6 +156,40 @@ final class VipsSource implements ImageSource {
         page > 1 ? "page=" + (page - 1) : "",
         swap ? storedHeight : storedWidth,
         swap ? storedWidth : storedHeight);
+  }
+
+  private PermanentStepFailure decodeFailure(VipsException e) {
+    return decodeFailure(name, e);
+  }
+
+  /**
+   * A libvips failure as the step's error: truncated data and damage are {@code corrupt-input}, a
+   * variant the decoder lacks ("Unsupported ...") is {@code unsupported-input}; libvips' own text
+   * follows the sentence.
+   */
+  static PermanentStepFailure decodeFailure(String name, VipsException e) {
+    String message = e.getMessage();
+    String lower = message.toLowerCase(Locale.ROOT);
+    if (lower.contains("premature end") || lower.contains("truncated")) {
+      return new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the "
+              + name
+              + " file is truncated: its data ends before the image does ("
+              + message
+              + ")",
+          e);
+    }
+    if (lower.contains("unsupported")) {
+      return new PermanentStepFailure(
+          StepErrorTypes.UNSUPPORTED_INPUT,
+          "the " + name + " uses a variant the image decoder does not support (" + message + ")",
+          e);
+    }
+    return new PermanentStepFailure(
+        StepErrorTypes.CORRUPT_INPUT,
+        "the " + name + " image cannot be decoded (" + message + ")",
+        e);
   }
 
   private static void checkPixels(int width, int height, long maxPixels) {
@@ -205,10 +237,7 @@ final class VipsSource implements ImageSource {
         return toBufferedImage(thumbnail);
       }
     } catch (VipsException e) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT,
-          "the " + name + " image cannot be decoded: " + e.getMessage(),
-          e);
+      throw decodeFailure(e);
     }
   }
 
@@ -232,10 +261,7 @@ final class VipsSource implements ImageSource {
             : vips.thumbnail(file, coverWidth, coverHeight, loadOptions)) {
       return toBufferedImage(thumbnail);
     } catch (VipsException e) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT,
-          "the " + name + " image cannot be decoded: " + e.getMessage(),
-          e);
+      throw decodeFailure(e);
     }
   }
 
