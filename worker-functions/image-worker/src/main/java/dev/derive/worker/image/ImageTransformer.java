@@ -3,6 +3,7 @@ package dev.derive.worker.image;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.image.vips.Vips;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.awt.Color;
@@ -132,11 +133,15 @@ public final class ImageTransformer implements StepTransformer {
       return VipsSource.heif(input, heif, maxPixels, page);
     }
     Sniffer.JpegFrame frame = Sniffer.jpegFrame(input);
-    if (frame != null && frame.libvipsDecodes()) {
-      String name = frame.arithmetic() ? "arithmetic-coded JPEG" : "JPEG";
-      return VipsSource.file(input, name, "jpeg", maxPixels, page);
+    if (frame != null && frame.arithmetic() && frame.libvipsDecodes()) {
+      return VipsSource.file(input, "arithmetic-coded JPEG", "jpeg", maxPixels, page);
     }
-    if (Sniffer.cmykTiff(input)) {
+    // Without libvips (logged once at init), JPEG and CMYK TIFF fall back to ImageIO.
+    boolean vips = Vips.available();
+    if (vips && frame != null && frame.libvipsDecodes()) {
+      return VipsSource.file(input, "JPEG", "jpeg", maxPixels, page);
+    }
+    if (vips && Sniffer.cmykTiff(input)) {
       return VipsSource.file(input, "CMYK TIFF", "tiff", maxPixels, page);
     }
     if (Sniffer.pngHeaderDamaged(input)) {

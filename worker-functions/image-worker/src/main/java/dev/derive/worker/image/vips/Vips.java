@@ -253,6 +253,19 @@ public final class Vips {
   }
 
   /**
+   * Whether libvips is loaded or loads now ({@link #shared()} without the exception; the failure is
+   * logged once).
+   */
+  public static boolean available() {
+    try {
+      shared();
+      return true;
+    } catch (VipsUnavailableException e) {
+      return false;
+    }
+  }
+
+  /**
    * Loads libvips from {@code library} (an absolute path of {@code libvips-cpp.so.8.18.7}); for
    * tests. Production code uses {@link #shared()}: libvips is initialised once per process.
    */
