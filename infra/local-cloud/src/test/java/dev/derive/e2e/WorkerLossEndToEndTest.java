@@ -37,11 +37,12 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * <p>The cloud runs the repository's {@code template.yaml} with the image queue's timers scaled
  * down, so a redelivery comes after seconds instead of the deployed 12 minutes: {@value
  * #VISIBILITY_TIMEOUT_SECONDS} s visibility timeout, a worker {@code Timeout} of {@value
- * #WORKER_TIMEOUT_SECONDS} s (a queue's visibility timeout may not be shorter, as on AWS) and the
- * image step lease of the lease rule, visibility timeout × maxReceiveCount + 60 s. Everything else,
- * {@code maxReceiveCount} and the dead-letter queue mappings included, is the template's. The step
- * is slow on purpose: a large PNG made by the test, scaled to a large PNG, takes the worker
- * seconds, so it is still running when the test has seen its start and kills it.
+ * #WORKER_TIMEOUT_SECONDS} s (a queue's visibility timeout may not be shorter, as on AWS; the API's
+ * {@code IMAGE_STEP_TIMEOUT_SECONDS} follows it) and the image step lease of the lease rule,
+ * visibility timeout × maxReceiveCount + 60 s. Everything else, {@code maxReceiveCount} and the
+ * dead-letter queue mappings included, is the template's. The step is slow on purpose: a large PNG
+ * made by the test, scaled to a large PNG, takes the worker seconds, so it is still running when
+ * the test has seen its start and kills it.
  */
 class WorkerLossEndToEndTest {
   private static final String WORKER = "ImageWorkerFunction";
@@ -79,6 +80,9 @@ class WorkerLossEndToEndTest {
                 .property("ImageQueue.VisibilityTimeout", "" + VISIBILITY_TIMEOUT_SECONDS)
                 .property(WORKER + ".Timeout", "" + WORKER_TIMEOUT_SECONDS)
                 .property(
+                    "CoordinatorApiFunction.Environment.Variables.IMAGE_STEP_TIMEOUT_SECONDS",
+                    "" + WORKER_TIMEOUT_SECONDS)
+                .property(
                     "CoordinatorApiFunction.Environment.Variables.IMAGE_STEP_LEASE_SECONDS", lease)
                 .property(
                     "CoordinatorProgressFunction.Environment.Variables.IMAGE_STEP_LEASE_SECONDS",
@@ -102,6 +106,7 @@ class WorkerLossEndToEndTest {
   @Test
   void aWorkerKilledMidStepIsReplacedAndTheJobSucceedsOnTheRedelivery() throws Exception {
     long deliveredBefore = cloud.deliveredMessages(WORKER);
+    long started = System.nanoTime();
     String id = api.id(requestPng(1600));
 
     JsonNode running = killWhileRunning(id, 1);
@@ -117,11 +122,15 @@ class WorkerLossEndToEndTest {
         .as("one step log line: the killed delivery never finished")
         .singleElement()
         .satisfies(line -> assertThat(line).contains("\"outcome\":\"succeeded\""));
+    System.out.printf(
+        "worker loss: job %s killed at attempt 1, SUCCEEDED at attempt 2 after %d s%n",
+        id.substring(0, 12), secondsSince(started));
   }
 
   @Test
   void aStepWhoseWorkerDiesOnEveryDeliveryFailsAsDeadLetteredAndAnIdenticalRequestRunsItAgain()
       throws Exception {
+    long started = System.nanoTime();
     String id = api.id(requestPng(1200));
     String firstExecution = executionId(id);
 
@@ -138,7 +147,10 @@ class WorkerLossEndToEndTest {
     assertThat(error.path("detail").asText()).contains("step 1 of 1 (image)");
     assertThat(failed.path("steps").get(0).path("status").asText()).isEqualTo("FAILED");
 
+    long failedAfter = secondsSince(started);
+
     // The cause is gone (nothing kills the worker any more): the same request runs it again.
+    long again0 = System.nanoTime();
     HttpResponse<String> again = requestPng(1200);
 
     assertThat(again.statusCode()).as(again.body()).isEqualTo(202);
@@ -147,6 +159,18 @@ class WorkerLossEndToEndTest {
     JsonNode done = api.awaitSucceeded(id);
     assertThat(done.path("steps").get(0).path("attempts").asInt()).isEqualTo(1);
     assertQuadrants(api.download(done), 1200, 900);
+    System.out.printf(
+        "dead letter: job %s killed at attempts 1..%d, FAILED after %d s (%s), the identical"
+            + " request SUCCEEDED in a new execution after %d s%n",
+        id.substring(0, 12),
+        maxReceiveCount,
+        failedAfter,
+        error.path("detail").asText(),
+        secondsSince(again0));
+  }
+
+  private static long secondsSince(long nanos) {
+    return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - nanos);
   }
 
   // ------------------------------------------------------------------ helpers
