@@ -1,0 +1,218 @@
+package dev.derive.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.config.AwsSdkClients;
+import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.service.CoordinatorFactory;
+import dev.derive.coordinator.service.DerivativeService;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.AwsEndpoint;
+import dev.derive.infra.endpoint.SdkSystemProperties;
+import dev.derive.protocol.JobStatus;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * {@code cache_hit} and {@code cache_miss}: the coordinator core's {@link DerivativeService} (the
+ * API handler's logic without the HTTP emulator in the way) against the AWS endpoint, beside the
+ * bare SDK calls on the same endpoint with clients built the way the coordinator builds them
+ * ({@link AwsSdkClients}).
+ *
+ * <p>The resources are created here, shaped as {@code template.yaml} shapes them (no function zip
+ * is needed): the two buckets, the jobs table and one queue per capability (nothing consumes them:
+ * a miss ends at the dispatch).
+ */
+public final class CoordinatorRows {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final AwsEndpoint endpoint;
+  private final Scale scale;
+  private final Results results;
+
+  /**
+   * @param endpoint the AWS endpoint (moto, started as the tests start it)
+   */
+  public CoordinatorRows(AwsEndpoint endpoint, Scale scale, Results results) {
+    this.endpoint = endpoint;
+    this.scale = scale;
+    this.results = results;
+  }
+
+  /** Measures both rows with {@code photo} as the source. */
+  public void run(Path photo) throws Exception {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    String sourceBucket = "bench-source-" + suffix;
+    String derivativesBucket = "bench-derivatives-" + suffix;
+    String table = "bench-jobs-" + suffix;
+    Map<String, String> env = new HashMap<>();
+    try (S3Client admin = AwsClients.s3(endpoint);
+        DynamoDbClient dynamoAdmin = AwsClients.dynamoDb(endpoint);
+        SqsClient sqsAdmin = AwsClients.sqs(endpoint)) {
+      admin.createBucket(b -> b.bucket(sourceBucket));
+      admin.createBucket(b -> b.bucket(derivativesBucket));
+      admin.putObject(b -> b.bucket(sourceBucket).key("bench/photo.jpg"), photo);
+      createJobsTable(dynamoAdmin, table);
+      for (String capability : new String[] {"IMAGE", "PDF", "TEXT", "MARKUP"}) {
+        env.put(
+            capability + "_QUEUE_URL",
+            sqsAdmin
+                .createQueue(b -> b.queueName("bench-" + capability.toLowerCase() + "-" + suffix))
+                .queueUrl());
+      }
+    }
+    env.put("JOBS_TABLE", table);
+    env.put("SOURCE_BUCKET", sourceBucket);
+    env.put("DERIVATIVES_BUCKET", derivativesBucket);
+    env.put("DERIVE_S3_PATH_STYLE", "true");
+    SdkSystemProperties.set(endpoint);
+    CoordinatorSettings settings =
+        CoordinatorSettings.from(name -> Optional.ofNullable(env.get(name)));
+    DerivativeService service = CoordinatorFactory.derivativeService(settings);
+    RequestValidator validator = CoordinatorFactory.requestValidator(settings);
+    S3Client s3 = AwsSdkClients.s3(true);
+    DynamoDbClient dynamoDb = AwsSdkClients.dynamoDb();
+    SqsClient sqs = AwsSdkClients.sqs();
+
+    // A hit: the derivative of this request exists.
+    JsonNode hitBody = body(256);
+    Submission first = service.submit(validator.validate(hitBody), "bench");
+    s3.putObject(
+        b -> b.bucket(derivativesBucket).key("derivatives/" + first.jobId()),
+        RequestBody.fromString("bench"));
+    Stats hit =
+        Timer.time(
+            scale.warmups(),
+            scale.runs(),
+            run -> {
+              Submission answer = service.submit(validator.validate(hitBody), "bench");
+              if (answer.status() != JobStatus.SUCCEEDED) {
+                throw new IllegalStateException("expected a cache hit, got " + answer.status());
+              }
+            });
+    Stats head =
+        Timer.time(
+            scale.warmups(),
+            scale.runs(),
+            run ->
+                s3.headObject(
+                    b -> b.bucket(derivativesBucket).key("derivatives/" + first.jobId())));
+    results.add(
+        new Row(
+            "cache_hit",
+            hit.median(),
+            "ms",
+            "one bare S3 HEAD (same endpoint, same client)",
+            head.median(),
+            1.2,
+            "DerivativeService.submit in-process incl. validation, median of "
+                + hit.count()
+                + " (p90 "
+                + round(hit.p90())
+                + " ms); a hit also HEADs and sniffs the source (3 round trips by design)"));
+
+    // A miss: a new width each run, so every request claims and dispatches a new job.
+    Stats miss =
+        Timer.time(
+            scale.warmups(),
+            scale.runs(),
+            run -> {
+              Submission answer = service.submit(validator.validate(body(1000 + run)), "bench");
+              if (answer.status() == JobStatus.SUCCEEDED) {
+                throw new IllegalStateException("expected a miss for width " + (1000 + run));
+              }
+            });
+    String queue = env.get("IMAGE_QUEUE_URL");
+    Stats bare =
+        Timer.time(
+            scale.warmups(),
+            scale.runs(),
+            run -> {
+              s3.headObject(b -> b.bucket(sourceBucket).key("bench/photo.jpg"));
+              s3.getObjectAsBytes(
+                  b -> b.bucket(sourceBucket).key("bench/photo.jpg").range("bytes=0-4095"));
+              try {
+                s3.headObject(b -> b.bucket(derivativesBucket).key("derivatives/none-" + run));
+              } catch (NoSuchKeyException expected) {
+                // the cache miss
+              } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+                if (e.statusCode() != 404) {
+                  throw e;
+                }
+              }
+              String id = UUID.randomUUID().toString();
+              dynamoDb.putItem(
+                  b ->
+                      b.tableName(table)
+                          .item(
+                              Map.of(
+                                  "jobId", AttributeValue.fromS(id),
+                                  "status", AttributeValue.fromS("PENDING")))
+                          .conditionExpression("attribute_not_exists(jobId)"));
+              sqs.sendMessage(b -> b.queueUrl(queue).messageBody("{\"jobId\":\"" + id + "\"}"));
+            });
+    results.add(
+        new Row(
+            "cache_miss",
+            miss.median(),
+            "ms",
+            "bare HEAD+ranged GET source, HEAD cache, cond. PutItem, SendMessage",
+            bare.median(),
+            1.2,
+            "validate → identify → plan → cache → claim → dispatch → mark queued (UpdateItem),"
+                + " median of "
+                + miss.count()
+                + " (p90 "
+                + round(miss.p90())
+                + " ms)"));
+  }
+
+  private static JsonNode body(int width) {
+    return JSON.createObjectNode()
+        .<com.fasterxml.jackson.databind.node.ObjectNode>set(
+            "source", JSON.createObjectNode().put("key", "bench/photo.jpg"))
+        .set(
+            "target",
+            JSON.createObjectNode()
+                .put("mediaType", "image/jpeg")
+                .put("width", width)
+                .put("height", width));
+  }
+
+  static void createJobsTable(DynamoDbClient dynamoDb, String name) {
+    dynamoDb.createTable(
+        b ->
+            b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                    AttributeDefinition.builder()
+                        .attributeName("jobId")
+                        .attributeType(ScalarAttributeType.S)
+                        .build())
+                .keySchema(
+                    KeySchemaElement.builder()
+                        .attributeName("jobId")
+                        .keyType(KeyType.HASH)
+                        .build()));
+  }
+
+  static String round(double value) {
+    return String.format(java.util.Locale.ROOT, "%.1f", value);
+  }
+}

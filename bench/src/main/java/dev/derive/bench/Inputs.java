@@ -1,0 +1,199 @@
+package dev.derive.bench;
+
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.markup.MarkupTransformer;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.ImageOutputStream;
+
+/**
+ * The bench's inputs, generated on each run (no sample file is committed): photo-like JPEGs (smooth
+ * colour fields, soft shapes and sensor-like noise, so the encoder and decoder work as on a photo,
+ * not on flat colour), a Markdown document of several pages, and the PDF the markup capability
+ * makes from it (real text and embedded fonts, as pdftotext and pdftoppm expect). Seeded: every run
+ * gets the same bytes.
+ */
+public final class Inputs {
+  private static final String[] WORDS = {
+    "derivative",
+    "capability",
+    "fingerprint",
+    "lease",
+    "queue",
+    "thumbnail",
+    "worker",
+    "source",
+    "coordinator",
+    "preview",
+    "render",
+    "page",
+    "pixel",
+    "colour",
+    "cache",
+    "claim",
+    "dispatch",
+    "the",
+    "of",
+    "and",
+    "a",
+    "to",
+    "in",
+    "is",
+    "it",
+    "that",
+    "for",
+    "on",
+    "with",
+    "as",
+    "at",
+    "by"
+  };
+
+  private final Path folder;
+
+  /** Generates into {@code folder} (created). */
+  public Inputs(Path folder) throws IOException {
+    this.folder = Files.createDirectories(folder);
+  }
+
+  /**
+   * A photo-like baseline JPEG of {@code width} × {@code height} pixels at quality 90, named {@code
+   * name}.
+   */
+  public Path photo(String name, int width, int height, long seed) throws IOException {
+    Path file = folder.resolve(name);
+    BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+    Random random = new Random(seed);
+    double fx = 2 + random.nextDouble() * 3;
+    double fy = 1 + random.nextDouble() * 3;
+    int[] row = new int[width];
+    int[][] blobs = new int[24][];
+    for (int i = 0; i < blobs.length; i++) {
+      blobs[i] =
+          new int[] {
+            random.nextInt(width),
+            random.nextInt(height),
+            width / 20 + random.nextInt(width / 6),
+            random.nextInt(0xFFFFFF)
+          };
+    }
+    for (int y = 0; y < height; y++) {
+      double v = (double) y / height;
+      for (int x = 0; x < width; x++) {
+        double u = (double) x / width;
+        double r = 128 + 90 * Math.sin(fx * u * Math.PI + v * 2);
+        double g = 120 + 80 * Math.sin(fy * v * Math.PI + u * 3);
+        double b = 110 + 70 * Math.cos((u + v) * 4);
+        for (int[] blob : blobs) {
+          double dx = x - blob[0];
+          double dy = y - blob[1];
+          double d2 = (dx * dx + dy * dy) / ((double) blob[2] * blob[2]);
+          if (d2 < 1) {
+            double w = (1 - d2) * 0.6;
+            r += w * (((blob[3] >> 16) & 0xFF) - r);
+            g += w * (((blob[3] >> 8) & 0xFF) - g);
+            b += w * ((blob[3] & 0xFF) - b);
+          }
+        }
+        int noise = random.nextInt(13) - 6;
+        row[x] = (clamp(r + noise) << 16) | (clamp(g + noise) << 8) | clamp(b + noise);
+      }
+      image.setRGB(0, y, width, 1, row, 0, width);
+    }
+    writeJpeg(image, file, 0.9f);
+    return file;
+  }
+
+  /** A Markdown document of about {@code pages} A4 pages: headings, paragraphs, a list, a table. */
+  public Path markdown(String name, int pages, long seed) throws IOException {
+    Random random = new Random(seed);
+    StringBuilder text = new StringBuilder("# Derive bench document ").append(seed).append("\n\n");
+    for (int section = 1; section <= pages * 2; section++) {
+      text.append("## Section ").append(section).append("\n\n");
+      for (int p = 0; p < 3; p++) {
+        text.append(sentence(random, 60 + random.nextInt(40))).append("\n\n");
+      }
+      text.append("- ").append(sentence(random, 8)).append('\n');
+      text.append("- ").append(sentence(random, 10)).append("\n\n");
+      if (section % 2 == 0) {
+        text.append("| step | capability | ms |\n|---|---|---|\n");
+        for (int r = 0; r < 4; r++) {
+          text.append("| ")
+              .append(r + 1)
+              .append(" | ")
+              .append(WORDS[random.nextInt(WORDS.length)])
+              .append(" | ")
+              .append(random.nextInt(1000))
+              .append(" |\n");
+        }
+        text.append('\n');
+      }
+    }
+    Path file = folder.resolve(name);
+    Files.writeString(file, text);
+    return file;
+  }
+
+  /** The PDF the markup capability renders from {@code markdown}, named {@code name}. */
+  public Path pdfFrom(Path markdown, String name) throws IOException {
+    Path file = folder.resolve(name);
+    Files.deleteIfExists(file);
+    Files.createFile(file);
+    StepMessage step =
+        new StepMessage(
+            "0".repeat(64),
+            0,
+            1,
+            MarkupTransformer.CAPABILITY,
+            List.of(new Operation(MarkupTransformer.RENDER, Map.of())),
+            new ObjectRef("bench", markdown.getFileName().toString(), null),
+            MarkupTransformer.TEXT_MARKDOWN,
+            new ObjectRef("bench", name, null),
+            "application/pdf",
+            "bench");
+    new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES)
+        .transform(step, markdown, file);
+    return file;
+  }
+
+  private static String sentence(Random random, int words) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < words; i++) {
+      String word = WORDS[random.nextInt(WORDS.length)];
+      s.append(i == 0 ? Character.toUpperCase(word.charAt(0)) + word.substring(1) : word);
+      s.append(i == words - 1 ? "." : random.nextInt(12) == 0 ? ", " : " ");
+    }
+    return s.toString();
+  }
+
+  private static int clamp(double value) {
+    return (int) Math.max(0, Math.min(255, Math.round(value)));
+  }
+
+  private static void writeJpeg(BufferedImage image, Path file, float quality) throws IOException {
+    Iterator<ImageWriter> writers = ImageIO.getImageWritersByFormatName("jpeg");
+    ImageWriter writer = writers.next();
+    ImageWriteParam param = writer.getDefaultWriteParam();
+    param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+    param.setCompressionQuality(quality);
+    Files.deleteIfExists(file);
+    try (ImageOutputStream out = ImageIO.createImageOutputStream(file.toFile())) {
+      writer.setOutput(out);
+      writer.write(null, new IIOImage(image, null, null), param);
+    } finally {
+      writer.dispose();
+    }
+  }
+}

@@ -1,0 +1,239 @@
+package dev.derive.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.coordinator.identity.SourceIdentity;
+import dev.derive.coordinator.plan.Plan;
+import dev.derive.coordinator.plan.PlannedStep;
+import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.coordinator.validate.TargetSpec;
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.image.ImageTransformer;
+import dev.derive.worker.markup.MarkupTransformer;
+import dev.derive.worker.pdf.PdfTransformer;
+import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.text.TextTransformer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Worker compute per capability: the capability's {@link StepTransformer} on a local file, in this
+ * JVM (warm, C2 — Lambda runs the workers with C1 only, {@code -XX:TieredStopAtLevel=1}), with the
+ * step exactly as the coordinator's planner would dispatch it; beside the native tool on the same
+ * input, run as a process (its start included, as a user of the tool would pay it).
+ */
+public final class WorkerRows {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long MAX_PIXELS = 100_000_000L;
+
+  private final Scale scale;
+  private final Results results;
+  private final NativeTools tools;
+  private final Path scratch;
+  private final Planner planner = new Planner(Capabilities.ALL, "bench-derivatives");
+  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+  private final Map<String, StepTransformer> transformers =
+      Map.of(
+          Capabilities.IMAGE, new ImageTransformer(MAX_PIXELS),
+          Capabilities.PDF, new PdfTransformer(MAX_PIXELS),
+          Capabilities.TEXT, new TextTransformer(TextTransformer.DEFAULT_MAX_TEXT_BYTES),
+          Capabilities.MARKUP, new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES));
+
+  /**
+   * @param tools the native anchors
+   * @param scratch a folder for outputs
+   */
+  public WorkerRows(Scale scale, Results results, NativeTools tools, Path scratch)
+      throws IOException {
+    this.scale = scale;
+    this.results = results;
+    this.tools = tools;
+    this.scratch = Files.createDirectories(scratch);
+  }
+
+  /**
+   * Measures {@code thumbnail_12mp}, {@code thumbnail_24mp}, {@code pdf_page}, {@code text_pdf}.
+   */
+  public void run(Path photo12, Path photo24, Path pdf, Path markdown) throws Exception {
+    thumbnail("thumbnail_12mp", photo12);
+    thumbnail("thumbnail_24mp", photo24);
+
+    ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
+    Stats ours = compute(pdf, MediaTypes.APPLICATION_PDF, page);
+    Optional<Path> pdftoppm = tools.tool("pdftoppm");
+    if (pdftoppm.isEmpty()) {
+      results.add(Row.unmeasured("pdf_page", "ms", "pdftoppm", null, tools.whyMissing("pdftoppm")));
+    } else {
+      Path prefix = scratch.resolve("pdftoppm-page");
+      Stats anchor =
+          Timer.time(
+              scale.workerWarmups(),
+              scale.workerRuns(),
+              run ->
+                  NativeTools.run(
+                      List.of(
+                          pdftoppm.get().toString(),
+                          "-png",
+                          "-r",
+                          "150",
+                          "-f",
+                          "1",
+                          "-l",
+                          "1",
+                          "-singlefile",
+                          pdf.toString(),
+                          prefix.toString())));
+      results.add(
+          new Row(
+              "pdf_page",
+              ours.median(),
+              "ms",
+              "pdftoppm -png -r 150 (page 1)",
+              anchor.median(),
+              null,
+              "PdfTransformer render page 1 at 150 dpi, PDFBox, median of " + ours.count()));
+    }
+
+    Stats text = compute(pdf, MediaTypes.APPLICATION_PDF, target(MediaTypes.TEXT_PLAIN));
+    Optional<Path> pdftotext = tools.tool("pdftotext");
+    if (pdftotext.isEmpty()) {
+      results.add(
+          Row.unmeasured("text_pdf", "ms", "pdftotext", null, tools.whyMissing("pdftotext")));
+    } else {
+      Path out = scratch.resolve("pdftotext.txt");
+      Stats anchor =
+          Timer.time(
+              scale.workerWarmups(),
+              scale.workerRuns(),
+              run ->
+                  NativeTools.run(
+                      List.of(pdftotext.get().toString(), pdf.toString(), out.toString())));
+      results.add(
+          new Row(
+              "text_pdf",
+              text.median(),
+              "ms",
+              "pdftotext (every page)",
+              anchor.median(),
+              null,
+              "TextTransformer extract (Tika), median of " + text.count()));
+    }
+
+    Stats markup = compute(markdown, MediaTypes.TEXT_MARKDOWN, target(MediaTypes.APPLICATION_PDF));
+    results.add(
+        new Row(
+            "markup_pdf",
+            markup.median(),
+            "ms",
+            "none (no native tool named by the issue)",
+            null,
+            null,
+            "MarkupTransformer Markdown → PDF (openhtmltopdf), median of " + markup.count()));
+  }
+
+  private void thumbnail(String id, Path photo) throws Exception {
+    Stats ours = compute(photo, MediaTypes.IMAGE_JPEG, thumbnailTarget());
+    Optional<Path> vips = tools.tool("vipsthumbnail");
+    if (vips.isEmpty()) {
+      results.add(
+          Row.unmeasured(id, "ms", "vipsthumbnail", null, tools.whyMissing("vipsthumbnail")));
+      return;
+    }
+    Path out = scratch.resolve("vipsthumbnail.jpg");
+    Stats anchor =
+        Timer.time(
+            scale.workerWarmups(),
+            scale.workerRuns(),
+            run ->
+                NativeTools.run(
+                    List.of(
+                        vips.get().toString(),
+                        photo.toString(),
+                        "--size",
+                        "256x256",
+                        "-o",
+                        out + "[Q=85,strip]")));
+    results.add(
+        new Row(
+            id,
+            ours.median(),
+            "ms",
+            "vipsthumbnail --size 256x256 (Q=85, strip)",
+            anchor.median(),
+            null,
+            "ImageTransformer → 256 px JPEG q85, median of "
+                + ours.count()
+                + " (p90 "
+                + CoordinatorRows.round(ours.p90())
+                + " ms)"));
+  }
+
+  /** The 256 px JPEG thumbnail target of the issue's example. */
+  static ObjectNode thumbnailTarget() {
+    return target(MediaTypes.IMAGE_JPEG).put("width", 256).put("height", 256);
+  }
+
+  private static ObjectNode target(String mediaType) {
+    return JSON.createObjectNode().put("mediaType", mediaType);
+  }
+
+  /**
+   * Times the whole plan from {@code input} to {@code target} (each step's transform, chained
+   * through local files), as the planner plans it.
+   */
+  public Stats compute(Path input, String mediaType, ObjectNode target) throws Exception {
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("source").put("key", "bench/" + input.getFileName());
+    body.set("target", target);
+    TargetSpec spec = validator.validate(body).target();
+    SourceIdentity source =
+        new SourceIdentity(
+            "bench-source",
+            "bench/" + input.getFileName(),
+            null,
+            "\"etag\"",
+            Files.size(input),
+            mediaType);
+    Plan plan = planner.plan(source, spec);
+    List<StepMessage> steps = new ArrayList<>();
+    ObjectRef in = source.ref();
+    for (int i = 0; i < plan.size(); i++) {
+      PlannedStep step = plan.step(i);
+      steps.add(
+          new StepMessage(
+              plan.fingerprint(),
+              i,
+              plan.size(),
+              step.capability(),
+              step.operations(),
+              in,
+              step.inputMediaType(),
+              step.output(),
+              step.outputMediaType(),
+              "bench"));
+      in = step.output();
+    }
+    return Timer.time(
+        scale.workerWarmups(),
+        scale.workerRuns(),
+        run -> {
+          Path current = input;
+          for (StepMessage step : steps) {
+            Path output = scratch.resolve("step-" + step.stepIndex() + "." + step.capability());
+            Files.deleteIfExists(output);
+            Files.createFile(output);
+            transformers.get(step.capability()).transform(step, current, output);
+            current = output;
+          }
+        });
+  }
+}
