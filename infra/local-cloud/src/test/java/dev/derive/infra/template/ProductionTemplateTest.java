@@ -76,13 +76,26 @@ class ProductionTemplateTest {
     }
   }
 
+  /**
+   * The progress function drains every dead-letter queue (failing the job), so the alarm counts
+   * messages received there, not messages visible.
+   */
   @Test
   void everyDeadLetterQueueAlarmsOnitsFirstMessage() {
     for (String dlq : model.deadLetterQueues()) {
-      assertThat(alarmsOn("AWS/SQS", "ApproximateNumberOfMessagesVisible", "QueueName", dlq))
-          .as("alarm on messages in " + dlq)
-          .anyMatch(a -> "0".equals(String.valueOf(a.get("Threshold"))));
+      assertThat(alarmsOn("AWS/SQS", "NumberOfMessagesReceived", "QueueName", dlq))
+          .as("alarm on messages received by " + dlq)
+          .anyMatch(
+              a ->
+                  "0".equals(String.valueOf(a.get("Threshold")))
+                      && "Sum".equals(a.get("Statistic")));
     }
+  }
+
+  @Test
+  void theProgressFunctionConsumesEveryDeadLetterQueue() {
+    assertThat(model.consumedDeadLetterQueues(template.resource("CoordinatorProgressFunction")))
+        .containsExactlyInAnyOrderElementsOf(model.deadLetterQueues());
   }
 
   @Test
@@ -185,11 +198,11 @@ class ProductionTemplateTest {
   }
 
   @Test
-  void functionsRunJava21WithSnapStartOnPublishedVersionsTracingAndJsonLogs() {
+  void functionsRunJava25WithSnapStartOnPublishedVersionsTracingAndJsonLogs() {
     Map<String, Object> globals = template.globalsFunction();
 
     assertThat(globals)
-        .containsEntry("Runtime", "java21")
+        .containsEntry("Runtime", "java25")
         .containsEntry("Tracing", "Active")
         .containsKey("AutoPublishAlias");
     assertThat(map(globals.get("SnapStart"))).containsEntry("ApplyOn", "PublishedVersions");

@@ -53,8 +53,24 @@ final class TemplateModel {
     return queues;
   }
 
-  /** The logical ids of the queues {@code function}'s SQS events consume. */
+  /**
+   * The logical ids of the work queues {@code function}'s SQS events consume: every queue it reads
+   * except dead-letter queues (see {@link #consumedDeadLetterQueues}).
+   */
   List<String> consumedQueues(Template.Resource function) {
+    List<String> queues = readQueues(function);
+    queues.removeAll(deadLetterQueues());
+    return queues;
+  }
+
+  /** The dead-letter queues {@code function}'s SQS events consume (the progress function's). */
+  List<String> consumedDeadLetterQueues(Template.Resource function) {
+    List<String> queues = readQueues(function);
+    queues.retainAll(deadLetterQueues());
+    return queues;
+  }
+
+  private List<String> readQueues(Template.Resource function) {
     List<String> queues = new ArrayList<>();
     for (Map<String, Object> event : sqsEvents(function)) {
       if (map(event.get("Properties")).get("Queue") instanceof Intrinsic.GetAtt getAtt) {

@@ -24,7 +24,7 @@ class TemplateReaderTest {
     assertThat(redrive.get("deadLetterTargetArn"))
         .isEqualTo(new Intrinsic.GetAtt("ImageDeadLetterQueue", "Arn"));
     assertThat(queue.get("QueueName")).isInstanceOf(Intrinsic.Sub.class);
-    assertThat(template.parameters().get("JobLeaseSeconds").defaultValue()).isEqualTo("900");
+    assertThat(template.parameters().get("JobLeaseSeconds").defaultValue()).isEqualTo("2220");
   }
 
   @Test
@@ -64,6 +64,13 @@ class TemplateReaderTest {
         .containsEntry("JOBS_TABLE", "ref:JobsTable")
         .containsEntry("IMAGE_QUEUE_URL", "ref:ImageQueue")
         .containsEntry("MAX_IMAGE_PIXELS", "100000000")
+        .hasEntrySatisfying(
+            "JAVA_TOOL_OPTIONS",
+            options ->
+                assertThat(options)
+                    .as("the worker's own value wins over the Globals'")
+                    .contains("--enable-native-access=ALL-UNNAMED"));
+    assertThat(api.environment())
         .containsEntry("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
     assertThat(worker.code())
         .isEqualTo(
