@@ -10,6 +10,8 @@ public final class MediaTypes {
   public static final String IMAGE_BMP = "image/bmp";
   public static final String IMAGE_TIFF = "image/tiff";
   public static final String IMAGE_WEBP = "image/webp";
+  public static final String IMAGE_AVIF = "image/avif";
+  public static final String IMAGE_HEIF = "image/heif";
   public static final String APPLICATION_PDF = "application/pdf";
   public static final String TEXT_PLAIN = "text/plain";
   public static final String APPLICATION_JSON = "application/json";

@@ -53,6 +53,10 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
 
   @Override
   public Optional<String> detect(byte[] prefix, String fileName) {
+    if (isAvifSequence(prefix)
+        && (accepted.isEmpty() || accepted.contains(MediaTypes.IMAGE_AVIF))) {
+      return Optional.of(MediaTypes.IMAGE_AVIF);
+    }
     Metadata metadata = new Metadata();
     if (fileName != null && !fileName.isBlank()) {
       metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
@@ -74,5 +78,23 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether {@code prefix} starts an animated AVIF: an ISO-BMFF {@code ftyp} box (ISO/IEC 14496-12
+   * section 4.3: size, {@code "ftyp"}, major brand) whose major brand is {@code avis}, the AVIF
+   * image sequence brand (AV1 Image File Format, section 9). Tika's database reads it as {@code
+   * video/quicktime}, but it is an image with a still first frame.
+   */
+  static boolean isAvifSequence(byte[] prefix) {
+    return prefix.length >= 12
+        && prefix[4] == 'f'
+        && prefix[5] == 't'
+        && prefix[6] == 'y'
+        && prefix[7] == 'p'
+        && prefix[8] == 'a'
+        && prefix[9] == 'v'
+        && prefix[10] == 'i'
+        && prefix[11] == 's';
   }
 }

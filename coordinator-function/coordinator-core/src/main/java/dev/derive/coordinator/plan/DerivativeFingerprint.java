@@ -21,9 +21,10 @@ import java.util.Map;
 public final class DerivativeFingerprint {
   /**
    * Version of the whole pipeline's output. Raise it when a change to a worker changes the bytes it
-   * writes for the same request, so that the cache is not served stale.
+   * writes for the same request, so that the cache is not served stale. 2: images resized by
+   * libvips (shrink-on-load, its CMYK profile) and PDF pages drawn whole or refused.
    */
-  public static final String PIPELINE_VERSION = "1";
+  public static final String PIPELINE_VERSION = "2";
 
   /** Key prefix of final derivatives in the derivatives bucket. */
   public static final String KEY_PREFIX = "derivatives/";

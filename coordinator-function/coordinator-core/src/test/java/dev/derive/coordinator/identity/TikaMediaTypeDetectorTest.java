@@ -71,6 +71,29 @@ class TikaMediaTypeDetectorTest {
     assertThat(detector.detect(prefix(file), file.getFileName().toString())).hasValue(expected);
   }
 
+  /** Issue 10's modern images reach the image capability by their bytes, not their names. */
+  @ParameterizedTest(name = "{0} is {1}")
+  @CsvSource({
+    "modern-images/abc_color_irot_alpha_irot.avif, image/avif",
+    "modern-images/avif32.heif, image/avif",
+    "modern-images/colors-animated-8bpc.avif, image/avif",
+    "modern-images/cosmos1650_yuv444_10bpc_p3pq.avif, image/avif",
+    "modern-images/kodim03_yuv420_8bpc.avif, image/avif",
+    "modern-images/example.heic, image/heif",
+    "modern-images/gopher-doc.with-alpha.lossless.webp, image/webp",
+    "modern-images/iss634.webp, image/webp",
+    "modern-images/apple_gainmap_new.jpg, image/jpeg",
+    "modern-images/paris_exif_xmp_gainmap_littleendian.jpg, image/jpeg",
+    "modern-images/testimgari.jpg, image/jpeg",
+    "modern-images/tiff_strip_cmyk_jpeg.tif, image/tiff",
+    "modern-images/video-001-gray-16bit.tiff, image/tiff",
+  })
+  void detectsEveryModernImageAsTheImageItIs(String sample, String expected) throws IOException {
+    Path file = samples().resolve(sample);
+
+    assertThat(detector.detect(prefix(file), "upload.bin")).hasValue(expected);
+  }
+
   @Test
   void theBytesWinOverAMisleadingName() throws IOException {
     Path pdf = samples().resolve("pdf/standard_fonts.pdf");
