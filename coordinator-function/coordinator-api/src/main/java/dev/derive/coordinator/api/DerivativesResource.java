@@ -39,8 +39,14 @@ public class DerivativesResource {
     this.service = service;
   }
 
-  /** How often a waiting request reads the job record. */
-  static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+  /**
+   * A waiting request reads the job record at once, after this, then ever less often up to {@link
+   * #MAX_POLL_INTERVAL} ({@link DerivativeService#awaitEnd}: reads and their cost).
+   */
+  static final Duration FIRST_POLL_INTERVAL = Duration.ofMillis(10);
+
+  /** The longest a waiting request goes between two reads of the job record. */
+  static final Duration MAX_POLL_INTERVAL = Duration.ofMillis(100);
 
   /**
    * Requests a derivative: 200 with a download when cached or made within {@code wait} seconds,
@@ -71,7 +77,8 @@ public class DerivativesResource {
     Submission submission = service.submit(validator.validate(body), UUID.randomUUID().toString());
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
-          service.awaitEnd(submission.jobId(), submission.maxWait(), POLL_INTERVAL);
+          service.awaitEnd(
+              submission.jobId(), submission.maxWait(), FIRST_POLL_INTERVAL, MAX_POLL_INTERVAL);
       if (ended.isPresent()) {
         JobView view = ended.get();
         if (view.status() == JobStatus.FAILED) {
