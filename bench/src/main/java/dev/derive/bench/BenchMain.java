@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ./derive bench [--smoke] [--in-process] [--output FILE] [--property
+ * {@code ./derive bench [--smoke] [--in-process] [--only GROUP,...] [--output FILE] [--property
  * LogicalId.Property=Value]...}: measures every row in one run, prints one table and writes {@code
  * bench/results/latest.json} ({@code bench/target/smoke.json} for {@code --smoke}).
  *
@@ -25,6 +25,7 @@ public final class BenchMain {
   public static void main(String[] args) throws Exception {
     boolean smoke = false;
     boolean inProcessOnly = false;
+    java.util.Set<String> only = new java.util.TreeSet<>();
     Path root = Path.of(System.getProperty("derive.root", ".")).toAbsolutePath().normalize();
     Path output = null;
     Map<String, String> properties = new LinkedHashMap<>();
@@ -32,6 +33,7 @@ public final class BenchMain {
       switch (args[i]) {
         case "--smoke" -> smoke = true;
         case "--in-process" -> inProcessOnly = true;
+        case "--only" -> only.addAll(java.util.Arrays.asList(args[++i].split(",")));
         case "--output" -> output = Path.of(args[++i]);
         case "--property" -> {
           String[] pair = args[++i].split("=", 2);
@@ -39,11 +41,18 @@ public final class BenchMain {
         }
         default -> {
           System.err.println(
-              "usage: ./derive bench [--smoke] [--in-process] [--output FILE]"
+              "usage: ./derive bench [--smoke] [--in-process] [--only GROUP,...] [--output FILE]"
                   + " [--property LogicalId.Property=Value]...");
           System.exit(2);
         }
       }
+    }
+    if (!Scale.GROUPS.containsAll(only)) {
+      System.err.println("--only takes groups of " + Scale.GROUPS + ", got " + only);
+      System.exit(2);
+    }
+    if (output == null && !only.isEmpty()) {
+      output = root.resolve("bench/target/partial.json");
     }
     if (output == null) {
       output =
@@ -54,7 +63,7 @@ public final class BenchMain {
     System.exit(
         run(
             root,
-            smoke ? Scale.smokeRun() : Scale.fullRun(),
+            (smoke ? Scale.smokeRun() : Scale.fullRun()).only(only),
             inProcessOnly,
             true,
             properties,
@@ -114,20 +123,26 @@ public final class BenchMain {
     try {
       endpoint = AwsEndpoints.startDefault(work);
       System.out.println("bench: AWS endpoint " + endpoint.describe());
-      new CoordinatorRows(endpoint, scale, results).run(photo12);
+      if (scale.includes("coordinator")) {
+        new CoordinatorRows(endpoint, scale, results).run(photo12);
+      }
     } catch (Exception | LinkageError e) {
       failures.add("coordinator rows: " + e);
       results.add(Row.unmeasured("cache_hit", "ms", "one bare S3 HEAD", 1.2, e.toString()));
       results.add(Row.unmeasured("cache_miss", "ms", "bare AWS calls", 1.2, e.toString()));
     }
     try {
-      new WorkerRows(scale, results, tools, work.resolve("scratch"))
-          .run(photo12, photo24, pdf, markdown);
+      if (scale.includes("workers")) {
+        new WorkerRows(scale, results, tools, work.resolve("scratch"))
+            .run(photo12, photo24, pdf, markdown);
+      }
     } catch (Exception | LinkageError e) {
       failures.add("worker rows: " + e);
       e.printStackTrace();
     }
-    if (!inProcessOnly) {
+    boolean cloudRows =
+        Scale.GROUPS.subList(2, Scale.GROUPS.size()).stream().anyMatch(scale::includes);
+    if (!inProcessOnly && cloudRows) {
       try {
         new CloudRows(root, endpoint, scale, results, properties, work, tools)
             .run(photo12, photo24, pdf, markdown);

@@ -114,13 +114,25 @@ public final class CloudRows {
         api = cloud.apiUri();
         UploadCommand upload = new UploadCommand(api);
         String key12 = upload.upload(photo12);
-        oneStep(key12);
-        threeStep(upload);
-        dedupStorm(cloud, key12);
-        heaviest(upload, photo24, pdf, markdown);
-        burst(cloud, key12);
-        coldStarts(cloud, upload, pdf, markdown);
-        peakMemory();
+        if (scale.includes("e2e")) {
+          oneStep(key12);
+          threeStep(upload);
+        }
+        if (scale.includes("storm")) {
+          dedupStorm(cloud, key12);
+        }
+        if (scale.includes("rss")) {
+          heaviest(upload, photo24, pdf, markdown);
+        }
+        if (scale.includes("burst")) {
+          burst(cloud, key12);
+        }
+        if (scale.includes("cold")) {
+          coldStarts(cloud, upload, pdf, markdown);
+        }
+        if (scale.includes("rss")) {
+          peakMemory();
+        }
       }
     }
   }

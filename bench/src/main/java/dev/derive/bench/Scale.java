@@ -1,5 +1,7 @@
 package dev.derive.bench;
 
+import java.util.Set;
+
 /**
  * How much the bench repeats: a full run, or a smoke run (a tiny version of every row, to prove the
  * harness works; its numbers mean nothing).
@@ -10,18 +12,29 @@ package dev.derive.bench;
  * @param e2eRuns timed requests of each end-to-end row
  * @param stormSize identical concurrent requests of {@code dedup_storm} (500 in a full run)
  * @param burstSize distinct concurrent thumbnails of {@code burst_300} (300 in a full run)
+ * @param only the groups of rows to run ({@link #GROUPS}); empty for all
  */
 public record Scale(
-    boolean smoke, int warmups, int runs, int e2eRuns, int stormSize, int burstSize) {
+    boolean smoke,
+    int warmups,
+    int runs,
+    int e2eRuns,
+    int stormSize,
+    int burstSize,
+    java.util.Set<String> only) {
+
+  /** The groups of rows {@code --only} may name. */
+  public static final java.util.List<String> GROUPS =
+      java.util.List.of("coordinator", "workers", "e2e", "storm", "burst", "cold", "rss");
 
   /** The full run. */
   public static Scale fullRun() {
-    return new Scale(false, 20, 100, 8, 500, 300);
+    return new Scale(false, 20, 100, 8, 500, 300, java.util.Set.of());
   }
 
   /** The smoke run. */
   public static Scale smokeRun() {
-    return new Scale(true, 1, 3, 1, 20, 3);
+    return new Scale(true, 1, 3, 1, 20, 3, java.util.Set.of());
   }
 
   /** Warm-ups for the heavy worker rows (fewer than for the round trips). */
@@ -32,5 +45,15 @@ public record Scale(
   /** Timed runs for the heavy worker rows. */
   public int workerRuns() {
     return smoke ? 2 : 10;
+  }
+
+  /** This scale running only {@code groups} (a subset of {@link #GROUPS}). */
+  public Scale only(java.util.Set<String> groups) {
+    return new Scale(smoke, warmups, runs, e2eRuns, stormSize, burstSize, Set.copyOf(groups));
+  }
+
+  /** Whether the rows of {@code group} run. */
+  public boolean includes(String group) {
+    return only.isEmpty() || only.contains(group);
   }
 }
