@@ -8,6 +8,7 @@ import static dev.derive.protocol.MediaTypes.APPLICATION_PDF;
 import static dev.derive.protocol.MediaTypes.APPLICATION_PPTX;
 import static dev.derive.protocol.MediaTypes.APPLICATION_RTF;
 import static dev.derive.protocol.MediaTypes.APPLICATION_XLSX;
+import static dev.derive.protocol.MediaTypes.IMAGE_AVIF;
 import static dev.derive.protocol.MediaTypes.IMAGE_BMP;
 import static dev.derive.protocol.MediaTypes.IMAGE_GIF;
 import static dev.derive.protocol.MediaTypes.IMAGE_JPEG;
@@ -95,10 +96,14 @@ public final class Capabilities {
           IMAGE_BMP,
           IMAGE_TIFF,
           IMAGE_WEBP,
-          "image/avif",
+          IMAGE_AVIF,
           // HEIF as Tika names it: AV1-coded HEIF is read, HEVC (HEIC) refused by the worker.
           "image/heif");
-  private static final List<String> IMAGE_WRITES = List.of(IMAGE_JPEG, IMAGE_PNG);
+
+  /** What the image capability writes; WebP and AVIF through libvips' savers. */
+  private static final List<String> IMAGE_WRITES =
+      List.of(IMAGE_JPEG, IMAGE_PNG, IMAGE_WEBP, IMAGE_AVIF);
+
   private static final List<String> TEXT_READS =
       List.of(
           APPLICATION_PDF,
@@ -112,6 +117,22 @@ public final class Capabilities {
           TEXT_PLAIN,
           TEXT_MARKDOWN);
   private static final List<String> MARKUP_READS = List.of(TEXT_MARKDOWN, TEXT_HTML);
+
+  // no declared default: a step without it keeps its fingerprint
+  private static ParameterDescriptor lossless() {
+    return new ParameterDescriptor(
+        "lossless", "boolean", null, null, List.of(), null, null, "Lossless WebP (default false).");
+  }
+
+  // 0..9 as libvips' heifsave (AVIF); webpsave stops at 6, so WebP reads 7..9 as 6
+  private static ParameterDescriptor effort() {
+    return ParameterDescriptor.integer(
+        "effort",
+        0,
+        9,
+        null,
+        "WebP/AVIF CPU effort, 0 fastest to 9 smallest (WebP max 6; default 4).");
+  }
 
   private static ParameterDescriptor width(String description) {
     return ParameterDescriptor.integer("width", 1, MAX_DIMENSION, null, description);
@@ -142,7 +163,9 @@ public final class Capabilities {
               null,
               "Never scale up an image smaller than the box."),
           ParameterDescriptor.integer("page", 1, MAX_PAGE, null, "Page to render (1-based)."),
-          ParameterDescriptor.integer("quality", 1, 100, null, "JPEG quality (1-100)."),
+          ParameterDescriptor.integer("quality", 1, 100, null, "JPEG/WebP/AVIF quality (1-100)."),
+          lossless(),
+          effort(),
           ParameterDescriptor.text(
               "background", HEX_COLOUR, null, "Background colour, #rrggbb or #rrggbbaa."),
           ParameterDescriptor.integer("dpi", 1, MAX_DPI, null, "Rendering resolution in dpi."));
@@ -224,7 +247,8 @@ public final class Capabilities {
                   List.of(
                       ParameterDescriptor.choice(
                           "mediaType", IMAGE_WRITES, IMAGE_JPEG, "Output media type."),
-                      ParameterDescriptor.integer("quality", 1, 100, 85, "JPEG quality (1-100)."),
+                      ParameterDescriptor.integer(
+                          "quality", 1, 100, 85, "JPEG/WebP/AVIF quality (1-100)."),
                       // no declared default: a step without it keeps its fingerprint
                       new ParameterDescriptor(
                           "progressive",
@@ -234,8 +258,10 @@ public final class Capabilities {
                           List.of(),
                           null,
                           null,
-                          "Write a progressive JPEG (default false).")),
-                  List.of("quality"),
+                          "Write a progressive JPEG (default false)."),
+                      lossless(),
+                      effort()),
+                  List.of("quality", "lossless", "effort"),
                   false)));
 
   /** The pdf capability: renders a page to PNG and reads document metadata (Apache PDFBox). */

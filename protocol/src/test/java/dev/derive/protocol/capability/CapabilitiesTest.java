@@ -60,7 +60,11 @@ class CapabilitiesTest {
     assertThat(Capabilities.TEXT_CAPABILITY.writes())
         .containsExactly(MediaTypes.TEXT_PLAIN, MediaTypes.APPLICATION_JSON);
     assertThat(Capabilities.IMAGE_CAPABILITY.writes())
-        .containsExactly(MediaTypes.IMAGE_JPEG, MediaTypes.IMAGE_PNG);
+        .containsExactly(
+            MediaTypes.IMAGE_JPEG,
+            MediaTypes.IMAGE_PNG,
+            MediaTypes.IMAGE_WEBP,
+            MediaTypes.IMAGE_AVIF);
     assertThat(Capabilities.TEXT_CAPABILITY.reads()).hasSize(10);
   }
 

@@ -116,6 +116,34 @@ class PlannerTest {
   }
 
   @Test
+  void aJpegBecomesWebpOrAvifInOneImageStepWithQualityLosslessAndEffort() {
+    Plan webp =
+        planner.plan(
+            source(MediaTypes.IMAGE_JPEG),
+            target(MediaTypes.IMAGE_WEBP, "width", 256, "quality", 70, "lossless", true));
+    Plan avif =
+        planner.plan(
+            source(MediaTypes.IMAGE_JPEG),
+            target(MediaTypes.IMAGE_AVIF, "width", 256, "effort", 6));
+
+    assertThat(webp.steps())
+        .extracting(PlannedStep::capability)
+        .containsExactly(Capabilities.IMAGE);
+    assertThat(webp.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_WEBP);
+    assertThat(webp.step(0).operations())
+        .contains(
+            new Operation(
+                "encode", Map.of("mediaType", "image/webp", "quality", 70, "lossless", true)));
+    assertThat(avif.steps())
+        .extracting(PlannedStep::capability)
+        .containsExactly(Capabilities.IMAGE);
+    assertThat(avif.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_AVIF);
+    assertThat(avif.step(0).operations())
+        .contains(
+            new Operation("encode", Map.of("mediaType", "image/avif", "quality", 85, "effort", 6)));
+  }
+
+  @Test
   void eachStepHasItsOwnFingerprintAndOutputKey() {
     Plan plan =
         planner.plan(source(MediaTypes.TEXT_MARKDOWN), target(MediaTypes.IMAGE_JPEG, "width", 256));
@@ -244,7 +272,12 @@ class PlannerTest {
             NoConversionException.class,
             () -> planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.APPLICATION_PDF)));
 
-    assertThat(e.reachable()).containsExactly(MediaTypes.IMAGE_JPEG, MediaTypes.IMAGE_PNG);
+    assertThat(e.reachable())
+        .containsExactly(
+            MediaTypes.IMAGE_AVIF,
+            MediaTypes.IMAGE_JPEG,
+            MediaTypes.IMAGE_PNG,
+            MediaTypes.IMAGE_WEBP);
     assertThat(e.source()).isEqualTo(MediaTypes.IMAGE_JPEG);
   }
 

@@ -1,6 +1,10 @@
 package dev.derive.worker.image;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.worker.image.vips.Vips;
+import dev.derive.worker.image.vips.VipsException;
+import dev.derive.worker.image.vips.VipsImage;
+import dev.derive.worker.image.vips.VipsUnavailableException;
 import java.awt.image.BufferedImage;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -16,15 +20,78 @@ import javax.imageio.stream.ImageOutputStream;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 /**
- * Writes an image as JPEG (at a quality), PNG, GIF (palette built by the JDK writer), BMP or TIFF,
- * with no metadata carried over. Formats without alpha get the image flattened onto white.
+ * Writes an image as JPEG (at a quality), PNG, GIF (palette built by the JDK writer), BMP or TIFF
+ * with ImageIO, or WebP and AVIF with libvips' savers ({@link Vips#saveWebp}, {@link
+ * Vips#saveAvif}), with no metadata carried over. Formats without alpha get the image flattened
+ * onto white.
  */
 final class ImageEncoder {
   private ImageEncoder() {}
 
-  /** Whether {@code mediaType} keeps an alpha channel (PNG and TIFF do). */
+  /** Whether {@code mediaType} keeps an alpha channel (PNG, TIFF, WebP and AVIF do). */
   static boolean keepsAlpha(String mediaType) {
-    return MediaTypes.IMAGE_PNG.equals(mediaType) || MediaTypes.IMAGE_TIFF.equals(mediaType);
+    return MediaTypes.IMAGE_PNG.equals(mediaType)
+        || MediaTypes.IMAGE_TIFF.equals(mediaType)
+        || needsLibvips(mediaType);
+  }
+
+  /** Whether {@code mediaType} is written by libvips (WebP, AVIF): the JDK has no writer. */
+  static boolean needsLibvips(String mediaType) {
+    return MediaTypes.IMAGE_WEBP.equals(mediaType) || MediaTypes.IMAGE_AVIF.equals(mediaType);
+  }
+
+  /**
+   * Encodes {@code image} to {@code target} with every option of {@code recipe}: media type,
+   * quality, progressive (JPEG), lossless and effort (WebP, AVIF).
+   *
+   * @throws IOException if writing fails
+   * @throws VipsUnavailableException (retryable) for WebP or AVIF when libvips cannot be loaded
+   * @throws VipsException if libvips fails to encode
+   */
+  static void write(BufferedImage image, ImageRecipe recipe, Path target) throws IOException {
+    String mediaType = recipe.mediaType();
+    if (!needsLibvips(mediaType)) {
+      write(image, mediaType, recipe.quality(), recipe.progressive(), target);
+      return;
+    }
+    Vips vips = Vips.shared();
+    boolean alpha = image.getColorModel().hasAlpha();
+    try (VipsImage pixels =
+        vips.fromPixels(
+            samples(image, alpha), image.getWidth(), image.getHeight(), alpha ? 4 : 3)) {
+      if (MediaTypes.IMAGE_WEBP.equals(mediaType)) {
+        vips.saveWebp(
+            pixels,
+            target,
+            recipe.quality(),
+            recipe.lossless(),
+            Math.min(recipe.effort(), Vips.WEBP_MAX_EFFORT));
+      } else {
+        vips.saveAvif(pixels, target, recipe.quality(), recipe.effort());
+      }
+    }
+  }
+
+  /** The sRGB samples of {@code image}, interleaved R, G, B (and A when {@code alpha}). */
+  private static byte[] samples(BufferedImage image, boolean alpha) {
+    int width = image.getWidth();
+    int height = image.getHeight();
+    int bands = alpha ? 4 : 3;
+    byte[] out = new byte[width * height * bands];
+    int[] row = new int[width];
+    int i = 0;
+    for (int y = 0; y < height; y++) {
+      image.getRGB(0, y, width, 1, row, 0, width);
+      for (int argb : row) {
+        out[i++] = (byte) (argb >>> 16);
+        out[i++] = (byte) (argb >>> 8);
+        out[i++] = (byte) argb;
+        if (alpha) {
+          out[i++] = (byte) (argb >>> 24);
+        }
+      }
+    }
+    return out;
   }
 
   /**

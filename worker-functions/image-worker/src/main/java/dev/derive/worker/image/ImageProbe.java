@@ -27,9 +27,13 @@ import javax.imageio.ImageIO;
  * SnapStart snapshot holds it initialised.
  */
 public final class ImageProbe {
-  /** The media types the image capability writes today ({@code ImageRecipe}). */
+  /** The media types the image capability writes with ImageIO. */
   private static final List<String> OUTPUT_TYPES =
       List.of(MediaTypes.IMAGE_JPEG, MediaTypes.IMAGE_PNG);
+
+  /** The media types written by libvips' savers, probed (and warmed) when libvips loads. */
+  private static final List<String> LIBVIPS_OUTPUT_TYPES =
+      List.of(MediaTypes.IMAGE_WEBP, MediaTypes.IMAGE_AVIF);
 
   private ImageProbe() {}
 
@@ -57,7 +61,7 @@ public final class ImageProbe {
           throw new IllegalStateException("image probe: unexpected " + mediaType + " output");
         }
       }
-      probeLibvips(input);
+      probeLibvips(transformer, input, output);
     } finally {
       Files.deleteIfExists(input);
       Files.deleteIfExists(output);
@@ -65,13 +69,15 @@ public final class ImageProbe {
   }
 
   /**
-   * Loads libvips and shrinks the probe JPEG with it (16 x 12 expected). Without libvips the worker
-   * still serves what ImageIO reads; {@link Vips#shared()} has logged why, once, and steps that
-   * need libvips fail as retryable until it is deployed.
+   * Loads libvips, shrinks the probe JPEG with it (16 x 12 expected) and encodes it as WebP and
+   * AVIF (32 x 32 expected), so the savers are initialised before a SnapStart snapshot. Without
+   * libvips the worker still serves what ImageIO reads; {@link Vips#shared()} has logged why, once,
+   * and steps that need libvips fail as retryable until it is deployed.
    *
    * @throws IllegalStateException if libvips loads but gives a wrong result
    */
-  private static void probeLibvips(Path jpeg) {
+  private static void probeLibvips(ImageTransformer transformer, Path jpeg, Path output)
+      throws IOException {
     Vips vips;
     try {
       vips = Vips.shared();
@@ -81,6 +87,14 @@ public final class ImageProbe {
     try (VipsImage thumbnail = vips.thumbnail(jpeg, 16, 16, "")) {
       if (thumbnail.width() != 16 || thumbnail.height() != 12 || thumbnail.bytes().length != 576) {
         throw new IllegalStateException("image probe: unexpected libvips thumbnail");
+      }
+    }
+    for (String mediaType : LIBVIPS_OUTPUT_TYPES) {
+      transformer.transform(step(mediaType), jpeg, output);
+      try (VipsImage image = vips.open(output)) {
+        if (image.width() != 32 || image.height() != 32) {
+          throw new IllegalStateException("image probe: unexpected " + mediaType + " output");
+        }
       }
     }
   }

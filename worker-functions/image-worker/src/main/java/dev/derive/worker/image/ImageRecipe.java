@@ -22,14 +22,18 @@ import java.util.Set;
  * @param box the resize box (size, fit, enlargement, background), or {@code null} to keep the
  *     (oriented) size
  * @param mediaType output media type: {@code image/jpeg}, {@code image/png}, {@code image/gif},
- *     {@code image/bmp} or {@code image/tiff}
- * @param quality JPEG quality 1..100
+ *     {@code image/bmp}, {@code image/tiff}, {@code image/webp} or {@code image/avif}
+ * @param quality JPEG, WebP or AVIF quality 1..100
  * @param progressive whether a JPEG is written progressive (default {@code false})
  * @param rotate clockwise rotation in degrees: 0, 90, 180 or 270
  * @param flip whether to mirror top to bottom
  * @param flop whether to mirror left to right
  * @param greyscale whether to drop colour
  * @param page 1-based page (TIFF) or frame (GIF) to decode
+ * @param lossless whether a WebP is written lossless (default {@code false}; quality is then
+ *     ignored)
+ * @param effort WebP/AVIF encoder effort, 0 (fastest) to 9 (smallest; WebP stops at 6, so 7..9 mean
+ *     6); default {@value #DEFAULT_EFFORT}, libvips' own
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -41,7 +45,9 @@ public record ImageRecipe(
     boolean flip,
     boolean flop,
     boolean greyscale,
-    int page) {
+    int page,
+    boolean lossless,
+    int effort) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode: {@code page}, 1-based. */
   public static final String PAGE = Capabilities.IMAGE_PAGE;
 
@@ -59,7 +65,7 @@ public record ImageRecipe(
 
   /** A recipe that only resizes and encodes. */
   public ImageRecipe(ResizeBox box, String mediaType, int quality) {
-    this(null, box, mediaType, quality, false, 0, false, false, false, 1);
+    this(null, box, mediaType, quality, false, 0, false, false, false, 1, false, DEFAULT_EFFORT);
   }
 
   /** Whether the rotation turns the image on its side (swaps width and height). */
@@ -70,13 +76,21 @@ public record ImageRecipe(
   /** Default JPEG quality, as declared by the {@code encode} operation. */
   public static final int DEFAULT_QUALITY = 85;
 
+  /** Default encoder effort of WebP and AVIF: libvips' default (webpsave and heifsave both 4). */
+  public static final int DEFAULT_EFFORT = 4;
+
+  /** Highest {@code effort} accepted (AVIF's 9; WebP's encoder stops at 6). */
+  public static final int MAX_EFFORT = 9;
+
   private static final Set<String> WRITABLE =
       Set.of(
           MediaTypes.IMAGE_JPEG,
           MediaTypes.IMAGE_PNG,
           MediaTypes.IMAGE_GIF,
           MediaTypes.IMAGE_BMP,
-          MediaTypes.IMAGE_TIFF);
+          MediaTypes.IMAGE_TIFF,
+          MediaTypes.IMAGE_WEBP,
+          MediaTypes.IMAGE_AVIF);
 
   /**
    * Reads the recipe of {@code step}. The output media type is the {@code encode} operation's, else
@@ -96,6 +110,8 @@ public record ImageRecipe(
     boolean flop = false;
     boolean greyscale = false;
     int page = 1;
+    boolean lossless = false;
+    int effort = DEFAULT_EFFORT;
     for (Operation op : step.operations()) {
       switch (op.operation()) {
         case Capabilities.CROP -> crop = crop(op);
@@ -107,6 +123,11 @@ public record ImageRecipe(
             throw invalid("encode quality must be 1..100, not " + quality);
           }
           progressive = op.booleanParam("progressive", false);
+          lossless = op.booleanParam("lossless", false);
+          effort = op.intParam("effort", DEFAULT_EFFORT);
+          if (effort < 0 || effort > MAX_EFFORT) {
+            throw invalid("encode effort must be 0..9, not " + effort);
+          }
         }
         case ROTATE -> {
           int angle = op.intParam("angle", -1);
@@ -137,7 +158,18 @@ public record ImageRecipe(
       throw invalid("the image capability cannot write " + mediaType);
     }
     return new ImageRecipe(
-        crop, box, mediaType, quality, progressive, rotate, flip, flop, greyscale, page);
+        crop,
+        box,
+        mediaType,
+        quality,
+        progressive,
+        rotate,
+        flip,
+        flop,
+        greyscale,
+        page,
+        lossless,
+        effort);
   }
 
   private static CropRegion crop(Operation op) {

@@ -18,8 +18,8 @@ import javax.imageio.ImageIO;
  * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP; libvips for AVIF/HEIF and arithmetic-coded
  * JPEG, {@link VipsSource}), convert to sRGB ({@link ColourManagement}), auto-orient from EXIF,
  * crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit}; Lanczos), rotate, flip, flop,
- * greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP or TIFF, with no metadata (EXIF, ICC)
- * carried over.
+ * greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP or TIFF (ImageIO) or WebP and AVIF
+ * (libvips), with no metadata (EXIF, ICC) carried over.
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
  * size the caller sees (upright, then rotated), and both the scaled and the output size are checked
@@ -69,10 +69,15 @@ public final class ImageTransformer implements StepTransformer {
    *
    * @throws PermanentStepFailure {@code invalid-step}, {@code unsupported-input}, {@code
    *     corrupt-input}, {@code input-too-large} (over the pixel limit) or {@code output-too-large}
+   * @throws dev.derive.worker.image.vips.VipsUnavailableException (retryable) when the input or the
+   *     output (WebP, AVIF) needs libvips and it cannot be loaded
    */
   @Override
   public void transform(StepMessage step, Path input, Path output) throws IOException {
     ImageRecipe recipe = ImageRecipe.of(step);
+    if (ImageEncoder.needsLibvips(recipe.mediaType())) {
+      Vips.shared(); // WebP/AVIF output: fail (retryably) before decoding if libvips is missing
+    }
     try (ImageSource source = open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
       boolean swap = orientation.swapsAxes();
@@ -114,8 +119,7 @@ public final class ImageTransformer implements StepTransformer {
       }
       BufferedImage placed = Canvas.centre(sized, upright.width(), upright.height(), background);
       BufferedImage shaped = Geometry.apply(placed, recipe);
-      ImageEncoder.write(
-          shaped, recipe.mediaType(), recipe.quality(), recipe.progressive(), output);
+      ImageEncoder.write(shaped, recipe, output);
     }
   }
 
@@ -178,7 +182,7 @@ public final class ImageTransformer implements StepTransformer {
 
   /**
    * The colour of padding: the box's background, else transparent where the output format keeps
-   * alpha (PNG, TIFF), else white.
+   * alpha (PNG, TIFF, WebP, AVIF), else white.
    */
   private static Color background(ImageRecipe recipe) {
     if (recipe.box() != null && recipe.box().background() != null) {

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The honest fallback, in a JVM of its own where libvips cannot be found: JPEG is still served
- * (ImageIO), AVIF fails with {@link VipsUnavailableException} (retryable: a deployment fault, not
- * the input's) naming where libvips was looked for.
+ * (ImageIO), AVIF input and WebP/AVIF output fail with {@link VipsUnavailableException} (retryable:
+ * a deployment fault, not the input's) naming where libvips was looked for.
  */
 class WithoutLibvipsTest {
   @TempDir Path dir;
@@ -43,6 +43,9 @@ class WithoutLibvipsTest {
 
     assertThat(process.exitValue()).as(output).isZero();
     assertThat(output).contains("jpeg: ok 256x").contains("avif: VipsUnavailableException");
+    assertThat(output)
+        .contains("webp out: VipsUnavailableException")
+        .contains("avif out: VipsUnavailableException");
     assertThat(output).contains("no-libvips-here").contains("is not installed");
   }
 
@@ -63,6 +66,18 @@ class WithoutLibvipsTest {
       System.out.println("avif: unexpectedly decoded");
     } catch (VipsUnavailableException e) {
       System.out.println("avif: VipsUnavailableException " + e.getMessage());
+    }
+    for (String mediaType : new String[] {MediaTypes.IMAGE_WEBP, MediaTypes.IMAGE_AVIF}) {
+      String name = mediaType.substring("image/".length());
+      try {
+        transformer.transform(
+            TestImages.step(TestImages.resize(256, 256), TestImages.encode(mediaType, 80)),
+            Path.of(args[0]),
+            out);
+        System.out.println(name + " out: unexpectedly encoded");
+      } catch (VipsUnavailableException e) {
+        System.out.println(name + " out: VipsUnavailableException " + e.getMessage());
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.derive.worker.image.vips;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -66,6 +67,18 @@ public final class Vips {
   /** {@code VipsBandFormat} of unsigned 16-bit samples. */
   public static final int FORMAT_USHORT = 2;
 
+  /** {@code VipsForeignHeifCompression} of AV1 (libvips' {@code foreign.h}): AVIF. */
+  public static final int HEIF_COMPRESSION_AV1 = 4;
+
+  /** {@code VipsForeignKeep} of nothing: no EXIF, XMP, IPTC, ICC or other metadata is written. */
+  public static final int KEEP_NONE = 0;
+
+  /** Highest {@code effort} of {@code vips_webpsave} (libwebp's method 0..6). */
+  public static final int WEBP_MAX_EFFORT = 6;
+
+  /** Highest {@code effort} of {@code vips_heifsave} (0..9; libvips maps it to aom's speed). */
+  public static final int HEIF_MAX_EFFORT = 9;
+
   private static final Object LOCK = new Object();
   private static volatile Vips shared;
   private static volatile VipsUnavailableException unavailable;
@@ -95,6 +108,9 @@ public final class Vips {
   final MethodHandle typeOf;
   final MethodHandle getString;
   final MethodHandle writeToMemory;
+  private final MethodHandle newFromMemoryCopy;
+  private final MethodHandle webpsave;
+  private final MethodHandle heifsave;
 
   private Vips(Path library) {
     this.library = library;
@@ -180,6 +196,38 @@ public final class Vips {
     // void *vips_image_write_to_memory(VipsImage *in, size_t *size)
     writeToMemory =
         b.bind("vips_image_write_to_memory", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    // VipsImage *vips_image_new_from_memory_copy(const void *data, size_t size, int width,
+    //     int height, int bands, VipsBandFormat format)
+    newFromMemoryCopy =
+        b.bind(
+            "vips_image_new_from_memory_copy",
+            FunctionDescriptor.of(
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    // int vips_webpsave(VipsImage *in, const char *filename, ...)
+    webpsave =
+        b.variadic(
+            "vips_webpsave",
+            FunctionDescriptor.of(
+                JAVA_INT, ADDRESS, ADDRESS, // in, filename
+                ADDRESS, JAVA_INT, // "Q", int
+                ADDRESS, JAVA_INT, // "lossless", gboolean
+                ADDRESS, JAVA_INT, // "effort", int
+                ADDRESS, JAVA_INT, // "keep", VipsForeignKeep
+                ADDRESS), // NULL
+            2);
+    // int vips_heifsave(VipsImage *in, const char *filename, ...)
+    heifsave =
+        b.variadic(
+            "vips_heifsave",
+            FunctionDescriptor.of(
+                JAVA_INT, ADDRESS, ADDRESS, // in, filename
+                ADDRESS, JAVA_INT, // "Q", int
+                ADDRESS, JAVA_INT, // "compression", VipsForeignHeifCompression
+                ADDRESS, JAVA_INT, // "bitdepth", int
+                ADDRESS, JAVA_INT, // "effort", int
+                ADDRESS, JAVA_INT, // "keep", VipsForeignKeep
+                ADDRESS), // NULL
+            2);
     try {
       int status = (int) init.invokeExact(arena.allocateFrom("derive"));
       if (status != 0) {
@@ -492,6 +540,108 @@ public final class Vips {
       MemorySegment out = call.allocate(ADDRESS);
       int status = (int) cast.invokeExact(image.pointer(), out, bandFormat, MemorySegment.NULL);
       return result(status, out, "cast");
+    } catch (VipsException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /**
+   * {@code vips_image_new_from_memory_copy}: an 8-bit image ({@link #FORMAT_UCHAR}) holding a copy
+   * of {@code pixels}, band-interleaved row after row; 3 bands are read as sRGB, 4 as sRGB with
+   * alpha, 1 as grey, 2 as grey with alpha (libvips' default interpretation).
+   *
+   * @param pixels exactly {@code width x height x bands} samples
+   * @throws IllegalArgumentException if the array length does not match the size
+   * @throws VipsException if libvips refuses the image
+   */
+  public VipsImage fromPixels(byte[] pixels, int width, int height, int bands) {
+    if ((long) width * height * bands != pixels.length) {
+      throw new IllegalArgumentException(
+          pixels.length + " samples for " + width + "x" + height + "x" + bands);
+    }
+    clearError();
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
+      MemorySegment image =
+          (MemorySegment)
+              newFromMemoryCopy.invokeExact(
+                  data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
+      return wrap(image, "new_from_memory_copy");
+    } catch (VipsException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /**
+   * {@code vips_webpsave}: writes {@code image} to {@code file} as WebP (libwebp), alpha kept when
+   * the image has it, no metadata ({@link #KEEP_NONE}).
+   *
+   * @param quality libwebp quality 1..100 (ignored when {@code lossless})
+   * @param effort 0 (fastest) .. {@link #WEBP_MAX_EFFORT} (smallest); libvips' default is 4
+   * @throws VipsException if encoding or writing fails
+   */
+  public void saveWebp(VipsImage image, Path file, int quality, boolean lossless, int effort) {
+    clearError();
+    try (Arena call = Arena.ofConfined()) {
+      int status =
+          (int)
+              webpsave.invokeExact(
+                  image.pointer(),
+                  call.allocateFrom(file.toString()),
+                  call.allocateFrom("Q"),
+                  quality,
+                  call.allocateFrom("lossless"),
+                  lossless ? 1 : 0,
+                  call.allocateFrom("effort"),
+                  effort,
+                  call.allocateFrom("keep"),
+                  KEEP_NONE,
+                  MemorySegment.NULL);
+      if (status != 0) {
+        throw new VipsException("webpsave: " + takeError());
+      }
+    } catch (VipsException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /**
+   * {@code vips_heifsave} with {@link #HEIF_COMPRESSION_AV1}: writes {@code image} to {@code file}
+   * as 8-bit AVIF (libheif with aom), alpha kept when the image has it, no metadata ({@link
+   * #KEEP_NONE}); chroma 4:2:0 below quality 90, 4:4:4 from 90 (libvips' automatic subsampling).
+   *
+   * @param quality 1..100
+   * @param effort 0 (fastest) .. {@link #HEIF_MAX_EFFORT} (smallest); libvips' default is 4
+   * @throws VipsException if encoding or writing fails
+   */
+  public void saveAvif(VipsImage image, Path file, int quality, int effort) {
+    clearError();
+    try (Arena call = Arena.ofConfined()) {
+      int status =
+          (int)
+              heifsave.invokeExact(
+                  image.pointer(),
+                  call.allocateFrom(file.toString()),
+                  call.allocateFrom("Q"),
+                  quality,
+                  call.allocateFrom("compression"),
+                  HEIF_COMPRESSION_AV1,
+                  call.allocateFrom("bitdepth"),
+                  8,
+                  call.allocateFrom("effort"),
+                  effort,
+                  call.allocateFrom("keep"),
+                  KEEP_NONE,
+                  MemorySegment.NULL);
+      if (status != 0) {
+        throw new VipsException("heifsave: " + takeError());
+      }
     } catch (VipsException e) {
       throw e;
     } catch (Throwable e) {

@@ -183,6 +183,112 @@ class VipsTest {
   }
 
   @Test
+  void fromPixelsMakesAnSrgbImageOfTheSamples() {
+    byte[] samples = {(byte) 255, 0, 0, 0, 0, (byte) 255, 0, (byte) 255, 0, 1, 2, 3};
+
+    try (VipsImage image = vips.fromPixels(samples, 2, 2, 3)) {
+      assertThat(image.width()).isEqualTo(2);
+      assertThat(image.height()).isEqualTo(2);
+      assertThat(image.bands()).isEqualTo(3);
+      assertThat(image.format()).isEqualTo(Vips.FORMAT_UCHAR);
+      assertThat(image.interpretation()).isEqualTo(Vips.INTERPRETATION_SRGB);
+      assertThat(image.bytes()).containsExactly(samples);
+    }
+    assertThatThrownBy(() -> vips.fromPixels(samples, 2, 2, 4))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void saveWebpWritesLosslessExactlyAndLossySmallerAtLowerQuality() throws IOException {
+    BufferedImage gradient = picture(64, 48, true);
+    for (int y = 0; y < 48; y++) {
+      for (int x = 0; x < 32; x++) {
+        gradient.setRGB(x, y, (128 + y) << 24 | (x * 8) << 16 | (y * 5) << 8 | ((x * y) & 0xFF));
+      }
+    }
+    byte[] samples = rgba(gradient);
+    Path lossless = dir.resolve("lossless.webp");
+    Path low = dir.resolve("low.webp");
+    Path high = dir.resolve("high.webp");
+
+    try (VipsImage image = vips.fromPixels(samples, 64, 48, 4)) {
+      vips.saveWebp(image, lossless, 80, true, 4);
+      vips.saveWebp(image, low, 10, false, 0);
+      vips.saveWebp(image, high, 95, false, 0);
+    }
+
+    assertThat(Files.readAllBytes(lossless)).startsWith("RIFF".getBytes());
+    try (VipsImage decoded = vips.open(lossless)) {
+      assertThat(decoded.string("vips-loader")).hasValue("webpload");
+      assertThat(decoded.hasAlpha()).isTrue();
+      assertThat(decoded.bytes()).containsExactly(samples);
+    }
+    try (VipsImage decoded = vips.open(high)) {
+      assertThat(decoded.width()).isEqualTo(64);
+      assertThat(decoded.bands()).isEqualTo(4);
+    }
+    assertThat(Files.size(low)).isLessThan(Files.size(high));
+  }
+
+  @Test
+  void saveAvifWritesAnAv1HeifWithAlphaAndQualityChangesItsSize() throws IOException {
+    BufferedImage picture = picture(64, 48, true);
+    Path low = dir.resolve("low.avif");
+    Path high = dir.resolve("high.avif");
+
+    try (VipsImage image = vips.fromPixels(rgba(picture), 64, 48, 4)) {
+      vips.saveAvif(image, low, 20, 4);
+      vips.saveAvif(image, high, 95, 4);
+    }
+
+    try (VipsImage decoded = vips.openHeif(high, -1)) {
+      assertThat(decoded.string("heif-compression")).hasValue("av1");
+      assertThat(decoded.width()).isEqualTo(64);
+      assertThat(decoded.height()).isEqualTo(48);
+      assertThat(decoded.bands()).isEqualTo(4);
+      byte[] pixels = decoded.bytes();
+      // left half red at alpha 128, right half opaque blue
+      int left = (20 * 64 + 8) * 4;
+      int right = (20 * 64 + 56) * 4;
+      assertThat(pixels[left] & 0xFF).isGreaterThan(200);
+      assertThat(pixels[left + 3] & 0xFF).isBetween(118, 138);
+      assertThat(pixels[right + 2] & 0xFF).isGreaterThan(200);
+      assertThat(pixels[right + 3] & 0xFF).isGreaterThan(245);
+    }
+    assertThat(Files.size(low)).isLessThan(Files.size(high));
+  }
+
+  @Test
+  void saversReportFailuresAsVipsException() {
+    try (VipsImage image = vips.fromPixels(new byte[3], 1, 1, 3)) {
+      Path nowhere = dir.resolve("missing-folder/out.webp");
+      assertThatThrownBy(() -> vips.saveWebp(image, nowhere, 80, false, 4))
+          .isInstanceOf(VipsException.class)
+          .hasMessageContaining("webpsave");
+      assertThatThrownBy(() -> vips.saveAvif(image, dir.resolve("missing-folder/x.avif"), 50, 4))
+          .isInstanceOf(VipsException.class)
+          .hasMessageContaining("heifsave");
+    }
+  }
+
+  private static byte[] rgba(BufferedImage image) {
+    int width = image.getWidth();
+    int height = image.getHeight();
+    byte[] out = new byte[width * height * 4];
+    int i = 0;
+    for (int y = 0; y < height; y++) {
+      for (int x = 0; x < width; x++) {
+        int argb = image.getRGB(x, y);
+        out[i++] = (byte) (argb >>> 16);
+        out[i++] = (byte) (argb >>> 8);
+        out[i++] = (byte) argb;
+        out[i++] = (byte) (argb >>> 24);
+      }
+    }
+    return out;
+  }
+
+  @Test
   void residentMemoryStaysFlatOverManyThumbnails() throws IOException {
     Path jpeg = write(picture(1600, 1200, false), "jpeg");
     for (int i = 0; i < 20; i++) {
