@@ -62,6 +62,9 @@ public final class CloudRows {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20)).build();
   private URI api;
 
+  /** The median step time the worker reported for one thumbnail at a time ({@code e2e_1step}). */
+  private double aloneStepMillis = Double.NaN;
+
   /**
    * @param endpoint the AWS endpoint to run on, or {@code null} to let the local cloud start one
    * @param properties template property overrides ({@code LogicalId.Property=Value})
@@ -168,6 +171,7 @@ public final class CloudRows {
       }
     }
     Stats wall = Stats.of(walls);
+    aloneStepMillis = Stats.of(computes).median();
     results.add(
         new Row(
             "e2e_1step",
@@ -234,7 +238,10 @@ public final class CloudRows {
             n,
             i -> {
               HttpResponse<String> response = post(body);
-              ids.add(JSON.readTree(response.body()).path("id").asText());
+              String id = JSON.readTree(response.body()).path("id").asText();
+              if (response.statusCode() / 100 == 2 && !id.isBlank()) {
+                ids.add(id);
+              }
               return response;
             });
     for (String id : ids) {
@@ -295,14 +302,23 @@ public final class CloudRows {
                   WorkerRows.thumbnailTarget().put("width", 300 + i).put("height", 300 + i);
               HttpResponse<String> response =
                   post(JSON.writeValueAsString(request(key, target, 0)));
-              ids.add(JSON.readTree(response.body()).path("id").asText());
+              String id = JSON.readTree(response.body()).path("id").asText();
+              if (response.statusCode() / 100 == 2 && !id.isBlank()) {
+                ids.add(id);
+              }
               return response;
             });
     long lastFinished = startMillis;
     int failed = 0;
     List<Double> computes = new ArrayList<>();
     for (String id : ids) {
-      JsonNode job = awaitEnd(id, Duration.ofSeconds(600));
+      JsonNode job;
+      try {
+        job = awaitEnd(id, Duration.ofSeconds(600));
+      } catch (IllegalStateException e) {
+        failed++;
+        continue;
+      }
       if (!"SUCCEEDED".equals(job.path("status").asText())) {
         failed++;
         continue;
@@ -317,19 +333,24 @@ public final class CloudRows {
       }
     }
     double millis = lastFinished - startMillis;
-    double stepMedian = Stats.of(computes).median();
+    // The physical floor: each step as long as it takes alone (contention is what is measured).
+    double stepMedian =
+        Double.isNaN(aloneStepMillis) ? Stats.of(computes).median() : aloneStepMillis;
     int cores = Runtime.getRuntime().availableProcessors();
-    double ideal = n * stepMedian / cores;
+    int made = ids.size() - failed; // the jobs accepted and SUCCEEDED; a 503 makes none
+    double ideal = made * stepMedian / cores;
     results.add(
         new Row(
             "burst_300",
             millis,
             "ms",
-            n + " × median reported step time ÷ " + cores + " cores (no overhead)",
+            "jobs made × step time alone (e2e_1step's) ÷ " + cores + " cores",
             ideal,
             null,
             n
                 + " distinct 12 MP → thumbnail POSTs at once until the last step finished; "
+                + ids.size()
+                + " accepted, "
                 + failed
                 + " failed, "
                 + sent.failures
@@ -337,9 +358,9 @@ public final class CloudRows {
     results.add(
         new Row(
             "burst_300_rate",
-            n / (millis / 1000),
+            made / (millis / 1000),
             "executions/s",
-            cores + " cores ÷ median reported step time",
+            cores + " cores ÷ step time alone (e2e_1step's)",
             cores / (stepMedian / 1000),
             null,
             "derivatives made per second during the burst"));
@@ -571,6 +592,10 @@ public final class CloudRows {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       HttpResponse<String> response = get("/v1/derivatives/" + id);
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException(
+            "GET job " + id + " answered " + response.statusCode() + ": " + response.body());
+      }
       JsonNode job = JSON.readTree(response.body());
       String status = job.path("status").asText();
       if (status.equals("SUCCEEDED") || status.equals("FAILED")) {
