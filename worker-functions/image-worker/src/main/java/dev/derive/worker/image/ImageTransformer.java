@@ -128,8 +128,9 @@ public final class ImageTransformer implements StepTransformer {
    * HEIF/AVIF (which ImageIO cannot read), 8-bit JPEG, Huffman or arithmetic (shrink-on-load in the
    * DCT domain, about five times faster; ImageIO refuses arithmetic coding) and CMYK TIFF (so
    * untagged CMYK is converted the same way in JPEG and TIFF, with libvips' CMYK profile, as sharp
-   * does); ImageIO ({@link SourceImage}) for the rest (PNG, GIF, BMP, TIFF, WebP, lossless and
-   * 12-bit JPEG), after the structural checks ImageIO skips (a PNG header's CRC, a BMP's RLE).
+   * does) and WebP (libwebp; ImageIO's reader gets lossy colours wrong); ImageIO ({@link
+   * SourceImage}) for the rest (PNG, GIF, BMP, TIFF, lossless and 12-bit JPEG, WebP without
+   * libvips), after the structural checks ImageIO skips (a PNG header's CRC, a BMP's RLE).
    */
   static ImageSource open(Path input, long maxPixels, int page) throws IOException {
     Sniffer.Heif heif = Sniffer.heif(input);
@@ -147,6 +148,11 @@ public final class ImageTransformer implements StepTransformer {
     }
     if (vips && Sniffer.cmykTiff(input)) {
       return VipsSource.file(input, "CMYK TIFF", "tiff", maxPixels, page);
+    }
+    if (vips && Sniffer.webp(input)) {
+      // TwelveMonkeys' VP8 decoder gets lossy WebP colours wrong (a red of 0xdd1514 read as
+      // 0x790000); libwebp, inside libvips, decodes them right, lossless and animated too.
+      return VipsSource.file(input, "WebP", "webp", maxPixels, page);
     }
     if (Sniffer.pngHeaderDamaged(input)) {
       throw new PermanentStepFailure(

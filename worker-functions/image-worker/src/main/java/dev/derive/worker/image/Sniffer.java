@@ -222,6 +222,21 @@ final class Sniffer {
   }
 
   /**
+   * Whether the file is a WebP: a RIFF container (bytes 0-3 {@code RIFF}) of form type {@code WEBP}
+   * (bytes 8-11), as the WebP Container Specification (RIFF) defines it.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean webp(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer header = read(channel, 0, 12);
+      return header.limit() >= 12
+          && type(header, 0).equals("RIFF")
+          && type(header, 8).equals("WEBP");
+    }
+  }
+
+  /**
    * Whether a PNG's header chunk (IHDR, which must come first) fails its CRC-32, as libpng and
    * browsers refuse it; {@code false} for anything that is not a PNG or has no IHDR first.
    *

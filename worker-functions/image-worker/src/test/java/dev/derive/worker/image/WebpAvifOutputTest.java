@@ -167,6 +167,22 @@ class WebpAvifOutputTest {
             e -> assertThat(e.type()).isEqualTo(StepErrorTypes.INVALID_STEP));
   }
 
+  /** Lossy WebP input is decoded by libwebp: ImageIO's reader read this red as 0x790000. */
+  @Test
+  void aLossyWebpSourceKeepsItsColoursInAPngThumbnail() throws IOException {
+    Path lossy = run(jpeg(1200, 800), encode(MediaTypes.IMAGE_WEBP, 85, null, null), "lossy");
+    byte[] webp = Files.readAllBytes(lossy);
+
+    Path png = run(webp, encode(MediaTypes.IMAGE_PNG, 85, null, null), "webp-to-png");
+
+    BufferedImage image = ImageIO.read(png.toFile());
+    assertThat(image.getWidth()).isEqualTo(300);
+    assertClose(image.getRGB(40, 40) & 0xFFFFFF, TestImages.TOP_LEFT);
+    assertClose(image.getRGB(260, 40) & 0xFFFFFF, TestImages.TOP_RIGHT);
+    assertClose(image.getRGB(40, 160) & 0xFFFFFF, TestImages.BOTTOM_LEFT);
+    assertClose(image.getRGB(260, 160) & 0xFFFFFF, TestImages.BOTTOM_RIGHT);
+  }
+
   private Path run(byte[] input, Operation encode, String name) throws IOException {
     Path in = dir.resolve(name + ".in");
     Path out = dir.resolve(name + ".out");
