@@ -78,7 +78,7 @@ class TemplateReaderTest {
     assertThat(worker.sqsEvents())
         .containsExactly(
             new FunctionDefinition.SqsEvent(
-                "ImageSteps", "arn:ImageQueue", 5, 1, true, java.util.OptionalInt.of(10), true));
+                "ImageSteps", "arn:ImageQueue", 5, 0, true, java.util.OptionalInt.of(10), true));
     assertThat(api.environment()).containsEntry("JOB_LEASE_SECONDS", "60");
   }
 
