@@ -383,7 +383,9 @@ class DerivativesResourceTest {
         .statusCode(422)
         .contentType(PROBLEM)
         .body("type", equalTo("https://derive.dev/problems/no-conversion"))
-        .body("reachable", org.hamcrest.Matchers.contains("image/jpeg", "image/png"));
+        .body(
+            "reachable",
+            org.hamcrest.Matchers.contains("image/avif", "image/jpeg", "image/png", "image/webp"));
   }
 
   @Test
