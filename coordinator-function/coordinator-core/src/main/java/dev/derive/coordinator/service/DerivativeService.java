@@ -239,8 +239,8 @@ public final class DerivativeService {
 
   /**
    * Handles {@code GET /v1/derivatives/{id}}: the job record when there is one, otherwise the
-   * cached derivative (a cache hit is answered without a record). A job not SUCCEEDED whose
-   * derivative exists all the same reads SUCCEEDED, so GET agrees with POST's cache hit.
+   * cached derivative (a cache hit is answered without a record). A FAILED job whose derivative
+   * exists all the same reads SUCCEEDED, so GET agrees with POST's cache hit.
    *
    * @throws JobNotFoundException if {@code id} is no fingerprint, or neither exists
    */
@@ -260,11 +260,9 @@ public final class DerivativeService {
         status = JobStatus.FAILED;
         error = stalled(job);
       }
-      if (status != JobStatus.SUCCEEDED) {
+      if (status == JobStatus.FAILED) {
         // The derivative is the truth: a worker may have written it and then died on its last
-        // delivery (the job failed), or a superseded execution's worker wrote it while a new
-        // execution runs; its content-addressed output is there and right, as POST's cache hit
-        // says.
+        // delivery, so the job failed although its content-addressed output is there and right.
         Optional<PresignedDownload> made = cache.lookup(id);
         if (made.isPresent()) {
           status = JobStatus.SUCCEEDED;

@@ -102,15 +102,4 @@ class DerivativeStatusTest {
     assertThat(view.download()).isNotNull();
     assertThat(view.error()).isNull();
   }
-
-  @Test
-  void aPendingJobWhoseDerivativeAnOldExecutionWroteReadsSucceeded() {
-    Job job = claim();
-    objects.put(job.output().bucket(), job.output().key(), new byte[] {3});
-
-    JobView view = service.status(job.jobId());
-
-    assertThat(view.status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(view.download()).isNotNull();
-  }
 }
