@@ -1,6 +1,7 @@
 package dev.derive.coordinator.identity;
 
 import dev.derive.coordinator.storage.ObjectMetadata;
+import dev.derive.coordinator.storage.ObjectStart;
 import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.validate.SourceSpec;
 import dev.derive.protocol.capability.CapabilityDescriptor;
@@ -10,9 +11,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Establishes a source's identity: HEAD for existence, size and ETag, then a ranged GET of its
- * first bytes to detect the media type from content; the key's last segment only refines what the
- * bytes leave open (see {@link MediaTypeDetector#detect(byte[], String)}).
+ * Establishes a source's identity in one round trip: a ranged GET of its first bytes tells
+ * existence, whole size (from {@code Content-Range}) and ETag, and the bytes detect the media type
+ * from content; the key's last segment only refines what the bytes leave open (see {@link
+ * MediaTypeDetector#detect(byte[], String)}).
  */
 public final class SourceInspector {
   private final ObjectStore objects;
@@ -63,15 +65,15 @@ public final class SourceInspector {
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails otherwise
    */
   public SourceIdentity inspect(SourceSpec source) {
-    ObjectMetadata head =
+    ObjectStart start =
         objects
-            .head(sourceBucket, source.key(), source.versionId())
+            .readStart(sourceBucket, source.key(), source.versionId(), detector.prefixBytes())
             .orElseThrow(() -> new SourceNotFoundException(source.key(), source.versionId()));
+    ObjectMetadata head = start.metadata();
     if (head.sizeBytes() > maxSourceBytes) {
       throw new SourceTooLargeException(source.key(), head.sizeBytes(), maxSourceBytes);
     }
-    byte[] prefix =
-        objects.readPrefix(sourceBucket, source.key(), source.versionId(), detector.prefixBytes());
+    byte[] prefix = start.firstBytes();
     String mediaType =
         detector
             .detect(prefix, fileName(source.key()))

@@ -20,13 +20,16 @@ public interface ObjectStore {
   Optional<ObjectMetadata> head(String bucket, String key, String versionId);
 
   /**
-   * Reads the first bytes of an object (an HTTP range request, RFC 9110 section 14).
+   * Reads an object's metadata and its first bytes in one request (an HTTP range request, RFC 9110
+   * section 14): what a HEAD and a ranged GET would tell, for one round trip.
    *
+   * @param versionId version to read, or {@code null} for the current one
    * @param maxBytes how many bytes at most to read
-   * @return up to {@code maxBytes} bytes; fewer if the object is shorter
-   * @throws ObjectStoreException if the object cannot be read
+   * @return the metadata (with the whole object's size) and up to {@code maxBytes} bytes, or empty
+   *     when no such object (or version) exists
+   * @throws ObjectStoreException on any other failure (access denied, throttling, network)
    */
-  byte[] readPrefix(String bucket, String key, String versionId, int maxBytes);
+  Optional<ObjectStart> readStart(String bucket, String key, String versionId, int maxBytes);
 
   /**
    * Presigns a GET of the current version of {@code bucket/key}; makes no request.

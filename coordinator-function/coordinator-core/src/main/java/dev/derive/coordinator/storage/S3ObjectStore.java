@@ -1,12 +1,15 @@
 package dev.derive.coordinator.storage;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -44,23 +47,59 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
-  public byte[] readPrefix(String bucket, String key, String versionId, int maxBytes) {
+  public Optional<ObjectStart> readStart(
+      String bucket, String key, String versionId, int maxBytes) {
     if (maxBytes <= 0) {
-      return new byte[0];
+      return head(bucket, key, versionId).map(head -> new ObjectStart(head, new byte[0]));
     }
-    try {
-      return s3.getObjectAsBytes(
-              b ->
-                  b.bucket(bucket).key(key).versionId(versionId).range("bytes=0-" + (maxBytes - 1)))
-          .asByteArray();
+    try (ResponseInputStream<GetObjectResponse> in =
+        s3.getObject(
+            b ->
+                b.bucket(bucket)
+                    .key(key)
+                    .versionId(versionId)
+                    .range("bytes=0-" + (maxBytes - 1)))) {
+      GetObjectResponse response = in.response();
+      byte[] first = in.readNBytes(maxBytes);
+      long size = wholeSize(response.contentRange(), response.contentLength());
+      if (size > first.length) {
+        in.abort(); // a store that ignored the range sends the rest: do not read it
+      }
+      return Optional.of(
+          new ObjectStart(new ObjectMetadata(size, response.eTag(), response.versionId()), first));
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
     } catch (S3Exception e) {
       if (e.statusCode() == 416) {
-        return new byte[0]; // an empty object has no first byte to range over
+        // An empty object has no first byte to range over (RFC 9110 section 15.5.17).
+        return head(bucket, key, versionId).map(head -> new ObjectStart(head, new byte[0]));
+      }
+      if (e.statusCode() == 404 || (versionId != null && e.statusCode() == 400)) {
+        return Optional.empty();
       }
       throw new ObjectStoreException("GetObject s3://" + bucket + "/" + key + " failed", e);
-    } catch (SdkException e) {
+    } catch (SdkException | IOException e) {
       throw new ObjectStoreException("GetObject s3://" + bucket + "/" + key + " failed", e);
     }
+  }
+
+  /**
+   * The whole object's size from a ranged answer's {@code Content-Range: bytes 0-4095/123456} (RFC
+   * 9110 section 14.4), or its {@code Content-Length} when the store sent the whole object.
+   */
+  static long wholeSize(String contentRange, Long contentLength) {
+    if (contentRange != null) {
+      int slash = contentRange.lastIndexOf('/');
+      String total = slash < 0 ? "" : contentRange.substring(slash + 1).trim();
+      if (!total.isEmpty() && !total.equals("*")) {
+        try {
+          return Long.parseLong(total);
+        } catch (NumberFormatException e) {
+          // fall through to the length
+        }
+      }
+    }
+    return contentLength == null ? 0 : contentLength;
   }
 
   @Override

@@ -37,9 +37,14 @@ public final class InMemoryObjects implements ObjectStore {
   }
 
   @Override
-  public byte[] readPrefix(String bucket, String key, String versionId, int maxBytes) {
+  public Optional<dev.derive.coordinator.storage.ObjectStart> readStart(
+      String bucket, String key, String versionId, int maxBytes) {
     byte[] bytes = objects.get(bucket + "/" + key);
-    return bytes == null ? new byte[0] : Arrays.copyOf(bytes, Math.min(maxBytes, bytes.length));
+    return head(bucket, key, versionId)
+        .map(
+            head ->
+                new dev.derive.coordinator.storage.ObjectStart(
+                    head, Arrays.copyOf(bytes, Math.min(maxBytes, bytes.length))));
   }
 
   @Override
