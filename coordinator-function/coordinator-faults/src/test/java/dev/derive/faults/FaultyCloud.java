@@ -144,7 +144,12 @@ final class FaultyCloud {
   FaultyCloud(long seed, Path tempDirectory) {
     this.random = new Random(seed);
     S3ObjectStore objects = new S3ObjectStore(S3, PRESIGNER);
-    DerivativeCache cache = new DerivativeCache(objects, DERIVATIVES_BUCKET, Duration.ofMinutes(5));
+    DerivativeCache cache =
+        new DerivativeCache(
+            objects,
+            DERIVATIVES_BUCKET,
+            Duration.ofMinutes(5),
+            dev.derive.coordinator.cache.RecentHits.none());
     JobStore store = new OutageStore();
     api =
         new DerivativeService(

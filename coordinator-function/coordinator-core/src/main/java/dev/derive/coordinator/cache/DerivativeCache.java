@@ -9,22 +9,30 @@ import java.util.Optional;
 
 /**
  * The result cache: the derivatives bucket itself. A derivative with fingerprint {@code fp} exists
- * iff the object {@code derivatives/<fp>} does, so a lookup is one HeadObject and a hit is answered
- * with a presigned GET URL; a hit touches neither the jobs table nor any queue.
+ * iff the object {@code derivatives/<fp>} does, so a lookup is one HeadObject (none when the hit is
+ * {@linkplain RecentHits recent}) and a hit is answered with a presigned GET URL; a hit touches
+ * neither the jobs table nor any queue.
  */
 public final class DerivativeCache {
   private final ObjectStore objects;
   private final String derivativesBucket;
   private final Duration downloadLifetime;
+  private final RecentHits recentHits;
 
   /**
    * @param derivativesBucket bucket named by {@code DERIVATIVES_BUCKET}
    * @param downloadLifetime lifetime of the presigned URLs ({@code PRESIGNED_URL_EXPIRY_SECONDS})
+   * @param recentHits the hits remembered by this instance ({@link RecentHits#none()} for none)
    */
-  public DerivativeCache(ObjectStore objects, String derivativesBucket, Duration downloadLifetime) {
+  public DerivativeCache(
+      ObjectStore objects,
+      String derivativesBucket,
+      Duration downloadLifetime,
+      RecentHits recentHits) {
     this.objects = objects;
     this.derivativesBucket = derivativesBucket;
     this.downloadLifetime = downloadLifetime;
+    this.recentHits = recentHits;
   }
 
   /**
@@ -34,8 +42,14 @@ public final class DerivativeCache {
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
    */
   public Optional<PresignedDownload> lookup(String fingerprint) {
+    if (recentHits.contains(fingerprint)) {
+      return Optional.of(download(fingerprint));
+    }
     String key = DerivativeFingerprint.objectKey(fingerprint);
-    return objects.head(derivativesBucket, key, null).map(head -> download(fingerprint));
+    Optional<PresignedDownload> found =
+        objects.head(derivativesBucket, key, null).map(head -> download(fingerprint));
+    found.ifPresent(hit -> recentHits.seen(fingerprint));
+    return found;
   }
 
   /**

@@ -64,6 +64,12 @@ public record CoordinatorSettings(
   /** Default record retention: 7 days. */
   public static final long DEFAULT_JOB_RETENTION_SECONDS = 7 * 24 * 3600;
 
+  /**
+   * Default memory of a hit: 30 s, a tenth of the default download URL lifetime, so a deleted
+   * derivative is answered for no longer than a URL handed out before the deletion keeps working.
+   */
+  public static final long DEFAULT_CACHE_HIT_MEMORY_SECONDS = 30;
+
   /** Default source limit: 100 MiB, the same as the {@code MaxSourceBytes} template parameter. */
   public static final long DEFAULT_MAX_SOURCE_BYTES = 100L * 1024 * 1024;
 
@@ -132,6 +138,32 @@ public record CoordinatorSettings(
   public Duration stepTimeout(String capability) {
     String variable = capability.toUpperCase(java.util.Locale.ROOT) + "_STEP_TIMEOUT_SECONDS";
     return Duration.ofSeconds(positive(lookup, variable, 900));
+  }
+
+  /**
+   * How long this instance remembers a derivative it saw in the bucket, so that repeated hits on it
+   * skip the HeadObject ({@code CACHE_HIT_MEMORY_SECONDS}, default {@value
+   * #DEFAULT_CACHE_HIT_MEMORY_SECONDS} s; 0 turns it off). See {@link
+   * dev.derive.coordinator.cache.RecentHits} for what it can miss.
+   *
+   * @throws MissingSettingException if it is set but not a non-negative integer
+   */
+  public Duration cacheHitMemory() {
+    String variable = "CACHE_HIT_MEMORY_SECONDS";
+    Optional<String> value = lookup.apply(variable);
+    if (value.isEmpty()) {
+      return Duration.ofSeconds(DEFAULT_CACHE_HIT_MEMORY_SECONDS);
+    }
+    try {
+      long seconds = Long.parseLong(value.get());
+      if (seconds >= 0) {
+        return Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new MissingSettingException(
+        variable + " must be a non-negative integer, got " + value.get());
   }
 
   /**

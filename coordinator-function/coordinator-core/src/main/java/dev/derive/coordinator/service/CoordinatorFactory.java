@@ -1,6 +1,7 @@
 package dev.derive.coordinator.service;
 
 import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.cache.RecentHits;
 import dev.derive.coordinator.claim.DynamoDbJobStore;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.config.AwsSdkClients;
@@ -36,7 +37,11 @@ public final class CoordinatorFactory {
             AwsSdkClients.s3Presigner(settings.s3PathStyle()));
     List<CapabilityDescriptor> deployed = settings.deployed(Capabilities.ALL);
     DerivativeCache cache =
-        new DerivativeCache(objects, settings.derivativesBucket(), settings.presignedUrlExpiry());
+        new DerivativeCache(
+            objects,
+            settings.derivativesBucket(),
+            settings.presignedUrlExpiry(),
+            new RecentHits(settings.cacheHitMemory(), Clock.systemUTC()));
     JobStore store = jobStore(settings);
     return new DerivativeService(
         new SourceInspector(

@@ -38,7 +38,11 @@ class JobLifecycleTest {
       new JobLifecycle(
           store,
           dispatcher,
-          new DerivativeCache(objects, "derivatives", Duration.ofMinutes(5)),
+          new DerivativeCache(
+              objects,
+              "derivatives",
+              Duration.ofMinutes(5),
+              dev.derive.coordinator.cache.RecentHits.none()),
           capability -> STEP_LEASE,
           DISPATCH_LEASE,
           HOLD,

@@ -33,7 +33,11 @@ class DerivativeStatusTest {
       new DerivativeService(
           null,
           null,
-          new DerivativeCache(objects, "derivatives", Duration.ofMinutes(5)),
+          new DerivativeCache(
+              objects,
+              "derivatives",
+              Duration.ofMinutes(5),
+              dev.derive.coordinator.cache.RecentHits.none()),
           store,
           null,
           capability -> WORKER_TIMEOUT,

@@ -1,0 +1,55 @@
+package dev.derive.coordinator.cache;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.derive.coordinator.lifecycle.InMemoryObjects;
+import dev.derive.coordinator.lifecycle.MutableClock;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class DerivativeCacheTest {
+  private static final String FP = "a".repeat(64);
+  private final InMemoryObjects objects = new InMemoryObjects();
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T12:00:00Z"));
+
+  private DerivativeCache cache(Duration memory) {
+    objects.put(
+        "derivatives", DerivativeFingerprint.objectKey(FP), "x".getBytes(StandardCharsets.UTF_8));
+    return new DerivativeCache(
+        objects, "derivatives", Duration.ofMinutes(5), new RecentHits(memory, clock));
+  }
+
+  @Test
+  void aRecentHitIsAnsweredWithoutAskingTheBucketUntilItsMemoryEnds() {
+    DerivativeCache cache = cache(Duration.ofSeconds(30));
+    assertTrue(cache.lookup(FP).isPresent());
+    objects.delete("derivatives", DerivativeFingerprint.objectKey(FP));
+    assertTrue(cache.lookup(FP).isPresent(), "remembered: no HeadObject made");
+    clock.advance(Duration.ofSeconds(30));
+    assertTrue(cache.lookup(FP).isEmpty(), "forgotten: the bucket says it is gone");
+  }
+
+  @Test
+  void withoutMemoryEveryLookupAsksTheBucket() {
+    DerivativeCache cache = cache(Duration.ZERO);
+    assertTrue(cache.lookup(FP).isPresent());
+    objects.delete("derivatives", DerivativeFingerprint.objectKey(FP));
+    assertTrue(cache.lookup(FP).isEmpty());
+  }
+
+  @Test
+  void aMissIsNeverRemembered() {
+    DerivativeCache cache =
+        new DerivativeCache(
+            objects,
+            "derivatives",
+            Duration.ofMinutes(5),
+            new RecentHits(Duration.ofSeconds(30), clock));
+    assertTrue(cache.lookup(FP).isEmpty());
+    objects.put("derivatives", DerivativeFingerprint.objectKey(FP), new byte[] {1});
+    assertTrue(cache.lookup(FP).isPresent());
+  }
+}
