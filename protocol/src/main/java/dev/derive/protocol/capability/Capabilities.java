@@ -282,13 +282,32 @@ public final class Capabilities {
                           "page", 1, MAX_PAGE, 1, "Page to render (1-based)."),
                       ParameterDescriptor.integer(
                           "dpi", 1, MAX_DPI, 150, "Rendering resolution in dpi."),
-                      width("Largest width of the rendered page in pixels."),
-                      height("Largest height of the rendered page in pixels.")),
-                  // width and height are for explicit steps: a target's size goes to the image
-                  // capability, which resamples the page rendered at dpi (sharper than a page
-                  // rasterised straight into a small box)
+                      width("Width of the box the page is drawn into, in pixels."),
+                      height("Height of the box the page is drawn into, in pixels."),
+                      // no declared default: a step without it keeps its fingerprint
+                      ParameterDescriptor.choice(
+                          "fit",
+                          FIT_MODES,
+                          null,
+                          "How the page meets the box: inside and contain (default) draw it"
+                              + " within the box, cover, fill and outside draw it covering the"
+                              + " box (the resize after it crops, stretches or keeps it)."),
+                      new ParameterDescriptor(
+                          "withoutEnlargement",
+                          "boolean",
+                          null,
+                          null,
+                          List.of(),
+                          null,
+                          null,
+                          "Never draw the page above dpi, even when the box is larger (default"
+                              + " false: the box decides).")),
+                  // A target's size goes to the image step's resize (it fits, crops and pads); the
+                  // page is told the box as a hint so it is drawn at the resolution the resize
+                  // needs: a thumbnail of a huge page never exists at dpi first (issue 14 item 4).
                   List.of("page", "dpi"),
-                  false),
+                  false,
+                  List.of("width", "height", "fit", "withoutEnlargement")),
               new OperationDescriptor(
                   METADATA,
                   "Page count, page sizes and the document information, as JSON.",

@@ -1,5 +1,6 @@
 package dev.derive.protocol.capability;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,22 +23,44 @@ import java.util.Optional;
  *     target gives one of the options it consumes with a value other than the parameter's default,
  *     or explicit steps name it (e.g. {@code resize}); {@code false} if every step performing a
  *     conversion that lists it applies it (e.g. {@code encode})
+ * @param hints names of target options this operation is told about: when the target gives one of
+ *     them to an operation of a later step, this operation is given that operation's values of the
+ *     parameters of these names (defaults included), and applies them only as far as its own
+ *     description says; empty for most operations
  */
 public record OperationDescriptor(
     String name,
     String description,
     List<ParameterDescriptor> parameters,
     List<String> consumes,
-    boolean optional) {
+    boolean optional,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hints) {
   public OperationDescriptor {
     parameters = List.copyOf(parameters);
     consumes = List.copyOf(consumes);
+    hints = List.copyOf(hints);
     for (String option : consumes) {
       if (parameters.stream().noneMatch(p -> p.name().equals(option))) {
         throw new IllegalArgumentException(
             "operation " + name + " consumes target option " + option + " but has no parameter");
       }
     }
+    for (String option : hints) {
+      if (parameters.stream().noneMatch(p -> p.name().equals(option))) {
+        throw new IllegalArgumentException(
+            "operation " + name + " is hinted target option " + option + " but has no parameter");
+      }
+    }
+  }
+
+  /** An operation without hints. */
+  public OperationDescriptor(
+      String name,
+      String description,
+      List<ParameterDescriptor> parameters,
+      List<String> consumes,
+      boolean optional) {
+    this(name, description, parameters, consumes, optional, List.of());
   }
 
   /** Returns the parameter called {@code name}, if the operation declares one. */

@@ -35,8 +35,10 @@ import java.util.TreeSet;
  * OperationDescriptor#consumes() consumes} it, and only chains that consume every option the target
  * sets to a non-default value qualify; an option equal to its default is the same as an absent one.
  * Optional operations (resize) are applied only when given an option; parameters not given take
- * their declared defaults, and {@code mediaType} is the step's output. Ties in cost go to fewer
- * steps, then to declaration order.
+ * their declared defaults, and {@code mediaType} is the step's output. An operation with
+ * {@linkplain OperationDescriptor#hints() hints} is also given the values a later step applies for
+ * them (the PDF render learns the resize's box). Ties in cost go to fewer steps, then to
+ * declaration order.
  *
  * <p>Then each step's output is addressed by the fingerprint of the source and the steps up to it.
  */
@@ -358,7 +360,47 @@ public final class Planner {
               edge.conversion().target(),
               null));
     }
-    return steps;
+    return withHints(chain, assigned, steps);
+  }
+
+  /**
+   * {@code steps} with each operation's {@linkplain OperationDescriptor#hints() hints} filled in:
+   * when an operation of a later step was given a hinted option by the target, the hinting
+   * operation gets that operation's values of every hinted parameter (defaults included), e.g. the
+   * PDF render gets the resize's width, height, fit and withoutEnlargement.
+   */
+  private static List<PlannedStep> withHints(
+      List<Edge> chain, List<Map<String, Map<String, Object>>> assigned, List<PlannedStep> steps) {
+    List<PlannedStep> hinted = new ArrayList<>(steps);
+    for (int i = 0; i < steps.size(); i++) {
+      List<Operation> operations = new ArrayList<>();
+      for (Operation operation : steps.get(i).operations()) {
+        List<String> hints =
+            chain.get(i).capability().operation(operation.operation()).orElseThrow().hints();
+        Map<String, Object> params = new TreeMap<>(operation.params());
+        for (int j = i + 1; j < steps.size() && !hints.isEmpty(); j++) {
+          for (Operation later : steps.get(j).operations()) {
+            Map<String, Object> given = assigned.get(j).getOrDefault(later.operation(), Map.of());
+            if (hints.stream().anyMatch(given::containsKey)) {
+              hints.stream()
+                  .filter(later.params()::containsKey)
+                  .forEach(h -> params.putIfAbsent(h, later.params().get(h)));
+            }
+          }
+        }
+        operations.add(new Operation(operation.operation(), params));
+      }
+      PlannedStep step = steps.get(i);
+      hinted.set(
+          i,
+          new PlannedStep(
+              step.capability(),
+              operations,
+              step.inputMediaType(),
+              step.outputMediaType(),
+              step.output()));
+    }
+    return hinted;
   }
 
   /** The operation with {@code given} parameters, defaults filled in and its output type set. */

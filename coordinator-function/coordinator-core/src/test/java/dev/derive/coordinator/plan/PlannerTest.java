@@ -107,7 +107,15 @@ class PlannerTest {
     assertThat(plan.step(0).operations())
         .containsExactly(new Operation("render", Map.of("pageSize", "A4")));
     assertThat(plan.step(1).operations())
-        .containsExactly(new Operation("render", Map.of("page", 1, "dpi", 150)));
+        .containsExactly(
+            new Operation(
+                "render",
+                Map.of(
+                    "page", 1,
+                    "dpi", 150,
+                    "width", 256,
+                    "fit", "inside",
+                    "withoutEnlargement", true)));
     assertThat(plan.step(2).operations())
         .containsExactly(
             new Operation(
@@ -159,8 +167,12 @@ class PlannerTest {
     assertThat(plan.step(2).output().key()).isEqualTo("derivatives/" + plan.fingerprint());
   }
 
+  /**
+   * Issue 14 item 4: the page is drawn at the resolution the box needs, so a thumbnail of a huge
+   * page never exists at full size first; each size draws the page again.
+   */
   @Test
-  void aNewThumbnailSizeOfAPdfPageSharesTheRenderedPage() {
+  void aPdfPageThumbnailTellsTheRenderItsBox() {
     Plan small =
         planner.plan(
             source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_JPEG, "width", 128));
@@ -168,8 +180,58 @@ class PlannerTest {
         planner.plan(
             source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_JPEG, "width", 512));
 
-    assertThat(small.step(0).output()).isEqualTo(large.step(0).output());
-    assertThat(small.fingerprint()).isNotEqualTo(large.fingerprint());
+    assertThat(small.step(0).operations().get(0).params())
+        .containsEntry("width", 128)
+        .containsEntry("fit", "inside")
+        .containsEntry("withoutEnlargement", true)
+        .doesNotContainKey("height");
+    assertThat(small.step(0).output()).isNotEqualTo(large.step(0).output());
+  }
+
+  @Test
+  void theRenderIsToldTheFitAndEnlargementTheResizeApplies() {
+    Plan plan =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            target(
+                MediaTypes.IMAGE_PNG,
+                "width",
+                256,
+                "height",
+                256,
+                "fit",
+                "cover",
+                "withoutEnlargement",
+                false));
+
+    assertThat(plan.step(0).operations().get(0).params())
+        .containsEntry("width", 256)
+        .containsEntry("height", 256)
+        .containsEntry("fit", "cover")
+        .containsEntry("withoutEnlargement", false);
+    assertThat(plan.step(1).operations().get(0))
+        .isEqualTo(
+            new Operation(
+                "resize",
+                Map.of("width", 256, "height", 256, "fit", "cover", "withoutEnlargement", false)));
+  }
+
+  @Test
+  void aPageWithoutABoxIsRenderedAsThePlainPageSoEveryChainSharesIt() {
+    Plan jpeg = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_JPEG));
+    Plan background =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            target(MediaTypes.IMAGE_JPEG, "background", "#ff0000"));
+    Plan png = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG));
+
+    assertThat(jpeg.step(0).operations())
+        .containsExactly(new Operation("render", Map.of("page", 1, "dpi", 150)));
+    assertThat(background.step(0).operations()).isEqualTo(jpeg.step(0).operations());
+    assertThat(png.fingerprint())
+        .isEqualTo(
+            DerivativeFingerprint.of(
+                source(MediaTypes.APPLICATION_PDF), jpeg.steps().subList(0, 1)));
   }
 
   @Test
@@ -180,7 +242,15 @@ class PlannerTest {
             target(MediaTypes.IMAGE_JPEG, "page", 3, "dpi", 72, "width", 100, "quality", 60));
 
     assertThat(plan.step(0).operations())
-        .containsExactly(new Operation("render", Map.of("page", 3, "dpi", 72)));
+        .containsExactly(
+            new Operation(
+                "render",
+                Map.of(
+                    "page", 3,
+                    "dpi", 72,
+                    "width", 100,
+                    "fit", "inside",
+                    "withoutEnlargement", true)));
     assertThat(plan.step(1).operations())
         .containsExactly(
             new Operation(
@@ -189,7 +259,7 @@ class PlannerTest {
   }
 
   @Test
-  void aPngPageInABoxIsRenderedAtItsDpiThenResampled() {
+  void aPngPageInABoxIsRenderedIntoTheBoxThenFittedByTheImageStep() {
     Plan plan =
         planner.plan(
             source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG, "width", 300));
@@ -198,7 +268,15 @@ class PlannerTest {
         .extracting(PlannedStep::capability)
         .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
     assertThat(plan.step(0).operations())
-        .containsExactly(new Operation("render", Map.of("page", 1, "dpi", 150)));
+        .containsExactly(
+            new Operation(
+                "render",
+                Map.of(
+                    "page", 1,
+                    "dpi", 150,
+                    "width", 300,
+                    "fit", "inside",
+                    "withoutEnlargement", true)));
   }
 
   @Test
@@ -336,7 +414,15 @@ class PlannerTest {
         planner.plan(
             source(MediaTypes.APPLICATION_PDF),
             List.of(
-                new StepSpec("pdf", "render", Map.of("page", 2, "dpi", 150)),
+                new StepSpec(
+                    "pdf",
+                    "render",
+                    Map.of(
+                        "page", 2,
+                        "dpi", 150,
+                        "width", 256,
+                        "fit", "inside",
+                        "withoutEnlargement", true)),
                 new StepSpec("image", "resize", Map.of("width", 256)),
                 new StepSpec("image", "encode", Map.of("mediaType", "image/jpeg"))));
 

@@ -17,8 +17,9 @@ import org.apache.pdfbox.rendering.ImageType;
  * Draws one page to an opaque RGB PNG. The rendered size is computed from the page's crop box (in
  * points, 1/72 inch, turned by the page's {@code /Rotate}) before drawing, and a page over the
  * pixel limit is refused without allocating it. The page is drawn directly at that size (a
- * 256-pixel thumbnail of an A0 page never exists at 150 DPI first), and whole or not at all: a part
- * PDFBox cannot decode fails the step ({@link CompletePageDrawer}) instead of leaving a hole.
+ * 256-pixel thumbnail of an A0 page never exists at 150 DPI first; the planner tells the page the
+ * box of a target's resize for this), and whole or not at all: a part PDFBox cannot decode fails
+ * the step ({@link CompletePageDrawer}) instead of leaving a hole.
  */
 final class PageRenderer {
   private static final float POINTS_PER_INCH = 72f;
@@ -84,24 +85,41 @@ final class PageRenderer {
     }
   }
 
-  /** Pixels per point: the DPI's, or the largest that fits the box. */
+  /**
+   * Pixels per point: the DPI's; or with a box, the largest that fits the page inside it (the
+   * smallest that covers it when {@link RenderRequest#covers()}), but not above the DPI's when
+   * {@link RenderRequest#withoutEnlargement()}.
+   */
   private static float scale(RenderRequest request, float widthPoints, float heightPoints) {
+    float atDpi = request.dpi() / POINTS_PER_INCH;
     if (!request.fitsBox()) {
-      return request.dpi() / POINTS_PER_INCH;
+      return atDpi;
     }
     Integer width = request.width();
     Integer height = request.height();
-    float byWidth = width == null ? Float.MAX_VALUE : width / widthPoints;
-    float byHeight = height == null ? Float.MAX_VALUE : height / heightPoints;
-    float scale = Math.min(byWidth, byHeight);
+    float byWidth = width == null ? Float.NaN : width / widthPoints;
+    float byHeight = height == null ? Float.NaN : height / heightPoints;
+    boolean covers = request.covers() && width != null && height != null;
+    float scale =
+        width == null
+            ? byHeight
+            : height == null
+                ? byWidth
+                : covers ? Math.max(byWidth, byHeight) : Math.min(byWidth, byHeight);
+    if (request.withoutEnlargement() && scale >= atDpi) {
+      return atDpi;
+    }
     // In float, 842 pt x (256 / 842) is 255.99998, which PDFBox rounds down to 255 pixels: step the
-    // scale up a few ulps until the side that binds fills its box, never past either box side.
+    // scale up a few ulps until the side that binds fills its box (for a cover, until both sides
+    // do), never past either box side when fitting inside.
     for (int step = 0; step < 16; step++) {
       float next = Math.nextUp(scale);
-      if (reaches(scale, widthPoints, width)
-          || reaches(scale, heightPoints, height)
-          || exceeds(next, widthPoints, width)
-          || exceeds(next, heightPoints, height)) {
+      if (covers
+          ? reaches(scale, widthPoints, width) && reaches(scale, heightPoints, height)
+          : reaches(scale, widthPoints, width)
+              || reaches(scale, heightPoints, height)
+              || exceeds(next, widthPoints, width)
+              || exceeds(next, heightPoints, height)) {
         break;
       }
       scale = next;

@@ -86,6 +86,58 @@ class PdfTransformerTest {
     assertThat(page.getWidth()).isEqualTo(180); // 595 x 256 / 842 = 180.9
   }
 
+  /**
+   * Issue 14 item 4: a 4000 x 46812 pt page is 8333 x 97525 pixels at 150 DPI, over the limit; told
+   * the box, it is drawn straight at the box's resolution.
+   */
+  @Test
+  void aHugePageIsDrawnStraightIntoTheBoxItIsGiven() throws IOException {
+    Path pdf = pdf(new PDRectangle(4000, 46812));
+
+    assertFailure(() -> render(pdf, Map.of("dpi", 150)), StepErrorTypes.OUTPUT_TOO_LARGE);
+    BufferedImage page =
+        png(
+            render(
+                pdf,
+                Map.of("dpi", 150, "width", 256, "fit", "inside", "withoutEnlargement", true)));
+
+    assertThat(page.getWidth()).isEqualTo(256);
+    assertThat(page.getHeight()).isEqualTo(2995); // 46812 x 256 / 4000 = 2995.97
+  }
+
+  @Test
+  void aCoveringFitDrawsThePageCoveringTheBox() throws IOException {
+    Path pdf = pdf(PDRectangle.A4);
+
+    BufferedImage page = png(render(pdf, Map.of("width", 256, "height", 256, "fit", "cover")));
+
+    assertThat(page.getWidth()).isEqualTo(256);
+    assertThat(page.getHeight()).isEqualTo(362); // 841.89 x 256 / 595.28 = 362.06
+  }
+
+  @Test
+  void withoutEnlargementABoxLargerThanThePageAtItsDpiLeavesItAtTheDpi() throws IOException {
+    Path pdf = pdf(new PDRectangle(144, 72));
+
+    BufferedImage capped =
+        png(render(pdf, Map.of("dpi", 150, "width", 1000, "withoutEnlargement", true)));
+    BufferedImage enlarged = png(render(pdf, Map.of("dpi", 150, "width", 1000)));
+
+    assertThat(capped.getWidth()).isEqualTo(300);
+    assertThat(enlarged.getWidth()).as("the box decides by default").isEqualTo(1000);
+  }
+
+  @Test
+  void anUnknownFitIsAnInvalidStep() throws IOException {
+    Path pdf = pdf(PDRectangle.A4);
+
+    assertFailure(
+        () -> render(pdf, Map.of("width", 256, "fit", "squash")), StepErrorTypes.INVALID_STEP);
+    assertFailure(
+        () -> render(pdf, Map.of("width", 256, "withoutEnlargement", "yes")),
+        StepErrorTypes.INVALID_STEP);
+  }
+
   @Test
   void rotatedPagesRenderTurned() throws IOException {
     Path pdf = dir.resolve("rotated.pdf");
