@@ -405,7 +405,7 @@ class DerivativesResourceTest {
   }
 
   @Test
-  void aNewThumbnailOfAnAlreadyRenderedPageStartsAtTheResizeStep() {
+  void aJpegOfAnAlreadyRenderedPageStartsAtTheImageStep() {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/paper.pdf"),
         RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
@@ -420,10 +420,11 @@ class DerivativesResourceTest {
     sqs.purgeQueue(b -> b.queueUrl(pdfQueue));
     sqs.purgeQueue(b -> b.queueUrl(queueUrl));
 
+    // Without a box the page is rendered plain, as for the PNG (a box would be drawn into).
     Response thumb =
         post(
             "{\"source\":{\"key\":\"docs/paper.pdf\"},"
-                + "\"target\":{\"mediaType\":\"image/jpeg\",\"width\":128}}");
+                + "\"target\":{\"mediaType\":\"image/jpeg\",\"quality\":60}}");
 
     thumb.then().statusCode(202);
     String id = thumb.jsonPath().getString("id");
@@ -445,5 +446,48 @@ class DerivativesResourceTest {
         .body("steps[0].reused", equalTo(true))
         .body("steps[1].capability", equalTo("image"))
         .body("steps[1].status", equalTo("QUEUED"));
+  }
+
+  /**
+   * Issue 14 item 13, the other direction: the page a JPEG chain rendered as its intermediate is
+   * the PNG page asked for directly (same steps, same fingerprint), so it is served at once.
+   */
+  @Test
+  void aDerivativeMadeAsAnIntermediateIsServedWhenAskedForDirectly() {
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/report.pdf"),
+        RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
+    String pdfQueue = ConfigProvider.getConfig().getValue("PDF_QUEUE_URL", String.class);
+    sqs.purgeQueue(b -> b.queueUrl(pdfQueue));
+    post("{\"source\":{\"key\":\"docs/report.pdf\"},\"target\":{\"mediaType\":\"image/jpeg\"}}")
+        .then()
+        .statusCode(202);
+    List<Message> render = sqs.receiveMessage(b -> b.queueUrl(pdfQueue)).messages();
+    assertThat(render).hasSize(1);
+    java.util.regex.Matcher output =
+        java.util.regex.Pattern.compile("intermediates/([0-9a-f]{64})")
+            .matcher(render.get(0).body());
+    assertThat(output.find()).as(render.get(0).body()).isTrue();
+    String page = output.group(1);
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("intermediates/" + page),
+        RequestBody.fromBytes(new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+    sqs.purgeQueue(b -> b.queueUrl(pdfQueue));
+
+    post("{\"source\":{\"key\":\"docs/report.pdf\"},\"target\":{\"mediaType\":\"image/png\"}}")
+        .then()
+        .statusCode(200)
+        .body("id", equalTo(page))
+        .body("status", equalTo("SUCCEEDED"))
+        .body("download.url", containsString("intermediates/" + page));
+    assertThat(sqs.receiveMessage(b -> b.queueUrl(pdfQueue).maxNumberOfMessages(10)).messages())
+        .isEmpty();
+    given()
+        .when()
+        .get("/v1/derivatives/" + page)
+        .then()
+        .statusCode(200)
+        .body("status", equalTo("SUCCEEDED"))
+        .body("download.url", containsString("intermediates/" + page));
   }
 }

@@ -53,6 +53,23 @@ public final class DerivativeCache {
   }
 
   /**
+   * Looks up the output of the steps with {@code fingerprint} made as an intermediate of a longer
+   * chain, at {@code intermediates/<fingerprint>} (one HeadObject, never remembered): it is
+   * content-addressed by the same fingerprint, so it is the same bytes as the derivative. It lives
+   * as long as intermediates do ({@code IntermediateRetentionDays}); after that the derivative is
+   * made again.
+   *
+   * @return a download of it, or empty when no chain has made it
+   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   */
+  public Optional<PresignedDownload> lookupIntermediate(String fingerprint) {
+    String key = DerivativeFingerprint.intermediateKey(fingerprint);
+    return objects
+        .head(derivativesBucket, key, null)
+        .map(head -> objects.presignGet(derivativesBucket, key, downloadLifetime));
+  }
+
+  /**
    * Whether the step output {@code ref} exists (one HeadObject).
    *
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails

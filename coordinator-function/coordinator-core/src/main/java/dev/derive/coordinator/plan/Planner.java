@@ -140,6 +140,21 @@ public final class Planner {
     return address(source, steps);
   }
 
+  /**
+   * Whether {@code plan}'s derivative may also exist as the intermediate of a longer chain: some
+   * other capability reads what its last step writes (a PNG page, a PDF made from Markdown), so a
+   * chain may continue after it and have stored the same output under {@code intermediates/} with
+   * the same fingerprint. False for most derivatives (an image step's output is read by no other
+   * capability), which spares their cache misses a second lookup.
+   */
+  public boolean mayBeIntermediate(Plan plan) {
+    PlannedStep last = plan.step(plan.size() - 1);
+    return capabilities.stream()
+        .filter(c -> !c.name().equals(last.capability()))
+        .flatMap(c -> c.conversions().stream())
+        .anyMatch(c -> c.source().equals(last.outputMediaType()));
+  }
+
   /** Every media type some chain reaches from {@code source}, sorted. */
   public Set<String> reachable(String source) {
     Set<String> seen = new TreeSet<>();

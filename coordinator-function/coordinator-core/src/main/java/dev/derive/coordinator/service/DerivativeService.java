@@ -97,6 +97,10 @@ public final class DerivativeService {
             ? planner.plan(source, request.target())
             : planner.plan(source, request.steps());
     Optional<PresignedDownload> cached = cache.lookup(plan.fingerprint());
+    if (cached.isEmpty() && planner.mayBeIntermediate(plan)) {
+      // made as the start of a longer chain: the same fingerprint, so the same bytes
+      cached = cache.lookupIntermediate(plan.fingerprint());
+    }
     if (cached.isPresent()) {
       return new Submission(plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait);
     }
@@ -239,8 +243,9 @@ public final class DerivativeService {
 
   /**
    * Handles {@code GET /v1/derivatives/{id}}: the job record when there is one, otherwise the
-   * cached derivative (a cache hit is answered without a record). A FAILED job whose derivative
-   * exists all the same reads SUCCEEDED, so GET agrees with POST's cache hit.
+   * cached derivative (a cache hit is answered without a record), the intermediate included. A
+   * FAILED job whose derivative exists all the same reads SUCCEEDED, so GET agrees with POST's
+   * cache hit.
    *
    * @throws JobNotFoundException if {@code id} is no fingerprint, or neither exists
    */
@@ -281,6 +286,7 @@ public final class DerivativeService {
     }
     return cache
         .lookup(id)
+        .or(() -> cache.lookupIntermediate(id))
         .map(
             download ->
                 new JobView(

@@ -279,6 +279,31 @@ class PlannerTest {
                     "withoutEnlargement", true)));
   }
 
+  /** Only outputs another capability reads can be intermediates: those are worth a second look. */
+  @Test
+  void onlyOutputsAnotherCapabilityReadsMayAlsoBeIntermediates() {
+    assertThat(
+            planner.mayBeIntermediate(
+                planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG))))
+        .as("a PNG page, which the image step reads")
+        .isTrue();
+    assertThat(
+            planner.mayBeIntermediate(
+                planner.plan(source(MediaTypes.TEXT_MARKDOWN), target(MediaTypes.APPLICATION_PDF))))
+        .as("a PDF made from Markdown, which the pdf and text capabilities read")
+        .isTrue();
+    assertThat(
+            planner.mayBeIntermediate(
+                planner.plan(
+                    source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_PNG, "width", 64))))
+        .as("an image step's output, which no other capability reads")
+        .isFalse();
+    assertThat(
+            planner.mayBeIntermediate(
+                planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.TEXT_PLAIN))))
+        .isFalse();
+  }
+
   @Test
   void aPngPageWithoutASizeIsRenderedInOneStep() {
     Plan plan = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG));
