@@ -7,9 +7,9 @@ import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +24,7 @@ import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
 import org.apache.tika.sax.BodyContentHandler;
+import org.apache.tika.sax.ToTextContentHandler;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
@@ -32,11 +33,13 @@ import org.xml.sax.helpers.DefaultHandler;
  * The text capability (Apache Tika, standard parsers): {@code extract} writes the document's plain
  * text as UTF-8; {@code metadata} writes the metadata Tika finds as JSON ({@link TextMetadata}).
  * Reads PDF, DOCX, XLSX, PPTX, ODT, RTF, EPUB, HTML, Markdown and plain text in any charset (Tika
- * detects legacy encodings such as windows-1252 or IBM866).
+ * detects legacy encodings such as windows-1252 or IBM866; where its choice leaves U+FFFD in the
+ * text of bytes another charset reads, such as EBCDIC, {@link LegacyText} decodes it).
  *
- * <p>The text is streamed to the output through a byte counter: past {@code maxTextBytes} the parse
- * is stopped and the step fails with {@code output-too-large} (a small PDF can expand to gigabytes
- * of text). Embedded documents are not recursed into.
+ * <p>The text is streamed to the output through a byte counter ({@link TextCapHandler}): the moment
+ * it would pass {@code maxTextBytes} the parse is aborted and the step fails with {@code
+ * output-too-large} (a small PDF can expand to gigabytes of text). Embedded documents are not
+ * recursed into.
  */
 public final class TextTransformer implements StepTransformer {
   /** Name of the capability, as declared in {@code protocol}'s {@code Capabilities}. */
@@ -106,25 +109,38 @@ public final class TextTransformer implements StepTransformer {
         && type.startsWith(MediaTypes.TEXT_PLAIN)
         && LegacyText.hasReplacementCharacters(output)
         && !LegacyText.isUtf8(input)) {
-      // The detectors picked a charset that cannot decode the text (short inputs give them too
-      // little to go on): fall back to windows-1252, as the WHATWG Encoding Standard does for
-      // legacy Western text.
-      extract(input, MediaTypes.TEXT_PLAIN + "; charset=windows-1252", output);
+      // The detectors picked a charset that cannot read the text (short inputs give them too
+      // little to go on, and none of them knows EBCDIC): decode it with one that can.
+      Charset charset = LegacyText.charsetFor(input, metadata.get(Metadata.CONTENT_ENCODING));
+      try (Writer writer = utf8(output)) {
+        LegacyText.decode(input, charset, cap(writer));
+      } catch (SAXException e) {
+        if (TextCapHandler.limitReached(e)) {
+          throw tooLarge(e);
+        }
+        throw new IOException("cannot write the decoded text", e);
+      }
     }
   }
 
   private Metadata extract(Path input, String mediaType, Path output) throws IOException {
-    try (OutputStream file = Files.newOutputStream(output);
-        LimitedOutputStream limited = new LimitedOutputStream(file, maxTextBytes);
-        Writer writer = new OutputStreamWriter(limited, StandardCharsets.UTF_8)) {
-      Metadata metadata = parse(mediaType, input, new BodyContentHandler(writer));
-      try {
-        writer.flush();
-      } catch (TextLimitExceededException e) {
-        throw tooLarge(e);
+    try (Writer writer = utf8(output)) {
+      TextCapHandler cap = cap(writer);
+      Metadata metadata = parse(mediaType, input, new BodyContentHandler(cap));
+      if (cap.reached()) {
+        // a parser that caught the limit and finished: the text is cut short, never a result
+        throw tooLarge(null);
       }
       return metadata;
     }
+  }
+
+  private static Writer utf8(Path output) throws IOException {
+    return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);
+  }
+
+  private TextCapHandler cap(Writer writer) {
+    return new TextCapHandler(new ToTextContentHandler(writer), maxTextBytes);
   }
 
   /** Parses {@code input} into {@code handler} and returns what Tika learnt about it. */
@@ -156,8 +172,8 @@ public final class TextTransformer implements StepTransformer {
   /** Maps a parse failure to its permanent error, looking through Tika's wrapping. */
   private PermanentStepFailure classify(Exception e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof TextLimitExceededException limit) {
-        return tooLarge(limit);
+      if (TextCapHandler.limitReached(cause)) {
+        return tooLarge(e);
       }
       if (cause instanceof EncryptedDocumentException
           || cause instanceof org.apache.poi.EncryptedDocumentException) {
@@ -169,7 +185,7 @@ public final class TextTransformer implements StepTransformer {
         StepErrorTypes.CORRUPT_INPUT, "the document cannot be parsed: " + e.getMessage(), e);
   }
 
-  private PermanentStepFailure tooLarge(TextLimitExceededException e) {
+  private PermanentStepFailure tooLarge(Exception e) {
     return new PermanentStepFailure(
         StepErrorTypes.OUTPUT_TOO_LARGE,
         "the text is longer than the limit of " + maxTextBytes + " bytes",

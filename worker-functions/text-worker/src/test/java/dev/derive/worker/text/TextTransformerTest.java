@@ -18,6 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.cos.COSStream;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
@@ -27,7 +30,10 @@ import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The text capability on documents generated here (PDFBox, Apache POI, plain strings). */
 class TextTransformerTest {
@@ -90,6 +96,36 @@ class TextTransformerTest {
         .contains("Grüße aus Köln: Straße, Äpfel, Öl und Übermut.");
   }
 
+  /**
+   * EBCDIC text (IBM500, as IBM mainframes write it), ten lines as in the report: every byte is
+   * valid in the charset, so not one U+FFFD may come out (Tika's detectors read it as a Latin or
+   * Hebrew charset, in which the EBCDIC line break 0x15 is a control character it replaces), and
+   * the text reads as written.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void ebcdicTextComesOutWithoutReplacementCharacters(int copies) throws IOException {
+    List<String> lines =
+        List.of(
+            "MEMBER REPORT FOR ACCOUNT 000123, BRANCH: ZURICH.",
+            "Opening balance 1,250.00; interest (2.5%) added at year end!",
+            "Please keep this statement for your records.",
+            "Hello world",
+            "The quick brown fox jumps over the lazy dog.",
+            "Questions? Call us on 0800 123 456 [weekdays only].",
+            "Deposits: 3 | Withdrawals: 2 | Fees: none",
+            "Your adviser: J. Smith <j.smith@example.com>",
+            "Next statement due 31/12.",
+            "END OF REPORT");
+    String text = (String.join("\n", lines) + "\n").repeat(copies);
+    Path ebcdic = dir.resolve("statement.txt");
+    Files.write(ebcdic, text.getBytes(Charset.forName("IBM500")));
+
+    String extracted = extract(ebcdic, "text/plain");
+
+    assertThat(extracted).doesNotContain("\uFFFD").contains(lines);
+  }
+
   @Test
   void markdownIsReadAsText() throws IOException {
     Path markdown = Files.writeString(dir.resolve("notes.md"), "# Notes\n\nSome *emphasis*.\n");
@@ -107,6 +143,48 @@ class TextTransformerTest {
         .isInstanceOf(PermanentStepFailure.class)
         .extracting(e -> ((PermanentStepFailure) e).type())
         .isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE);
+  }
+
+  /**
+   * A small PDF whose thousands of pages share one content stream expands to far more text than the
+   * cap: the parse stops at the cap (the handler throws, Tika's per-page error handling does not
+   * swallow it) instead of reading every remaining page.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void pdfOfManyPagesSharingOneContentStreamStopsAtTheCap() throws IOException {
+    Path pdf = dir.resolve("pages.pdf");
+    try (PDDocument document = new PDDocument()) {
+      PDPage first = new PDPage();
+      document.addPage(first);
+      try (PDPageContentStream content = new PDPageContentStream(document, first)) {
+        content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 6);
+        for (int line = 0; line < 100; line++) {
+          content.beginText();
+          content.newLineAtOffset(20, 780 - 7 * line);
+          content.showText(
+              "Derive repeats this line of text on every page of the document " + line);
+          content.endText();
+        }
+      }
+      COSStream shared = first.getCOSObject().getCOSStream(COSName.CONTENTS);
+      for (int i = 1; i < 20_000; i++) {
+        PDPage page = new PDPage();
+        page.getCOSObject().setItem(COSName.CONTENTS, shared);
+        page.setResources(first.getResources());
+        document.addPage(page);
+      }
+      document.save(pdf.toFile());
+    }
+    TextTransformer capped = new TextTransformer(1024 * 1024);
+    Path output = out();
+
+    assertThatThrownBy(
+            () -> capped.transform(step(TextTransformer.EXTRACT, "application/pdf"), pdf, output))
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE);
+    assertThat(Files.size(output)).isLessThanOrEqualTo(1024 * 1024);
   }
 
   @Test
