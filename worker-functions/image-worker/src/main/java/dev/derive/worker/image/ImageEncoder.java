@@ -1,10 +1,10 @@
 package dev.derive.worker.image;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.worker.image.vips.Vips;
-import dev.derive.worker.image.vips.VipsException;
-import dev.derive.worker.image.vips.VipsImage;
-import dev.derive.worker.image.vips.VipsUnavailableException;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsException;
+import dev.derive.worker.libvips.VipsImage;
+import dev.derive.worker.libvips.VipsUnavailableException;
 import java.awt.image.BufferedImage;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

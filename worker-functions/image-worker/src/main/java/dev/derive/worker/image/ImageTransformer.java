@@ -3,7 +3,7 @@ package dev.derive.worker.image;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
-import dev.derive.worker.image.vips.Vips;
+import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.awt.Color;
@@ -69,7 +69,7 @@ public final class ImageTransformer implements StepTransformer {
    *
    * @throws PermanentStepFailure {@code invalid-step}, {@code unsupported-input}, {@code
    *     corrupt-input}, {@code input-too-large} (over the pixel limit) or {@code output-too-large}
-   * @throws dev.derive.worker.image.vips.VipsUnavailableException (retryable) when the input or the
+   * @throws dev.derive.worker.libvips.VipsUnavailableException (retryable) when the input or the
    *     output (WebP, AVIF) needs libvips and it cannot be loaded
    */
   @Override

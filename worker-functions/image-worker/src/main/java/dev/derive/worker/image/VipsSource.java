@@ -1,9 +1,9 @@
 package dev.derive.worker.image;
 
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.worker.image.vips.Vips;
-import dev.derive.worker.image.vips.VipsException;
-import dev.derive.worker.image.vips.VipsImage;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsException;
+import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ import java.util.Set;
  * sequence's primary item (its first frame).
  *
  * <p>If libvips cannot be loaded the open fails with {@link
- * dev.derive.worker.image.vips.VipsUnavailableException}, which the worker runtime retries (a
+ * dev.derive.worker.libvips.VipsUnavailableException}, which the worker runtime retries (a
  * deployment fault is never cached as the input's failure).
  */
 final class VipsSource implements ImageSource {
@@ -70,7 +70,7 @@ final class VipsSource implements ImageSource {
    * @throws PermanentStepFailure {@code unsupported-input} for HEVC or another codec than AV1,
    *     {@code corrupt-input} if libheif cannot read it, {@code input-too-large} over {@code
    *     maxPixels}, {@code invalid-step} past the last image
-   * @throws dev.derive.worker.image.vips.VipsUnavailableException if libvips cannot be loaded
+   * @throws dev.derive.worker.libvips.VipsUnavailableException if libvips cannot be loaded
    */
   static VipsSource heif(Path file, Sniffer.Heif structure, long maxPixels, int page) {
     boolean avif = structure.brands().contains("avif") || structure.brands().contains("avis");

@@ -4,7 +4,7 @@ import static dev.derive.worker.runtime.SampleCorpus.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.worker.image.vips.VipsUnavailableException;
+import dev.derive.worker.libvips.VipsUnavailableException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,16 +1,18 @@
-package dev.derive.worker.image.vips;
+package dev.derive.worker.image;
 
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
 import java.awt.image.BufferedImage;
 
 /** Test helper: a libvips image as a Java image, to compare with the capability's output. */
-public final class VipsTestImages {
+final class VipsTestImages {
   private VipsTestImages() {}
 
   /**
    * Copies {@code image} (converted to 8-bit sRGB first if it is not) into a {@code TYPE_INT_RGB}
    * or, with 4 bands, {@code TYPE_INT_ARGB} image.
    */
-  public static BufferedImage toBufferedImage(VipsImage image) {
+  static BufferedImage toBufferedImage(VipsImage image) {
     Vips vips = Vips.shared();
     try (VipsImage srgb = vips.colourspace(image, Vips.INTERPRETATION_SRGB);
         VipsImage bytes = vips.cast(srgb, Vips.FORMAT_UCHAR)) {
