@@ -93,7 +93,9 @@ public final class StepBatchProcessor {
   }
 
   /**
-   * A processor with an explicit step log, clock and process exit.
+   * A processor with an explicit step log, clock and process exit. Built once per worker process,
+   * at init: it deletes the step folders that dead worker processes left in the temp directory
+   * ({@link StepDirectories}).
    *
    * @param stepLog where the one line per record goes
    * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
@@ -123,6 +125,8 @@ public final class StepBatchProcessor {
             Objects.requireNonNull(clock),
             health);
     this.deadlineMarginMillis = settings.deadlineMarginMillis();
+    // init: a worker process killed mid-step (out of memory, timeout) left its step folder behind
+    StepDirectories.sweepStale(settings.tempDirectory(), clock.instant());
   }
 
   /**

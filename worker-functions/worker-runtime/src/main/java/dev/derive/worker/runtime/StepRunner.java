@@ -15,12 +15,10 @@ import dev.derive.worker.runtime.store.ObjectStore;
 import dev.derive.worker.runtime.store.ObjectTooLargeException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
@@ -28,7 +26,6 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Runs one SQS record through a step: decode, reuse an existing output, report the start, download
@@ -218,7 +215,7 @@ final class StepRunner {
     }
     reportStarted(step, startedAtMillis, progress);
 
-    Path workDirectory = Files.createTempDirectory(settings.tempDirectory(), "derive-step-");
+    Path workDirectory = StepDirectories.create(settings.tempDirectory());
     try {
       Path input = Files.createFile(workDirectory.resolve("input.tmp"));
       Path output = Files.createFile(workDirectory.resolve("output.tmp"));
@@ -236,7 +233,7 @@ final class StepRunner {
       progress.outputBytes = Files.size(output);
       store.upload(output, step.output(), contentType(step));
     } finally {
-      deleteTree(workDirectory);
+      StepDirectories.deleteTree(workDirectory);
     }
     publishSuccess(
         StepResult.success(step, progress.outputBytes, startedAtMillis, clock.millis(), false),
@@ -601,24 +598,6 @@ final class StepRunner {
 
   private static long elapsedMillis(long startedNanos) {
     return (System.nanoTime() - startedNanos) / 1_000_000;
-  }
-
-  /** Deletes {@code directory} and everything in it, logging what cannot be deleted. */
-  private static void deleteTree(Path directory) {
-    try (Stream<Path> paths = Files.walk(directory)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(StepRunner::deleteQuietly);
-    } catch (IOException | UncheckedIOException e) {
-      LOG.log(System.Logger.Level.WARNING, "cannot list temp directory " + directory, e);
-      deleteQuietly(directory);
-    }
-  }
-
-  private static void deleteQuietly(Path file) {
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      LOG.log(System.Logger.Level.WARNING, "cannot delete temp file " + file, e);
-    }
   }
 
   /** What is known about a record so far, for its log line. */

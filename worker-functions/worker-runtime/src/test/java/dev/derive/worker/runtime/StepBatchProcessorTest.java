@@ -526,6 +526,19 @@ class StepBatchProcessorTest {
     }
   }
 
+  /** Worker init: a process killed mid-step could not delete its step folder; the next one does. */
+  @Test
+  void aNewProcessorDeletesTheStepFolderAKilledWorkerLeft() throws Exception {
+    Process killed = new ProcessBuilder("sleep", "60").start();
+    Path left = Files.createTempDirectory(tempDir, StepDirectories.ownerPrefix(killed.toHandle()));
+    Files.writeString(left.resolve("input.tmp"), "half a download");
+    killed.destroyForcibly().waitFor();
+
+    processor(10_000);
+
+    assertNoTempFiles();
+  }
+
   @Test
   void emptyOrNullBatchHasNoFailures() {
     assertThat(processor.process(new SQSEvent(), null).getBatchItemFailures()).isEmpty();
