@@ -1,9 +1,12 @@
 package dev.derive.coordinator.api;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.storage.ObjectStoreException;
+import dev.derive.coordinator.validate.ControlCharacters;
 import dev.derive.coordinator.validate.Violation;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -28,11 +31,49 @@ public class ProblemMappers {
     return Problems.of(e);
   }
 
-  /** A body that is not JSON at all: 400 invalid-request at the whole body. */
+  /**
+   * A body that is not JSON at all: 400 invalid-request at the whole body; a member named twice in
+   * one object ({@link StrictJson}): 400 at that member. The parser's sentence is kept without
+   * control characters, never a Java type name.
+   */
   @ServerExceptionMapper
   public Response malformedJson(JsonProcessingException e) {
+    String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    if (message.startsWith("Duplicate field") && e.getProcessor() instanceof JsonParser parser) {
+      JsonStreamContext member = parser.getParsingContext();
+      String name = member == null ? null : member.getCurrentName();
+      if (name != null) {
+        boolean echoable = !ControlCharacters.anyIn(name);
+        String pointer = (echoable ? member : member.getParent()).pathAsPointer().toString();
+        return Problems.invalidRequest(
+            List.of(
+                new Violation(
+                    pointer,
+                    (echoable ? "member '" + name + "'" : "a member")
+                        + " appears twice in one object; member names must be unique (RFC 7493"
+                        + " section 2.3)")));
+      }
+    }
     return Problems.invalidRequest(
-        List.of(new Violation("", "malformed JSON: " + e.getOriginalMessage())));
+        List.of(new Violation("", "malformed JSON: " + parserSentence(message))));
+  }
+
+  /**
+   * Jackson's sentence about a body it cannot parse, without control characters (it may quote the
+   * offending input), without its note on the redacted source (the line and column stay) and
+   * without Java type names (in backticks, e.g. {@code `com.fasterxml.jackson.databind.JsonNode`}),
+   * which no answer carries.
+   */
+  static String parserSentence(String message) {
+    String sentence =
+        message
+            .replaceAll("\\[Source: [^;\\]]*; ", "[")
+            .replaceAll("`[^`]*`", "the expected type")
+            .codePoints()
+            .map(c -> Character.getType(c) == Character.CONTROL ? '?' : c)
+            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+            .toString();
+    return sentence.isBlank() ? "the body is not well-formed JSON" : sentence;
   }
 
   /** An unknown path: 404 not-found. */

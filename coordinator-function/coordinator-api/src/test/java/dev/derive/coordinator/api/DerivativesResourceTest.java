@@ -101,6 +101,35 @@ class DerivativesResourceTest {
         .body("detail", containsString("malformed JSON"));
   }
 
+  /** Issue 14 item 12: which width was meant? Neither is guessed. */
+  @Test
+  void aMemberGivenTwiceIsA400NamingItsPointerWithoutParserInternals() {
+    post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"image/jpeg\","
+            + "\"width\":64,\"width\":640}}")
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/invalid-request"))
+        .body("errors.pointer", equalTo(List.of("/target/width")))
+        .body(
+            "detail",
+            equalTo(
+                "/target/width: member 'width' appears twice in one object; member names must be"
+                    + " unique (RFC 7493 section 2.3)"));
+  }
+
+  @Test
+  void aTruncatedBodyIsA400WithoutJavaTypeNames() {
+    post("{\"source\": [")
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("detail", startsWith("request body: malformed JSON: Unexpected end-of-input"))
+        .body("detail", containsString("line: 1, column: 12"))
+        .body("detail", org.hamcrest.Matchers.not(containsString("Source")))
+        .body("detail", org.hamcrest.Matchers.not(containsString("`")));
+  }
+
   @Test
   void anUnknownFieldIsA400NamingIt() {
     post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"image/jpeg\","

@@ -89,4 +89,37 @@ class UploadsResourceTest {
         .contentType("application/problem+json")
         .body("errors.pointer", hasItems("/fileName", "/contentType", "/size", "/extra"));
   }
+
+  /** Issue 14 item 11: CR/LF in the content type would be echoed into the upload's headers. */
+  @Test
+  void aContentTypeWithCrLfIsA400AtTheContentTypeNotAHeader() {
+    given()
+        .contentType("application/json")
+        .body(
+            "{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\\r\\nx-amz-acl:"
+                + " public-read\",\"size\":10}")
+        .when()
+        .post("/v1/uploads")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("type", equalTo("https://derive.dev/problems/invalid-request"))
+        .body("errors.pointer", equalTo(java.util.List.of("/contentType")))
+        .body("detail", equalTo("/contentType: must not contain control characters"));
+  }
+
+  /** Issue 14 item 12: a member given twice has no single meaning. */
+  @Test
+  void aMemberGivenTwiceIsA400AtThatMember() {
+    given()
+        .contentType("application/json")
+        .body("{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":10,\"size\":5}")
+        .when()
+        .post("/v1/uploads")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("errors.pointer", equalTo(java.util.List.of("/size")))
+        .body("detail", startsWith("/size: member 'size' appears twice in one object"));
+  }
 }

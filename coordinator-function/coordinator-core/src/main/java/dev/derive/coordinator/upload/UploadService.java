@@ -3,7 +3,9 @@ package dev.derive.coordinator.upload;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.identity.SourceTooLargeException;
 import dev.derive.coordinator.storage.ObjectStore;
+import dev.derive.coordinator.validate.ControlCharacters;
 import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.MediaTypeSyntax;
 import dev.derive.coordinator.validate.Violation;
 import dev.derive.protocol.MediaTypes;
 import java.text.Normalizer;
@@ -18,7 +20,9 @@ import java.util.function.Supplier;
 /**
  * {@code POST /v1/uploads}: validates a declared upload and hands out a presigned PUT into the
  * source bucket at {@code uploads/<uuid>/<sanitised file name>}, so clients upload without AWS
- * credentials. The size is capped by {@code MAX_SOURCE_BYTES} and signed into the URL.
+ * credentials. The size is capped by {@code MAX_SOURCE_BYTES} and signed into the URL. The content
+ * type must be a media type by RFC 9110's grammar and no string may hold a control character, since
+ * both end up in the key or in the headers the client is told to send.
  */
 public final class UploadService {
   /** Longest file name segment kept in a key, in characters. */
@@ -78,6 +82,11 @@ public final class UploadService {
     if (body == null || !body.isObject()) {
       throw new InvalidRequestException(List.of(new Violation("", "must be a JSON object")));
     }
+    List<Violation> control = ControlCharacters.in(body);
+    if (!control.isEmpty()) {
+      // the file name goes into the key and the content type into the upload's signed headers
+      throw new InvalidRequestException(control);
+    }
     for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!FIELDS.contains(name)) {
@@ -94,12 +103,14 @@ public final class UploadService {
     String mediaType = null;
     if (contentType == null || !contentType.isTextual()) {
       violations.add(new Violation("/contentType", "must be a media type such as image/jpeg"));
+    } else if (!MediaTypeSyntax.isValid(contentType.textValue().strip())) {
+      violations.add(
+          new Violation(
+              "/contentType",
+              "must be a media type such as image/jpeg, type/subtype with optional ;"
+                  + " name=value parameters (RFC 9110 section 8.3.1)"));
     } else {
-      try {
-        mediaType = MediaTypes.essence(contentType.textValue());
-      } catch (IllegalArgumentException e) {
-        violations.add(new Violation("/contentType", "must be a media type such as image/jpeg"));
-      }
+      mediaType = MediaTypes.essence(contentType.textValue());
     }
     JsonNode size = body.get("size");
     if (size == null || !size.isIntegralNumber() || size.longValue() < 1) {

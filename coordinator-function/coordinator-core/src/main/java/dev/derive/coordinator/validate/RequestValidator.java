@@ -23,7 +23,8 @@ import java.util.TreeSet;
  * step parameters are checked against the declarations in {@code protocol}'s {@code Capabilities}
  * (names, types, bounds, allowed values, patterns), so the rules live in one place; whether an
  * option applies to the chain from the source is the planner's to say. Unknown members are
- * rejected; every violation names its JSON pointer (RFC 6901).
+ * rejected, and so is any string holding a control character ({@link ControlCharacters}); every
+ * violation names its JSON pointer (RFC 6901).
  */
 public final class RequestValidator {
   private static final Set<String> ROOT_FIELDS = Set.of("source", "target", "steps", "wait");
@@ -78,6 +79,10 @@ public final class RequestValidator {
     if (body == null || !body.isObject()) {
       throw new InvalidRequestException(
           List.of(new Violation("", "the request body must be a JSON object")));
+    }
+    List<Violation> control = ControlCharacters.in(body);
+    if (!control.isEmpty()) {
+      throw new InvalidRequestException(control); // before any message could echo such a string
     }
     rejectUnknown(body, "", ROOT_FIELDS, violations);
     SourceSpec source = source(body.get("source"), violations);

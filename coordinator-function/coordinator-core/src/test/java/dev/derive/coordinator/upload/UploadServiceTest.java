@@ -10,6 +10,7 @@ import dev.derive.coordinator.validate.Violation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class UploadServiceTest {
   private final ObjectMapper json = new ObjectMapper();
@@ -59,5 +60,76 @@ class UploadServiceTest {
                 assertThat(e.violations())
                     .extracting(Violation::pointer)
                     .containsExactlyInAnyOrder("/x", "/fileName", "/contentType", "/size"));
+  }
+
+  /** Issue 14 item 11: the content type goes into the presigned upload's signed headers. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "image/jpeg\r\nx-amz-acl: public-read",
+        "image/jpeg\nX: 1",
+        "image/jpeg\u0000",
+      })
+  void refusesAContentTypeWithControlCharacters(String contentType) {
+    assertThat(violations(declaration("cat.jpg", contentType)))
+        .containsExactly(new Violation("/contentType", "must not contain control characters"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "image jpeg",
+        "image/jp eg",
+        "image/",
+        "/jpeg",
+        "image/jpeg/x",
+        "image/jpeg; charset",
+        "image/jpeg; a=\"unterminated",
+        "image/jpeg; a=b c",
+        "image/(jpeg)",
+        "image/jpég",
+      })
+  void refusesAContentTypeThatIsNoMediaType(String contentType) {
+    assertThat(violations(declaration("cat.jpg", contentType)))
+        .extracting(Violation::pointer)
+        .containsExactly("/contentType");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "image/jpeg|image/jpeg",
+        "text/plain; charset=utf-8|text/plain",
+        "text/plain ;charset=\"utf-8\" ; format=flowed|text/plain",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document|"
+            + "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "image/svg+xml;|image/svg+xml",
+      })
+  void acceptsMediaTypesWithParametersAndSignsTheirEssence(String contentType, String essence)
+      throws Exception {
+    assertThat(UploadService.validate(declaration("f.bin", contentType)).contentType())
+        .isEqualTo(essence);
+  }
+
+  @Test
+  void refusesAFileNameWithControlCharacters() {
+    assertThat(violations(declaration("cat\r\n.jpg", "image/jpeg")))
+        .extracting(Violation::pointer)
+        .containsExactly("/fileName");
+  }
+
+  private com.fasterxml.jackson.databind.JsonNode declaration(String fileName, String contentType) {
+    return json.createObjectNode()
+        .put("fileName", fileName)
+        .put("contentType", contentType)
+        .put("size", 10);
+  }
+
+  private static java.util.List<Violation> violations(
+      com.fasterxml.jackson.databind.JsonNode body) {
+    return org.assertj.core.api.Assertions.catchThrowableOfType(
+            InvalidRequestException.class, () -> UploadService.validate(body))
+        .violations();
   }
 }

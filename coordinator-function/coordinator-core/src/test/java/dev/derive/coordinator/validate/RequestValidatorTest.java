@@ -278,4 +278,37 @@ class RequestValidatorTest {
 
     assertThat(e.violations()).extracting(Violation::pointer).containsExactly("");
   }
+
+  /** Issue 14 item 11: a string the API may echo never carries a control character. */
+  @Test
+  void refusesControlCharactersInAnyStringBeforeEchoingIt() {
+    ObjectNode body = valid();
+    target(body).put("mediaType", "image/jpeg\r\nX-Injected: 1");
+    target(body).put("fit", "inside\u0000");
+    body.putObject("steps-\n").put("a", 1);
+
+    InvalidRequestException e =
+        catchThrowableOfType(InvalidRequestException.class, () -> validator.validate(body));
+
+    assertThat(e.violations())
+        .extracting(Violation::pointer)
+        .containsExactlyInAnyOrder("/target/mediaType", "/target/fit", "");
+    assertThat(e.violations())
+        .allSatisfy(v -> assertThat(ControlCharacters.anyIn(v.detail())).isFalse());
+  }
+
+  @Test
+  void refusesControlCharactersInExplicitStepsAndSourceKeys() {
+    ObjectNode body = valid();
+    body.remove("target");
+    withSteps(body, "[{\"capability\":\"image\\u0085\",\"operation\":\"resize\"}]");
+    source(body).put("versionId", "v\t1");
+
+    InvalidRequestException e =
+        catchThrowableOfType(InvalidRequestException.class, () -> validator.validate(body));
+
+    assertThat(e.violations())
+        .extracting(Violation::pointer)
+        .containsExactlyInAnyOrder("/steps/0/capability", "/source/versionId");
+  }
 }
