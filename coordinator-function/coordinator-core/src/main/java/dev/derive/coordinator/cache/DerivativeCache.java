@@ -23,6 +23,8 @@ public final class DerivativeCache {
    * @param derivativesBucket bucket named by {@code DERIVATIVES_BUCKET}
    * @param downloadLifetime lifetime of the presigned URLs ({@code PRESIGNED_URL_EXPIRY_SECONDS})
    * @param recentHits the hits remembered by this instance ({@link RecentHits#none()} for none)
+   * @throws IllegalArgumentException if it remembers for more than half of {@code
+   *     downloadLifetime}: a download handed out again must stay valid long enough to be used
    */
   public DerivativeCache(
       ObjectStore objects,
@@ -33,6 +35,14 @@ public final class DerivativeCache {
     this.derivativesBucket = derivativesBucket;
     this.downloadLifetime = downloadLifetime;
     this.recentHits = recentHits;
+    if (recentHits.memory().compareTo(downloadLifetime.dividedBy(2)) > 0) {
+      throw new IllegalArgumentException(
+          "a hit may be remembered for at most half the download lifetime ("
+              + downloadLifetime.toSeconds()
+              + " s), so a remembered download stays valid long enough to use; got "
+              + recentHits.memory().toSeconds()
+              + " s");
+    }
   }
 
   /**
@@ -42,13 +52,14 @@ public final class DerivativeCache {
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
    */
   public Optional<PresignedDownload> lookup(String fingerprint) {
-    if (recentHits.contains(fingerprint)) {
-      return Optional.of(download(fingerprint));
+    Optional<PresignedDownload> recent = recentHits.recent(fingerprint);
+    if (recent.isPresent()) {
+      return recent;
     }
     String key = DerivativeFingerprint.objectKey(fingerprint);
     Optional<PresignedDownload> found =
         objects.head(derivativesBucket, key, null).map(head -> download(fingerprint));
-    found.ifPresent(hit -> recentHits.seen(fingerprint));
+    found.ifPresent(download -> recentHits.seen(fingerprint, download));
     return found;
   }
 

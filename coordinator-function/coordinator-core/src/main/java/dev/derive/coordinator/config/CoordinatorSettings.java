@@ -143,8 +143,9 @@ public record CoordinatorSettings(
   /**
    * How long this instance remembers a derivative it saw in the bucket, so that repeated hits on it
    * skip the HeadObject ({@code CACHE_HIT_MEMORY_SECONDS}, default {@value
-   * #DEFAULT_CACHE_HIT_MEMORY_SECONDS} s; 0 turns it off). See {@link
-   * dev.derive.coordinator.cache.RecentHits} for what it can miss.
+   * #DEFAULT_CACHE_HIT_MEMORY_SECONDS} s; 0 turns it off), at most half of {@link
+   * #presignedUrlExpiry()} so that a download handed out again stays valid long enough to use. See
+   * {@link dev.derive.coordinator.cache.RecentHits} for what it can miss.
    *
    * @throws MissingSettingException if it is set but not a non-negative integer
    */
@@ -152,12 +153,14 @@ public record CoordinatorSettings(
     String variable = "CACHE_HIT_MEMORY_SECONDS";
     Optional<String> value = lookup.apply(variable);
     if (value.isEmpty()) {
-      return Duration.ofSeconds(DEFAULT_CACHE_HIT_MEMORY_SECONDS);
+      value = Optional.of(Long.toString(DEFAULT_CACHE_HIT_MEMORY_SECONDS));
     }
     try {
       long seconds = Long.parseLong(value.get());
       if (seconds >= 0) {
-        return Duration.ofSeconds(seconds);
+        Duration halfUrlLifetime = presignedUrlExpiry.dividedBy(2);
+        Duration memory = Duration.ofSeconds(seconds);
+        return memory.compareTo(halfUrlLifetime) > 0 ? halfUrlLifetime : memory;
       }
     } catch (NumberFormatException e) {
       // reported below

@@ -6,7 +6,9 @@ import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.validate.SourceSpec;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -22,6 +24,23 @@ public final class SourceInspector {
   private final String sourceBucket;
   private final long maxSourceBytes;
   private final Set<String> readable;
+
+  /**
+   * The sources this instance identified, by key and version: asked again with {@code
+   * If-None-Match} of the ETag they had, a source still the same costs a 304 (no bytes, no
+   * detection) and one that changed is read and detected anew, so a remembered identity is never
+   * stale. Bounded to {@value #REMEMBERED_SOURCES} entries, least recently used dropped first.
+   */
+  private final Map<String, SourceIdentity> identities =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, SourceIdentity> eldest) {
+          return size() > REMEMBERED_SOURCES;
+        }
+      };
+
+  /** Source identities remembered at most: a few MB. */
+  public static final int REMEMBERED_SOURCES = 10_000;
 
   /**
    * @param sourceBucket bucket named by {@code SOURCE_BUCKET}
@@ -65,10 +84,20 @@ public final class SourceInspector {
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails otherwise
    */
   public SourceIdentity inspect(SourceSpec source) {
+    String memoryKey = source.key() + '\0' + source.versionId();
+    SourceIdentity known = remembered(memoryKey);
     ObjectStart start =
         objects
-            .readStart(sourceBucket, source.key(), source.versionId(), detector.prefixBytes())
+            .readStart(
+                sourceBucket,
+                source.key(),
+                source.versionId(),
+                detector.prefixBytes(),
+                known == null ? null : known.etag())
             .orElseThrow(() -> new SourceNotFoundException(source.key(), source.versionId()));
+    if (start.unchanged() && known != null) {
+      return known;
+    }
     ObjectMetadata head = start.metadata();
     if (head.sizeBytes() > maxSourceBytes) {
       throw new SourceTooLargeException(source.key(), head.sizeBytes(), maxSourceBytes);
@@ -80,7 +109,27 @@ public final class SourceInspector {
             .filter(readable::contains)
             .orElseThrow(
                 () -> new UnsupportedMediaTypeException(source.key(), new TreeSet<>(readable)));
-    return new SourceIdentity(
-        sourceBucket, source.key(), source.versionId(), head.etag(), head.sizeBytes(), mediaType);
+    SourceIdentity identity =
+        new SourceIdentity(
+            sourceBucket,
+            source.key(),
+            source.versionId(),
+            head.etag(),
+            head.sizeBytes(),
+            mediaType);
+    remember(memoryKey, identity);
+    return identity;
+  }
+
+  private SourceIdentity remembered(String memoryKey) {
+    synchronized (identities) {
+      return identities.get(memoryKey);
+    }
+  }
+
+  private void remember(String memoryKey, SourceIdentity identity) {
+    synchronized (identities) {
+      identities.put(memoryKey, identity);
+    }
   }
 }

@@ -25,11 +25,15 @@ public interface ObjectStore {
    *
    * @param versionId version to read, or {@code null} for the current one
    * @param maxBytes how many bytes at most to read
+   * @param ifNoneMatch an entity tag the caller already knows the object by, or {@code null}: when
+   *     the object still has it, the answer is {@link ObjectStart#unchanged} and carries no bytes
+   *     (a conditional GET, RFC 9110 section 13.1.2; S3 answers 304 as cheaply as a HEAD)
    * @return the metadata (with the whole object's size) and up to {@code maxBytes} bytes, or empty
    *     when no such object (or version) exists
    * @throws ObjectStoreException on any other failure (access denied, throttling, network)
    */
-  Optional<ObjectStart> readStart(String bucket, String key, String versionId, int maxBytes);
+  Optional<ObjectStart> readStart(
+      String bucket, String key, String versionId, int maxBytes, String ifNoneMatch);
 
   /**
    * Presigns a GET of the current version of {@code bucket/key}; makes no request.

@@ -48,7 +48,7 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public Optional<ObjectStart> readStart(
-      String bucket, String key, String versionId, int maxBytes) {
+      String bucket, String key, String versionId, int maxBytes, String ifNoneMatch) {
     if (maxBytes <= 0) {
       return head(bucket, key, versionId).map(head -> new ObjectStart(head, new byte[0]));
     }
@@ -58,18 +58,25 @@ public final class S3ObjectStore implements ObjectStore {
                 b.bucket(bucket)
                     .key(key)
                     .versionId(versionId)
-                    .range("bytes=0-" + (maxBytes - 1)))) {
+                    .range("bytes=0-" + (maxBytes - 1))
+                    .ifNoneMatch(ifNoneMatch))) {
       GetObjectResponse response = in.response();
       byte[] first = in.readNBytes(maxBytes);
       long size = wholeSize(response.contentRange(), response.contentLength());
-      if (size > first.length) {
-        in.abort(); // a store that ignored the range sends the rest: do not read it
+      Long sent = response.contentLength();
+      if (sent != null && sent > first.length) {
+        // A store that ignored the range sends the whole object: do not read the rest (this
+        // closes the connection; a ranged answer is read to its end and keeps it for reuse).
+        in.abort();
       }
       return Optional.of(
           new ObjectStart(new ObjectMetadata(size, response.eTag(), response.versionId()), first));
     } catch (NoSuchKeyException e) {
       return Optional.empty();
     } catch (S3Exception e) {
+      if (e.statusCode() == 304) {
+        return Optional.of(ObjectStart.unchanged(ifNoneMatch, versionId));
+      }
       if (e.statusCode() == 416) {
         // An empty object has no first byte to range over (RFC 9110 section 15.5.17).
         return head(bucket, key, versionId).map(head -> new ObjectStart(head, new byte[0]));

@@ -1,5 +1,6 @@
 package dev.derive.coordinator.cache;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
@@ -38,6 +39,18 @@ class DerivativeCacheTest {
     assertTrue(cache.lookup(FP).isPresent());
     objects.delete("derivatives", DerivativeFingerprint.objectKey(FP));
     assertTrue(cache.lookup(FP).isEmpty());
+  }
+
+  @Test
+  void aMemoryLongerThanHalfTheDownloadLifetimeIsRefused() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new DerivativeCache(
+                objects,
+                "derivatives",
+                Duration.ofMinutes(5),
+                new RecentHits(Duration.ofSeconds(151), clock)));
   }
 
   @Test

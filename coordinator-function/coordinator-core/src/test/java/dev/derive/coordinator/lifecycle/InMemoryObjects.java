@@ -38,13 +38,15 @@ public final class InMemoryObjects implements ObjectStore {
 
   @Override
   public Optional<dev.derive.coordinator.storage.ObjectStart> readStart(
-      String bucket, String key, String versionId, int maxBytes) {
+      String bucket, String key, String versionId, int maxBytes, String ifNoneMatch) {
     byte[] bytes = objects.get(bucket + "/" + key);
     return head(bucket, key, versionId)
         .map(
             head ->
-                new dev.derive.coordinator.storage.ObjectStart(
-                    head, Arrays.copyOf(bytes, Math.min(maxBytes, bytes.length))));
+                head.etag().equals(ifNoneMatch)
+                    ? dev.derive.coordinator.storage.ObjectStart.unchanged(ifNoneMatch, versionId)
+                    : new dev.derive.coordinator.storage.ObjectStart(
+                        head, Arrays.copyOf(bytes, Math.min(maxBytes, bytes.length))));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.derive.coordinator.storage;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.derive.coordinator.LocalAws;
@@ -51,7 +52,7 @@ class S3ObjectStoreTest {
   @Test
   void aLongObjectGivesItsFirstBytesWithTheWholeSizeAndTheEtagAHeadGives() {
     byte[] bytes = put("long", 100_000);
-    ObjectStart start = store.readStart(BUCKET, "long", null, 4096).orElseThrow();
+    ObjectStart start = store.readStart(BUCKET, "long", null, 4096, null).orElseThrow();
     ObjectMetadata head = store.head(BUCKET, "long", null).orElseThrow();
     assertEquals(100_000, start.metadata().sizeBytes());
     assertEquals(head.etag(), start.metadata().etag());
@@ -61,7 +62,7 @@ class S3ObjectStoreTest {
   @Test
   void aShortObjectGivesAllItsBytes() {
     byte[] bytes = put("short", 10);
-    ObjectStart start = store.readStart(BUCKET, "short", null, 4096).orElseThrow();
+    ObjectStart start = store.readStart(BUCKET, "short", null, 4096, null).orElseThrow();
     assertEquals(10, start.metadata().sizeBytes());
     assertArrayEquals(bytes, start.firstBytes());
   }
@@ -69,7 +70,7 @@ class S3ObjectStoreTest {
   @Test
   void anEmptyObjectExistsWithNoBytes() {
     put("empty", 0);
-    ObjectStart start = store.readStart(BUCKET, "empty", null, 4096).orElseThrow();
+    ObjectStart start = store.readStart(BUCKET, "empty", null, 4096, null).orElseThrow();
     assertEquals(0, start.metadata().sizeBytes());
     assertEquals(0, start.firstBytes().length);
     assertEquals(store.head(BUCKET, "empty", null).orElseThrow().etag(), start.metadata().etag());
@@ -77,7 +78,22 @@ class S3ObjectStoreTest {
 
   @Test
   void aMissingObjectIsEmpty() {
-    assertTrue(store.readStart(BUCKET, "missing-" + UUID.randomUUID(), null, 4096).isEmpty());
+    assertTrue(store.readStart(BUCKET, "missing-" + UUID.randomUUID(), null, 4096, null).isEmpty());
+  }
+
+  @Test
+  void anUnchangedObjectAnswersNotModifiedWithoutBytesAndAChangedOneIsReadAnew() {
+    put("tagged", 5000);
+    String etag = store.head(BUCKET, "tagged", null).orElseThrow().etag();
+    ObjectStart same = store.readStart(BUCKET, "tagged", null, 4096, etag).orElseThrow();
+    assertTrue(same.unchanged());
+    assertEquals(etag, same.metadata().etag());
+    assertEquals(0, same.firstBytes().length);
+    byte[] changed = put("tagged", 6000);
+    ObjectStart again = store.readStart(BUCKET, "tagged", null, 4096, etag).orElseThrow();
+    assertFalse(again.unchanged());
+    assertEquals(6000, again.metadata().sizeBytes());
+    assertArrayEquals(Arrays.copyOf(changed, 4096), again.firstBytes());
   }
 
   @Test

@@ -1,0 +1,46 @@
+package dev.derive.coordinator.identity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.derive.coordinator.lifecycle.InMemoryObjects;
+import dev.derive.coordinator.validate.SourceSpec;
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.Capabilities;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** A remembered identity is reused only while the source keeps its ETag. */
+class SourceInspectorTest {
+  private static final byte[] PNG = {
+    (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'
+  };
+
+  private final InMemoryObjects objects = new InMemoryObjects();
+  private final SourceInspector inspector =
+      new SourceInspector(
+          objects,
+          new TikaMediaTypeDetector(
+              Capabilities.ALL.stream()
+                  .flatMap(c -> c.reads().stream())
+                  .collect(Collectors.toSet())),
+          "sources",
+          1_000_000,
+          Capabilities.ALL);
+
+  @Test
+  void aSourceReplacedUnderTheSameKeyIsIdentifiedAnew() {
+    objects.put("sources", "a", PNG);
+    SourceIdentity first = inspector.inspect(new SourceSpec("a", null));
+    assertEquals(MediaTypes.IMAGE_PNG, first.mediaType());
+    assertEquals(first, inspector.inspect(new SourceSpec("a", null)));
+
+    byte[] text = "# a heading\n\nsome text\n".getBytes(StandardCharsets.UTF_8);
+    objects.put("sources", "a", text);
+    SourceIdentity second = inspector.inspect(new SourceSpec("a", null));
+    assertNotEquals(first.etag(), second.etag());
+    assertNotEquals(MediaTypes.IMAGE_PNG, second.mediaType());
+    assertEquals(text.length, second.sizeBytes());
+  }
+}
