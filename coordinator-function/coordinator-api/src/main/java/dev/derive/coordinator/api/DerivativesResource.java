@@ -46,7 +46,7 @@ public class DerivativesResource {
   static final Duration FIRST_POLL_INTERVAL = Duration.ofMillis(10);
 
   /** The longest a waiting request goes between two reads of the job record. */
-  static final Duration MAX_POLL_INTERVAL = Duration.ofMillis(100);
+  static final Duration MAX_POLL_INTERVAL = Duration.ofMillis(50);
 
   /**
    * Requests a derivative: 200 with a download when cached or made within {@code wait} seconds,
