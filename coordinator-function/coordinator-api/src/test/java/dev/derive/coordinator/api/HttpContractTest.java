@@ -25,6 +25,25 @@ class HttpContractTest {
         .body("type", equalTo("https://derive.dev/problems/not-found"));
   }
 
+  /**
+   * Issue 14 item 10: the API's root and any top-level path are the coordinator's to answer (the
+   * template routes everything to it with {@code $default}), as problem+json.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"/", "/favicon.ico", "/nothing/here", "/v2", "/v1/derivatives/%7Bid%7D"})
+  void theRootAndUnknownTopLevelPathsAre404Problems(String path) {
+    given()
+        .urlEncodingEnabled(false)
+        .when()
+        .get(path)
+        .then()
+        .statusCode(404)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/not-found"))
+        .body("status", equalTo(404));
+  }
+
   /** Allow is a list-based field (RFC 9110 section 5.3): one line or several mean the same. */
   private static String allow(io.restassured.response.Response response) {
     return String.join(", ", response.headers().getValues("Allow"));

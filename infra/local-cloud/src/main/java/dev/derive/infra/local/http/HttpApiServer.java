@@ -2,13 +2,9 @@ package dev.derive.infra.local.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.derive.infra.local.lambda.FunctionInvoker;
 import dev.derive.infra.local.lambda.InvocationResult;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -35,7 +31,8 @@ import java.util.function.Consumer;
  * MB limit {@code 413 {"message":"Request Entity Too Large"}}; an invocation that has not answered
  * within the integration timeout (API Gateway's is 30 s) {@code 503 {"message":"Service
  * Unavailable"}}, while the invocation itself runs on to its own end. Every response carries an
- * {@code apigw-requestid} header. See
+ * {@code apigw-requestid} header. Any request-target reaches the routes (over {@link Http1Server}),
+ * with characters a URI path may not hold percent-encoded. See
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html.
  */
 public final class HttpApiServer implements AutoCloseable {
@@ -48,7 +45,7 @@ public final class HttpApiServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final HttpServer server;
+  private Http1Server server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final RouteTable routes;
   private final HttpEventMapper events;
@@ -57,14 +54,12 @@ public final class HttpApiServer implements AutoCloseable {
   private final Duration integrationTimeout;
 
   private HttpApiServer(
-      HttpServer server,
       RouteTable routes,
       HttpEventMapper events,
       FunctionInvoker invoker,
       Consumer<String> log,
       Duration integrationTimeout) {
     this.integrationTimeout = integrationTimeout;
-    this.server = server;
     this.routes = routes;
     this.events = events;
     this.invoker = invoker;
@@ -85,51 +80,54 @@ public final class HttpApiServer implements AutoCloseable {
       FunctionInvoker invoker,
       Consumer<String> log,
       Duration integrationTimeout) {
+    HttpApiServer api = new HttpApiServer(routes, events, invoker, log, integrationTimeout);
     try {
-      HttpServer http =
-          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
-      HttpApiServer api = new HttpApiServer(http, routes, events, invoker, log, integrationTimeout);
-      http.createContext("/", api::handle);
-      http.setExecutor(api.executor);
-      http.start();
+      api.server =
+          Http1Server.start(
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+              MAX_REQUEST_BYTES,
+              api.executor,
+              api::handle);
       return api;
     } catch (IOException e) {
+      api.executor.shutdownNow();
       throw new UncheckedIOException("cannot serve the HTTP API on 127.0.0.1:" + port, e);
     }
   }
 
   /** The base URI, e.g. {@code http://127.0.0.1:3000}. */
   public URI uri() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + server.port());
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String requestId = requestId();
-      HttpResponse response;
-      String routeKey = "-";
-      try {
-        byte[] body = readBody(exchange);
-        if (body == null) {
-          response = HttpResponse.message(413, "Request Entity Too Large");
+  private HttpResponse handle(Http1Server.Request received) {
+    String requestId = requestId();
+    HttpResponse response;
+    String routeKey = "-";
+    try {
+      HttpRequest request = received.body() == null ? null : request(received);
+      if (received.body() == null) {
+        response = HttpResponse.message(413, "Request Entity Too Large");
+      } else if (request == null) {
+        response = HttpResponse.message(400, "Bad Request");
+      } else {
+        Optional<RouteTable.Match> match = routes.find(request.method(), request.rawPath());
+        if (match.isEmpty()) {
+          response = HttpResponse.message(404, "Not Found");
         } else {
-          HttpRequest request = request(exchange, body);
-          Optional<RouteTable.Match> match = routes.find(request.method(), request.rawPath());
-          if (match.isEmpty()) {
-            response = HttpResponse.message(404, "Not Found");
+          routeKey = match.get().route().routeKey();
+          byte[] event = JSON.writeValueAsBytes(events.event(request, match.get(), requestId));
+          InvocationResult result = invokeWithin(match.get().route().target(), event);
+          if (result == null) {
+            log.accept(
+                "HTTP "
+                    + routeKey
+                    + " -> no answer within the integration timeout of "
+                    + integrationTimeout.toMillis()
+                    + " ms");
+            response = HttpResponse.message(503, "Service Unavailable");
           } else {
-            routeKey = match.get().route().routeKey();
-            byte[] event = JSON.writeValueAsBytes(events.event(request, match.get(), requestId));
-            InvocationResult result = invokeWithin(match.get().route().target(), event);
-            if (result == null) {
-              log.accept(
-                  "HTTP "
-                      + routeKey
-                      + " -> no answer within the integration timeout of "
-                      + integrationTimeout.toMillis()
-                      + " ms");
-              response = HttpResponse.message(503, "Service Unavailable");
-            } else if (result instanceof InvocationResult.Failure failure) {
+            if (result instanceof InvocationResult.Failure failure) {
               log.accept(
                   "HTTP "
                       + routeKey
@@ -137,27 +135,28 @@ public final class HttpApiServer implements AutoCloseable {
                       + failure.errorType()
                       + ": "
                       + failure.errorMessage());
-              response = HttpResponseMapper.response(result);
-            } else {
-              response = HttpResponseMapper.response(result);
             }
+            response = HttpResponseMapper.response(result);
           }
         }
-      } catch (JsonProcessingException | RuntimeException e) {
-        log.accept("HTTP request failed: " + e);
-        response = HttpResponse.message(500, "Internal Server Error");
       }
-      send(exchange, response, requestId);
-      log.accept(
-          "HTTP "
-              + exchange.getRequestMethod()
-              + " "
-              + exchange.getRequestURI().getRawPath()
-              + " ("
-              + routeKey
-              + ") "
-              + response.status());
+    } catch (JsonProcessingException | RuntimeException e) {
+      log.accept("HTTP request failed: " + e);
+      response = HttpResponse.message(500, "Internal Server Error");
     }
+    List<Map.Entry<String, String>> headers = new ArrayList<>(response.headers());
+    headers.removeIf(h -> h.getKey().equalsIgnoreCase("apigw-requestid"));
+    headers.add(Map.entry("apigw-requestid", requestId));
+    log.accept(
+        "HTTP "
+            + received.method()
+            + " "
+            + received.target()
+            + " ("
+            + routeKey
+            + ") "
+            + response.status());
+    return new HttpResponse(response.status(), headers, response.body());
   }
 
   /** The invocation's result, or {@code null} if it did not end within the integration timeout. */
@@ -178,51 +177,67 @@ public final class HttpApiServer implements AutoCloseable {
     }
   }
 
-  private static HttpRequest request(HttpExchange exchange, byte[] body) {
-    List<Map.Entry<String, String>> headers = new ArrayList<>();
-    exchange
-        .getRequestHeaders()
-        .forEach((name, values) -> values.forEach(v -> headers.add(Map.entry(name, v))));
-    URI uri = exchange.getRequestURI();
+  /**
+   * The request as the function sees it, or {@code null} for a target that is not a path. The path
+   * and query keep their percent-encoding; a character that may not appear there unencoded (RFC
+   * 3986 section 3.3: a brace, a double quote, a byte outside ASCII, a {@code %} without two hex
+   * digits ...) is percent-encoded, as a browser sends it, so the function always gets a valid URI.
+   */
+  static HttpRequest request(Http1Server.Request received) {
+    String target = received.target();
+    if (target.startsWith("http://") || target.startsWith("https://")) {
+      int slash = target.indexOf('/', target.indexOf("//") + 2);
+      target = slash < 0 ? "/" : target.substring(slash); // absolute-form, RFC 9112 section 3.2.2
+    }
+    if (!target.startsWith("/")) {
+      return null;
+    }
+    int hash = target.indexOf('#');
+    if (hash >= 0) {
+      target = target.substring(0, hash);
+    }
+    int question = target.indexOf('?');
+    String path = question < 0 ? target : target.substring(0, question);
+    String query = question < 0 ? "" : target.substring(question + 1);
     return new HttpRequest(
-        exchange.getRequestMethod(),
-        uri.getRawPath() == null ? "/" : uri.getRawPath(),
-        uri.getRawQuery() == null ? "" : uri.getRawQuery(),
-        headers,
-        body,
-        exchange.getRemoteAddress().getAddress().getHostAddress(),
-        exchange.getProtocol());
+        received.method(),
+        encodeOutside(path, "/:@"),
+        encodeOutside(query, "/:@?"),
+        received.headers(),
+        received.body(),
+        received.remoteAddress(),
+        received.version());
   }
 
-  /** The body, or {@code null} if it exceeds {@link #MAX_REQUEST_BYTES}. */
-  private static byte[] readBody(HttpExchange exchange) throws IOException {
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
-      return body.length > MAX_REQUEST_BYTES ? null : body;
+  /**
+   * {@code raw} with every character percent-encoded that is neither unreserved nor a sub-delim
+   * (RFC 3986 section 2), nor in {@code allowed}, nor part of a well-formed {@code %XX} escape;
+   * each character stands for one byte.
+   */
+  static String encodeOutside(String raw, String allowed) {
+    StringBuilder out = new StringBuilder(raw.length() + 8);
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      boolean keep =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || "-._~!$&'()*+,;=".indexOf(c) >= 0
+              || allowed.indexOf(c) >= 0
+              || (c == '%'
+                  && i + 2 < raw.length()
+                  && Character.digit(raw.charAt(i + 1), 16) >= 0
+                  && Character.digit(raw.charAt(i + 2), 16) >= 0);
+      if (keep) {
+        out.append(c);
+      } else {
+        out.append('%').append(HEX.charAt((c >> 4) & 0xF)).append(HEX.charAt(c & 0xF));
+      }
     }
+    return out.toString();
   }
 
-  private static void send(HttpExchange exchange, HttpResponse response, String requestId)
-      throws IOException {
-    var headers = exchange.getResponseHeaders();
-    for (Map.Entry<String, String> header : response.headers()) {
-      if (!header.getKey().equalsIgnoreCase("content-length")) {
-        headers.add(header.getKey(), header.getValue());
-      }
-    }
-    headers.set("apigw-requestid", requestId);
-    boolean noBody =
-        response.body().length == 0
-            || exchange.getRequestMethod().equals("HEAD")
-            || response.status() == 204
-            || response.status() == 304;
-    exchange.sendResponseHeaders(response.status(), noBody ? -1 : response.body().length);
-    if (!noBody) {
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(response.body());
-      }
-    }
-  }
+  private static final String HEX = "0123456789ABCDEF";
 
   /** An id in the style of API Gateway's ({@code apigw-requestid}). */
   private static String requestId() {
@@ -233,7 +248,7 @@ public final class HttpApiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
     executor.shutdownNow();
   }
 }

@@ -94,7 +94,7 @@ class TemplateReaderTest {
             .orElseThrow();
     assertThat(api.httpApiEvents())
         .containsExactly(
-            new FunctionDefinition.HttpApiEvent("CoordinatorApiRoute", "ANY", "/{proxy+}"));
+            new FunctionDefinition.HttpApiEvent("CoordinatorApiRoute", null, null));
     assertThat(functions)
         .filteredOn(f -> !f.logicalId().equals("CoordinatorApiFunction"))
         .allSatisfy(f -> assertThat(f.httpApiEvents()).isEmpty());
@@ -218,7 +218,7 @@ class TemplateReaderTest {
         .hasValueSatisfying(
             line ->
                 assertThat(line)
-                    .contains("ANY /{proxy+}")
+                    .contains("$default")
                     .contains("AWS_IAM")
                     .contains("auth is not enforced locally"));
     assertThat(LocalMeaning.skipped(template.resource("ImageDeadLetterQueueAlarm"), references))
