@@ -14,7 +14,11 @@ import java.util.TreeSet;
  */
 final class AllowedMethods {
   private static final List<Class<?>> RESOURCES =
-      List.of(DerivativesResource.class, UploadsResource.class, CapabilitiesResource.class);
+      List.of(
+          DerivativesResource.class,
+          UploadsResource.class,
+          CapabilitiesResource.class,
+          PresetsResource.class);
 
   private AllowedMethods() {}
 

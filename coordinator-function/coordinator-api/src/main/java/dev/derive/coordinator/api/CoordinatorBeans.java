@@ -1,6 +1,7 @@
 package dev.derive.coordinator.api;
 
 import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.CoordinatorFactory;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
@@ -35,6 +36,16 @@ public class CoordinatorBeans {
   @Singleton
   RequestValidator requestValidator(CoordinatorSettings settings) {
     return CoordinatorFactory.requestValidator(settings);
+  }
+
+  /**
+   * The presets in force ({@code PRESETS_LOCATION}, or the built-in ones), validated by the same
+   * validator as requests; an invalid document stops the start-up.
+   */
+  @Produces
+  @Singleton
+  PresetCatalogue presetCatalogue(CoordinatorSettings settings, RequestValidator validator) {
+    return CoordinatorFactory.presetCatalogue(settings, validator);
   }
 
   /** The presigned uploads behind {@code /v1/uploads}. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.coordinator.validate.RequestValidator;
@@ -33,10 +34,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 public class DerivativesResource {
   private final RequestValidator validator;
   private final DerivativeService service;
+  private final PresetCatalogue presets;
 
-  DerivativesResource(RequestValidator validator, DerivativeService service) {
+  DerivativesResource(
+      RequestValidator validator, DerivativeService service, PresetCatalogue presets) {
     this.validator = validator;
     this.service = service;
+    this.presets = presets;
   }
 
   /**
@@ -62,7 +66,8 @@ public class DerivativesResource {
           "{\"source\":{\"key\":\"...\",\"versionId\":\"...\"},\"target\":{\"mediaType\":"
               + "\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"},\"wait\":10}"
               + " or {\"source\":{...},\"steps\":[{\"capability\":\"pdf\",\"operation\":"
-              + "\"render\",\"params\":{\"page\":1}}]}")
+              + "\"render\",\"params\":{\"page\":1}}]}"
+              + " or {\"source\":{...},\"preset\":\"thumb\"} (GET /v1/presets)")
   @APIResponse(responseCode = "200", description = "The derivative exists; download it")
   @APIResponse(responseCode = "202", description = "A job makes it; follow Location")
   @APIResponse(responseCode = "400", description = "Invalid request (problem+json)")
@@ -74,7 +79,9 @@ public class DerivativesResource {
       description = "No chain reaches the target from this source, or the derivative failed")
   @APIResponse(responseCode = "503", description = "AWS did not answer in time; retry")
   public Response submit(JsonNode body) {
-    Submission submission = service.submit(validator.validate(body), UUID.randomUUID().toString());
+    Submission submission =
+        service.submit(
+            validator.validate(presets.current().expand(body)), UUID.randomUUID().toString());
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
           service.awaitEnd(

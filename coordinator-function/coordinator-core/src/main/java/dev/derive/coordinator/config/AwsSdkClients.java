@@ -75,4 +75,21 @@ public final class AwsSdkClients {
         .overrideConfiguration(bounded())
         .build();
   }
+
+  /** An SSM client (presets document). */
+  public static software.amazon.awssdk.services.ssm.SsmClient ssm() {
+    return software.amazon.awssdk.services.ssm.SsmClient.builder()
+        .httpClientBuilder(http())
+        .overrideConfiguration(bounded())
+        .build();
+  }
+
+  /** A Secrets Manager client (URL signing keys). */
+  public static software.amazon.awssdk.services.secretsmanager.SecretsManagerClient
+      secretsManager() {
+    return software.amazon.awssdk.services.secretsmanager.SecretsManagerClient.builder()
+        .httpClientBuilder(http())
+        .overrideConfiguration(bounded())
+        .build();
+  }
 }

@@ -12,12 +12,15 @@ import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.preset.PresetCatalogue;
+import dev.derive.coordinator.preset.PresetSource;
 import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -65,6 +68,34 @@ public final class CoordinatorFactory {
   /** The validator of {@code POST /v1/derivatives} bodies, for the capabilities deployed. */
   public static RequestValidator requestValidator(CoordinatorSettings settings) {
     return new RequestValidator(settings.deployed(Capabilities.ALL));
+  }
+
+  /** Default time a presets document is used before it is read again: 60 s. */
+  public static final long DEFAULT_PRESETS_TTL_SECONDS = 60;
+
+  /**
+   * The presets in force: the document {@code PRESETS_LOCATION} names ({@code ssm:<name>} or {@code
+   * file:<path>}), re-read every {@code PRESETS_TTL_SECONDS} (default 60), or the built-in presets
+   * when it is unset. Validated with {@code validator}.
+   *
+   * @throws dev.derive.coordinator.preset.InvalidPresetsException if the document is invalid
+   * @throws IllegalArgumentException if the location has another form
+   */
+  public static PresetCatalogue presetCatalogue(
+      CoordinatorSettings settings, RequestValidator validator) {
+    PresetSource source =
+        settings
+            .lookup()
+            .apply("PRESETS_LOCATION")
+            .map(location -> PresetSource.of(location, AwsSdkClients::ssm))
+            .orElse(null);
+    long ttl =
+        settings
+            .lookup()
+            .apply("PRESETS_TTL_SECONDS")
+            .map(Long::parseLong)
+            .orElse(DEFAULT_PRESETS_TTL_SECONDS);
+    return new PresetCatalogue(source, validator, Duration.ofSeconds(ttl), Clock.systemUTC());
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */

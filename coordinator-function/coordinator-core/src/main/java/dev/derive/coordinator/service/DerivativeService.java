@@ -196,8 +196,8 @@ public final class DerivativeService {
    * job that ends after 300 ms is seen within 50 ms (25 ms on average) at the cost of 10 reads; a
    * request that waits longer reads 20 times a second: $2.5 per million such seconds at on-demand
    * prices ($0.125 per million RRU), about 15 % of what a 1024 MB API function costs for the same
-   * second of waiting. Many requests waiting on one job share its item's partition (3,000
-   * strongly consistent reads per second): about 150 waiters at the cap.
+   * second of waiting. Many requests waiting on one job share its item's partition (3,000 strongly
+   * consistent reads per second): about 150 waiters at the cap.
    *
    * @return the job's view when it ended, or empty when it still runs after {@code wait}
    * @throws JobNotFoundException if there is no such job
