@@ -1,5 +1,7 @@
 package dev.derive.worker.image;
 
+import java.awt.Dimension;
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 
@@ -35,6 +37,36 @@ interface ImageSource extends AutoCloseable {
   default BufferedImage decodeScaled(int width, int height) {
     return decode(ImageTransformer.subsampling(width(), height(), width, height));
   }
+
+  /** The size {@link #decodeScaled} returns for a box of {@code width} x {@code height}. */
+  default Dimension decodedSize(int width, int height) {
+    int subsampling = ImageTransformer.subsampling(width(), height(), width, height);
+    return new Dimension(Math.ceilDiv(width(), subsampling), Math.ceilDiv(height(), subsampling));
+  }
+
+  /**
+   * Decodes only {@code region} (in the orientation {@link #decode} returns), keeping about every
+   * {@code subsampling}-th pixel in both directions: the rest of the image is never held in memory.
+   *
+   * @throws dev.derive.worker.runtime.PermanentStepFailure {@code corrupt-input} or {@code
+   *     unsupported-input}
+   */
+  BufferedImage decodeRegion(Rectangle region, int subsampling);
+
+  /**
+   * What decoding into a {@code width} x {@code height} result holds at its peak, from the header:
+   * the decoder's buffers and the decoded image as it reaches the caller.
+   */
+  MemoryEstimate decodeCost(int width, int height);
+
+  /** What {@link #decodeRegion} holds at its peak. */
+  default MemoryEstimate regionCost(Rectangle region, int subsampling) {
+    return decodeCost(
+        Math.ceilDiv(region.width, subsampling), Math.ceilDiv(region.height, subsampling));
+  }
+
+  /** The image for an error sentence, e.g. {@code the 10000x10000 PNG (8 bytes per pixel)}. */
+  String describe();
 
   @Override
   void close() throws IOException;

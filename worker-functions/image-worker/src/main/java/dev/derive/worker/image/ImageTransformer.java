@@ -7,6 +7,7 @@ import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.awt.Color;
+import java.awt.Dimension;
 import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -23,11 +24,13 @@ import javax.imageio.ImageIO;
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
  * size the caller sees (upright, then rotated), and both the scaled and the output size are checked
- * against the pixel limit; large images are subsampled while decoding (never below three times the
- * target size) and resampled to the scaled size in stored orientation; the small result is turned
- * upright, centred on the output size (cropped or padded, {@link Canvas}), then rotated, mirrored
- * and greyed, so padding turns grey with the image. A step with a crop decodes every pixel, turns
- * the image upright and cuts the region before resampling.
+ * against the pixel limit; the memory the step will need is estimated from the header and checked
+ * against the function's budget ({@link MemoryBudget}); large images are subsampled while decoding
+ * (never below three times the target size) and resampled to the scaled size in stored orientation;
+ * the small result is turned upright, centred on the output size (cropped or padded, {@link
+ * Canvas}), then rotated, mirrored and greyed, so padding turns grey with the image. A step with a
+ * crop decodes only the region (where it lies in the stored image, subsampled the same way), turns
+ * it upright and resamples it.
  */
 public final class ImageTransformer implements StepTransformer {
   /** Decoding keeps at least this many source pixels per target pixel before resampling. */
@@ -40,17 +43,50 @@ public final class ImageTransformer implements StepTransformer {
     ImageIO.scanForPlugins(); // register TwelveMonkeys from the application class loader
   }
 
+  /**
+   * Bytes a pixel takes in each {@code TYPE_INT_RGB}/{@code ARGB} copy after the decode, and how
+   * many such copies of the decoded size (normalised layout, colour conversion) and of the output
+   * size (the resample's result and its work image, orientation's two sample arrays and result, the
+   * canvas, the encoder's samples) the pipeline holds at its peak.
+   */
+  private static final int INT_PIXEL_BYTES = 4;
+
+  private static final int DECODED_COPIES = 2;
+  private static final int OUTPUT_COPIES = 6;
+
   private final long maxPixels;
+  private final MemoryBudget budget;
 
   /**
+   * A transformer whose memory budget is this JVM's heap alone (the function's memory size
+   * unknown).
+   *
    * @param maxPixels largest input (width x height) decoded and largest output produced, in pixels
    *     (env {@code MAX_IMAGE_PIXELS}, {@code template.yaml} default 100 000 000)
    */
   public ImageTransformer(long maxPixels) {
+    this(maxPixels, MemoryBudget.forThisProcess(0));
+  }
+
+  /**
+   * @param maxPixels as {@link #ImageTransformer(long)}
+   * @param budget the memory one step may use ({@link MemoryBudget#forThisProcess} of the
+   *     function's memory size)
+   */
+  ImageTransformer(long maxPixels, MemoryBudget budget) {
     if (maxPixels <= 0) {
       throw new IllegalArgumentException("max pixels must be positive: " + maxPixels);
     }
     this.maxPixels = maxPixels;
+    this.budget = budget;
+  }
+
+  /**
+   * A transformer for a function of {@code memorySizeMb} MB (Lambda's {@code
+   * AWS_LAMBDA_FUNCTION_MEMORY_SIZE}; 0 when unknown), with this JVM's heap.
+   */
+  public static ImageTransformer forFunction(long maxPixels, int memorySizeMb) {
+    return new ImageTransformer(maxPixels, MemoryBudget.forThisProcess(memorySizeMb));
   }
 
   @Override
@@ -68,7 +104,8 @@ public final class ImageTransformer implements StepTransformer {
    * {@inheritDoc}
    *
    * @throws PermanentStepFailure {@code invalid-step}, {@code unsupported-input}, {@code
-   *     corrupt-input}, {@code input-too-large} (over the pixel limit) or {@code output-too-large}
+   *     corrupt-input}, {@code input-too-large} (over the pixel limit, or needing more memory than
+   *     the budget) or {@code output-too-large}
    * @throws dev.derive.worker.libvips.VipsUnavailableException (retryable) when the input or the
    *     output (WebP, AVIF) needs libvips and it cannot be loaded
    */
@@ -99,11 +136,22 @@ public final class ImageTransformer implements StepTransformer {
       // Resampling and cropping or padding happen before the rotation: transpose the placement.
       Placement upright = turned ? shown.transposed() : shown;
       Color background = background(recipe);
+      // Resample in stored orientation (fewer pixels to turn), subsampling large images.
+      int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
+      int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
+      long outputPixels =
+          Math.max(
+              (long) upright.scaledWidth() * upright.scaledHeight(),
+              (long) upright.width() * upright.height());
       BufferedImage sized;
       if (crop == null) {
-        // Resample in stored orientation (fewer pixels to turn), subsampling large images.
-        int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
-        int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
+        Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
+        checkMemory(
+            source,
+            source.decodeCost(decodedSize.width, decodedSize.height),
+            (long) decodedSize.width * decodedSize.height,
+            outputPixels,
+            shown);
         BufferedImage decoded =
             ColourManagement.toSrgb(source.decodeScaled(storedWidth, storedHeight));
         boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
@@ -111,11 +159,19 @@ public final class ImageTransformer implements StepTransformer {
             orientation.apply(
                 Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
       } else {
-        BufferedImage decoded = ColourManagement.toSrgb(source.decode(1));
+        Rectangle region = orientation.toStored(crop, source.width(), source.height());
+        int subsampling = subsampling(region.width, region.height, storedWidth, storedHeight);
+        checkMemory(
+            source,
+            source.regionCost(region, subsampling),
+            (long) Math.ceilDiv(region.width, subsampling)
+                * Math.ceilDiv(region.height, subsampling),
+            outputPixels,
+            shown);
+        BufferedImage decoded = ColourManagement.toSrgb(source.decodeRegion(region, subsampling));
         boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
-        BufferedImage region =
-            copy(orientation.apply(Pixels.normalize(decoded, keepAlpha)), crop, keepAlpha);
-        sized = Pixels.resize(region, upright.scaledWidth(), upright.scaledHeight());
+        BufferedImage cut = orientation.apply(Pixels.normalize(decoded, keepAlpha));
+        sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
       }
       BufferedImage placed = Canvas.centre(sized, upright.width(), upright.height(), background);
       BufferedImage shaped = Geometry.apply(placed, recipe);
@@ -173,17 +229,34 @@ public final class ImageTransformer implements StepTransformer {
         && (decoded.getColorModel().hasAlpha() || (upright.pads() && background.getAlpha() < 0xFF));
   }
 
-  /** A copy of {@code region} of {@code image} with its own raster (no shared sub-image). */
-  private static BufferedImage copy(BufferedImage image, Rectangle region, boolean alpha) {
-    BufferedImage out =
-        new BufferedImage(
-            region.width,
-            region.height,
-            alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
-    int[] pixels =
-        image.getRGB(region.x, region.y, region.width, region.height, null, 0, region.width);
-    out.setRGB(0, 0, region.width, region.height, pixels, 0, region.width);
-    return out;
+  /**
+   * Refuses the step before decoding when the decode ({@code decode}, from the source's header) and
+   * the pipeline after it ({@value #DECODED_COPIES} copies of the {@code decodedPixels} and {@value
+   * #OUTPUT_COPIES} of the {@code outputPixels}, {@value #INT_PIXEL_BYTES} bytes a pixel, on the
+   * heap) do not fit the budget.
+   *
+   * @throws PermanentStepFailure {@code input-too-large}
+   */
+  private void checkMemory(
+      ImageSource source,
+      MemoryEstimate decode,
+      long decodedPixels,
+      long outputPixels,
+      Placement shown) {
+    MemoryEstimate pipeline =
+        MemoryEstimate.heap(
+            (double) INT_PIXEL_BYTES
+                * (DECODED_COPIES * (double) decodedPixels
+                    + OUTPUT_COPIES * (double) outputPixels));
+    budget.check(
+        decode.plus(pipeline),
+        "decoding "
+            + source.describe()
+            + " and making a "
+            + shown.width()
+            + "x"
+            + shown.height()
+            + " image of it");
   }
 
   /**

@@ -15,12 +15,14 @@ public class ImageWorkerProducers {
 
   /**
    * The transformer; {@code derive.image.max-pixels} is the largest image decoded or produced, in
-   * pixels (width x height).
+   * pixels (width x height); {@code derive.image.memory-size-mb} the function's memory size, in MB,
+   * from which the memory budget of a step comes (0 when unknown: only the heap limits).
    */
   @Produces
   @Singleton
   ImageTransformer imageTransformer(
-      @ConfigProperty(name = "derive.image.max-pixels") long maxPixels) {
-    return new ImageTransformer(maxPixels);
+      @ConfigProperty(name = "derive.image.max-pixels") long maxPixels,
+      @ConfigProperty(name = "derive.image.memory-size-mb") int memorySizeMb) {
+    return ImageTransformer.forFunction(maxPixels, memorySizeMb);
   }
 }

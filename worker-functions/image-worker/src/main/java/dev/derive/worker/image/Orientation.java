@@ -1,11 +1,13 @@
 package dev.derive.worker.image;
 
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 
 /**
  * The EXIF/TIFF {@code Orientation} tag (0x0112; EXIF 2.32 and TIFF 6.0, values 1 to 8): how the
  * stored pixels must be flipped or rotated to show the image upright. {@link #apply} performs that
- * transformation exactly, pixel for pixel.
+ * transformation exactly, pixel for pixel; {@link #toStored} finds where a region of the upright
+ * image lies in the stored one.
  */
 public enum Orientation {
   /** 1: stored upright. */
@@ -49,6 +51,37 @@ public enum Orientation {
   /** Whether showing the image upright swaps its width and height (values 5 to 8). */
   public boolean swapsAxes() {
     return tag >= 5;
+  }
+
+  /**
+   * The rectangle of the stored image that {@link #apply} turns into {@code upright}, a rectangle
+   * of the upright image, for a stored image of {@code storedWidth} x {@code storedHeight} pixels.
+   */
+  public Rectangle toStored(Rectangle upright, int storedWidth, int storedHeight) {
+    int[] a = storedPoint(upright.x, upright.y, storedWidth, storedHeight);
+    int[] b =
+        storedPoint(
+            upright.x + upright.width - 1,
+            upright.y + upright.height - 1,
+            storedWidth,
+            storedHeight);
+    int x = Math.min(a[0], b[0]);
+    int y = Math.min(a[1], b[1]);
+    return new Rectangle(x, y, Math.abs(a[0] - b[0]) + 1, Math.abs(a[1] - b[1]) + 1);
+  }
+
+  /** The stored pixel {@link #apply} moves to upright pixel ({@code tx}, {@code ty}). */
+  private int[] storedPoint(int tx, int ty, int w, int h) {
+    return switch (this) {
+      case TOP_LEFT -> new int[] {tx, ty};
+      case TOP_RIGHT -> new int[] {w - 1 - tx, ty};
+      case BOTTOM_RIGHT -> new int[] {w - 1 - tx, h - 1 - ty};
+      case BOTTOM_LEFT -> new int[] {tx, h - 1 - ty};
+      case LEFT_TOP -> new int[] {ty, tx};
+      case RIGHT_TOP -> new int[] {ty, h - 1 - tx};
+      case RIGHT_BOTTOM -> new int[] {w - 1 - ty, h - 1 - tx};
+      case LEFT_BOTTOM -> new int[] {w - 1 - ty, tx};
+    };
   }
 
   /**

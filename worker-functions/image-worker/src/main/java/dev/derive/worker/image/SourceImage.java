@@ -9,7 +9,10 @@ import com.twelvemonkeys.imageio.metadata.tiff.TIFF;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFFReader;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBuffer;
+import java.awt.image.SampleModel;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +25,7 @@ import java.util.Set;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
+import javax.imageio.ImageTypeSpecifier;
 import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.MemoryCacheImageInputStream;
 
@@ -43,6 +47,7 @@ final class SourceImage implements ImageSource {
   private final int width;
   private final int height;
   private final Orientation orientation;
+  private final double bytesPerPixel;
 
   /** 0-based index of the image decoded (the page or frame). */
   private int index;
@@ -53,13 +58,15 @@ final class SourceImage implements ImageSource {
       String format,
       int width,
       int height,
-      Orientation orientation) {
+      Orientation orientation,
+      double bytesPerPixel) {
     this.stream = stream;
     this.reader = reader;
     this.format = format;
     this.width = width;
     this.height = height;
     this.orientation = orientation;
+    this.bytesPerPixel = bytesPerPixel;
   }
 
   /**
@@ -109,8 +116,11 @@ final class SourceImage implements ImageSource {
         throw e;
       } catch (IOException | RuntimeException e) {
         reader.dispose();
+        // ImageIO's message ("javax.imageio.IIOException: No SOF segment") stays with the cause
         throw new PermanentStepFailure(
-            StepErrorTypes.CORRUPT_INPUT, "cannot read the " + format + " header: " + e, e);
+            StepErrorTypes.CORRUPT_INPUT,
+            "the " + userName(format) + " file is damaged or cut short: its header cannot be read",
+            e);
       }
       if (width <= 0 || height <= 0) {
         reader.dispose();
@@ -130,7 +140,14 @@ final class SourceImage implements ImageSource {
                 + " pixels");
       }
       SourceImage source =
-          new SourceImage(stream, reader, format, width, height, readOrientation(file, format));
+          new SourceImage(
+              stream,
+              reader,
+              format,
+              width,
+              height,
+              readOrientation(file, format),
+              bytesPerPixel(reader, page - 1));
       source.index = page - 1;
       return source;
     } catch (RuntimeException e) {
@@ -171,7 +188,73 @@ final class SourceImage implements ImageSource {
    */
   @Override
   public BufferedImage decode(int subsampling) {
+    return read(null, subsampling);
+  }
+
+  /**
+   * Decodes {@code region} of the stored image only ({@code ImageReadParam.setSourceRegion}): the
+   * reader still reads the rows above it, but holds only the region, subsampled.
+   */
+  @Override
+  public BufferedImage decodeRegion(Rectangle region, int subsampling) {
+    return read(region, subsampling);
+  }
+
+  /** The decoded image as the reader holds it: width x height x the header's bytes per pixel. */
+  @Override
+  public MemoryEstimate decodeCost(int decodedWidth, int decodedHeight) {
+    return MemoryEstimate.heap((double) decodedWidth * decodedHeight * bytesPerPixel);
+  }
+
+  @Override
+  public String describe() {
+    return String.format(
+        Locale.ROOT,
+        "the %dx%d %s (%s bytes per pixel)",
+        width,
+        height,
+        format.toUpperCase(Locale.ROOT),
+        bytesPerPixel == Math.rint(bytesPerPixel)
+            ? Integer.toString((int) bytesPerPixel)
+            : Double.toString(bytesPerPixel));
+  }
+
+  /**
+   * Bytes per pixel of the image the reader decodes, from its header: the larger of its raw and its
+   * first destination type (e.g. 8 for 16-bit RGBA, 3 for 8-bit RGB, 1 for a palette); 4 if the
+   * reader names neither.
+   */
+  private static double bytesPerPixel(ImageReader reader, int index) {
+    int bits = 0;
+    try {
+      ImageTypeSpecifier raw = reader.getRawImageType(index);
+      if (raw != null) {
+        bits = bitsPerPixel(raw);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "no raw image type", e);
+    }
+    try {
+      Iterator<ImageTypeSpecifier> types = reader.getImageTypes(index);
+      if (types != null && types.hasNext()) {
+        bits = Math.max(bits, bitsPerPixel(types.next()));
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "no image types", e);
+    }
+    return bits > 0 ? bits / 8.0 : 4;
+  }
+
+  private static int bitsPerPixel(ImageTypeSpecifier type) {
+    SampleModel model = type.getSampleModel();
+    return model.getNumDataElements() * DataBuffer.getDataTypeSize(model.getDataType());
+  }
+
+  private BufferedImage read(Rectangle region, int subsampling) {
     ImageReadParam param = reader.getDefaultReadParam();
+    if (region != null) {
+      param.setSourceRegion(region);
+    }
     if (subsampling > 1) {
       param.setSourceSubsampling(subsampling, subsampling, 0, 0);
     }
@@ -187,7 +270,12 @@ final class SourceImage implements ImageSource {
           message.contains("unsupported")
               ? StepErrorTypes.UNSUPPORTED_INPUT
               : StepErrorTypes.CORRUPT_INPUT;
-      throw new PermanentStepFailure(type, "cannot decode the " + format + " image: " + e, e);
+      throw new PermanentStepFailure(
+          type,
+          type.equals(StepErrorTypes.UNSUPPORTED_INPUT)
+              ? "the " + userName(format) + " uses a variant the image decoder does not support"
+              : "the " + userName(format) + " image is damaged: its pixel data cannot be decoded",
+          e);
     } finally {
       reader.removeAllIIOReadWarningListeners();
     }
@@ -221,6 +309,11 @@ final class SourceImage implements ImageSource {
     throw new PermanentStepFailure(
         StepErrorTypes.UNSUPPORTED_INPUT,
         "not an image format the image capability reads (JPEG, PNG, GIF, BMP, TIFF, WebP, AVIF)");
+  }
+
+  /** ImageIO's format name as users write it: {@code jpeg} is JPEG. */
+  private static String userName(String format) {
+    return format.toUpperCase(Locale.ROOT);
   }
 
   private static String formatOf(ImageReader reader) {

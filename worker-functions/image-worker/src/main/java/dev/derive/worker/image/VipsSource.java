@@ -5,6 +5,8 @@ import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsException;
 import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Dimension;
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -41,6 +43,8 @@ final class VipsSource implements ImageSource {
   private final VipsImage heif;
   private final Sniffer.Nclx nclx;
   private final String loadOptions;
+  private final Orientation stored;
+  private final int bytesPerPixel;
   private final int width;
   private final int height;
 
@@ -51,6 +55,8 @@ final class VipsSource implements ImageSource {
       VipsImage heif,
       Sniffer.Nclx nclx,
       String loadOptions,
+      Orientation stored,
+      int bytesPerPixel,
       int width,
       int height) {
     this.vips = vips;
@@ -59,6 +65,8 @@ final class VipsSource implements ImageSource {
     this.heif = heif;
     this.nclx = nclx;
     this.loadOptions = loadOptions;
+    this.stored = stored;
+    this.bytesPerPixel = bytesPerPixel;
     this.width = width;
     this.height = height;
   }
@@ -86,7 +94,7 @@ final class VipsSource implements ImageSource {
       }
       throw new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT,
-          "the " + name + " file cannot be read: " + e.getMessage(),
+          "the " + name + " file cannot be read: it is damaged or cut short",
           e);
     }
     try {
@@ -114,13 +122,22 @@ final class VipsSource implements ImageSource {
       }
       checkPixels(image.width(), image.height(), maxPixels);
       return new VipsSource(
-          vips, file, name, image, structure.nclx(), "", image.width(), image.height());
+          vips,
+          file,
+          name,
+          image,
+          structure.nclx(),
+          "",
+          Orientation.TOP_LEFT,
+          image.bytesPerPixel(),
+          image.width(),
+          image.height());
     } catch (RuntimeException e) {
       image.close();
       if (e instanceof VipsException) {
         throw new PermanentStepFailure(
             StepErrorTypes.CORRUPT_INPUT,
-            "the " + name + " file cannot be read: " + e.getMessage(),
+            "the " + name + " file cannot be read: it is damaged or cut short",
             e);
       }
       throw e;
@@ -139,14 +156,17 @@ final class VipsSource implements ImageSource {
     Vips vips = Vips.shared();
     int storedWidth;
     int storedHeight;
+    int bytesPerPixel;
     try (VipsImage header = vips.open(file)) {
       storedWidth = header.width();
       storedHeight = header.height();
+      bytesPerPixel = header.bytesPerPixel();
     } catch (VipsException e) {
       throw decodeFailure(name, e);
     }
     checkPixels(storedWidth, storedHeight, maxPixels);
-    boolean swap = SourceImage.readOrientation(file, format).swapsAxes();
+    Orientation orientation = SourceImage.readOrientation(file, format);
+    boolean swap = orientation.swapsAxes();
     return new VipsSource(
         vips,
         file,
@@ -154,6 +174,8 @@ final class VipsSource implements ImageSource {
         null,
         null,
         page > 1 ? "page=" + (page - 1) : "",
+        orientation,
+        bytesPerPixel,
         swap ? storedHeight : storedWidth,
         swap ? storedWidth : storedHeight);
   }
@@ -164,8 +186,8 @@ final class VipsSource implements ImageSource {
 
   /**
    * A libvips failure as the step's error: truncated data and damage are {@code corrupt-input}, a
-   * variant the decoder lacks ("Unsupported ...") is {@code unsupported-input}; libvips' own text
-   * follows the sentence.
+   * variant the decoder lacks ("Unsupported ...") is {@code unsupported-input}. libvips' own text
+   * (which names its loaders and the step's temp file) stays with the cause, for the logs.
    */
   static PermanentStepFailure decodeFailure(String name, VipsException e) {
     String message = e.getMessage();
@@ -173,22 +195,18 @@ final class VipsSource implements ImageSource {
     if (lower.contains("premature end") || lower.contains("truncated")) {
       return new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT,
-          "the "
-              + name
-              + " file is truncated: its data ends before the image does ("
-              + message
-              + ")",
+          "the " + name + " file is truncated: its data ends before the image does",
           e);
     }
     if (lower.contains("unsupported")) {
       return new PermanentStepFailure(
           StepErrorTypes.UNSUPPORTED_INPUT,
-          "the " + name + " uses a variant the image decoder does not support (" + message + ")",
+          "the " + name + " uses a variant the image decoder does not support",
           e);
     }
     return new PermanentStepFailure(
         StepErrorTypes.CORRUPT_INPUT,
-        "the " + name + " image cannot be decoded (" + message + ")",
+        "the " + name + " image is damaged: its pixel data cannot be decoded",
         e);
   }
 
@@ -228,7 +246,7 @@ final class VipsSource implements ImageSource {
     int boxHeight = Math.max(1, height / subsampling);
     try {
       if (heif != null && nclx != null && nclx.pq()) {
-        return toneMapped(subsampling);
+        return toneMapped(heif, subsampling);
       }
       try (VipsImage thumbnail =
           heif != null
@@ -265,11 +283,96 @@ final class VipsSource implements ImageSource {
     }
   }
 
-  /** PQ HDR: shrunk in libvips keeping 16 bits, then tone-mapped in Java. */
-  private BufferedImage toneMapped(int subsampling) {
-    VipsImage scaled = subsampling > 1 ? vips.resize(heif, 1.0 / subsampling) : null;
+  /** The cover size {@link #decodeScaled} asks libvips for; PQ HDR is subsampled instead. */
+  @Override
+  public Dimension decodedSize(int boxWidth, int boxHeight) {
+    if (heif != null && nclx != null && nclx.pq()) {
+      return ImageSource.super.decodedSize(boxWidth, boxHeight);
+    }
+    double scale = Math.min(1, Math.max((double) boxWidth / width, (double) boxHeight / height));
+    return new Dimension(
+        Math.max(1, (int) Math.ceil(width * scale)), Math.max(1, (int) Math.ceil(height * scale)));
+  }
+
+  /**
+   * Decodes {@code region} of the upright image only: for a file, its rows are streamed ({@link
+   * Vips#openSequential}), the region of the stored image is cut out ({@link Orientation#toStored})
+   * and copied, then colour-managed and shrunk by libvips and turned upright in Java; a HEIF image
+   * (libheif decodes it whole, already upright) has the region cut out of it.
+   */
+  @Override
+  public BufferedImage decodeRegion(Rectangle region, int subsampling) {
+    int boxWidth = Math.max(1, Math.ceilDiv(region.width, subsampling));
+    int boxHeight = Math.max(1, Math.ceilDiv(region.height, subsampling));
     try {
-      VipsImage image = scaled != null ? scaled : heif;
+      if (heif != null) {
+        try (VipsImage area =
+            vips.extractArea(heif, region.x, region.y, region.width, region.height)) {
+          if (nclx != null && nclx.pq()) {
+            return toneMapped(area, subsampling);
+          }
+          try (VipsImage small = vips.thumbnail(area, boxWidth, boxHeight, false)) {
+            return toBufferedImage(small);
+          }
+        }
+      }
+      boolean swap = stored.swapsAxes();
+      Rectangle cut = stored.toStored(region, swap ? height : width, swap ? width : height);
+      Path source = loadOptions.isEmpty() ? file : Path.of(file + "[" + loadOptions + "]");
+      try (VipsImage image = vips.openSequential(source);
+          VipsImage area = vips.extractArea(image, cut.x, cut.y, cut.width, cut.height);
+          VipsImage copy = vips.copyMemory(area);
+          VipsImage small =
+              vips.thumbnail(
+                  copy, swap ? boxHeight : boxWidth, swap ? boxWidth : boxHeight, false)) {
+        return stored.apply(toBufferedImage(small));
+      }
+    } catch (VipsException e) {
+      throw decodeFailure(e);
+    }
+  }
+
+  /**
+   * A {@code width} x {@code height} result: libvips' output buffer and pipeline (twice the 8-bit
+   * RGBA result, off-heap), its copy into Java and the {@code BufferedImage} (8 bytes a pixel); for
+   * HEIF, libheif's decode of the whole image too (twice the header's bytes per pixel); for PQ HDR,
+   * the samples as {@code int}s and {@code short}s instead.
+   */
+  @Override
+  public MemoryEstimate decodeCost(int resultWidth, int resultHeight) {
+    double pixels = (double) resultWidth * resultHeight;
+    double sourcePixels = (double) width * height;
+    double nativeBytes = pixels * 4 * 2;
+    double heapBytes = pixels * (4 + 4);
+    if (heif != null) {
+      nativeBytes += sourcePixels * bytesPerPixel * 2;
+      if (nclx != null && nclx.pq()) {
+        heapBytes = pixels * (4 * 6 + 4);
+      }
+    }
+    return new MemoryEstimate(Math.round(heapBytes), Math.round(nativeBytes));
+  }
+
+  /** As {@link #decodeCost}, plus the full-resolution copy of the region a file's cut makes. */
+  @Override
+  public MemoryEstimate regionCost(Rectangle region, int subsampling) {
+    MemoryEstimate result = ImageSource.super.regionCost(region, subsampling);
+    return heif != null
+        ? result
+        : result.plus(new MemoryEstimate(0, (long) region.width * region.height * bytesPerPixel));
+  }
+
+  @Override
+  public String describe() {
+    return String.format(
+        Locale.ROOT, "the %dx%d %s (%d bytes per pixel)", width, height, name, bytesPerPixel);
+  }
+
+  /** PQ HDR: shrunk in libvips keeping 16 bits, then tone-mapped in Java. */
+  private BufferedImage toneMapped(VipsImage source, int subsampling) {
+    VipsImage scaled = subsampling > 1 ? vips.resize(source, 1.0 / subsampling) : null;
+    try {
+      VipsImage image = scaled != null ? scaled : source;
       int bands = image.bands();
       int[] samples;
       int max;

@@ -25,6 +25,32 @@ class OrientationTest {
 
   @ParameterizedTest(name = "orientation {0}")
   @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+  void toStoredFindsTheStoredRegionThatTurnsIntoAnUprightRegion(int tag) {
+    BufferedImage upright = numbered(UPRIGHT_WIDTH, UPRIGHT_HEIGHT);
+    BufferedImage stored = stored(upright, tag);
+    Orientation orientation = Orientation.ofTag(tag);
+    java.awt.Rectangle region = new java.awt.Rectangle(1, 1, 3, 2);
+
+    java.awt.Rectangle storedRegion =
+        orientation.toStored(region, stored.getWidth(), stored.getHeight());
+    BufferedImage turned =
+        orientation.apply(
+            stored.getSubimage(
+                storedRegion.x, storedRegion.y, storedRegion.width, storedRegion.height));
+
+    assertThat(turned.getWidth()).isEqualTo(3);
+    assertThat(turned.getHeight()).isEqualTo(2);
+    for (int y = 0; y < 2; y++) {
+      for (int x = 0; x < 3; x++) {
+        assertThat(turned.getRGB(x, y) & 0xFFFFFF)
+            .as("pixel (%d,%d) of the region", x, y)
+            .isEqualTo(upright.getRGB(region.x + x, region.y + y) & 0xFFFFFF);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "orientation {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
   void applyTurnsEveryStoredLayoutUprightPixelForPixel(int tag) {
     BufferedImage upright = numbered(UPRIGHT_WIDTH, UPRIGHT_HEIGHT);
 
