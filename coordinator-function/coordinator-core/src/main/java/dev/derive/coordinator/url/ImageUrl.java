@@ -1,0 +1,380 @@
+package dev.derive.coordinator.url;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.coordinator.preset.Preset;
+import dev.derive.coordinator.preset.Presets;
+import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.Violation;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An image URL's path, {@code /<signature>/<option>/…/<source key>}, in the style of imgproxy, and
+ * the {@code POST /v1/derivatives} body it stands for. The grammar (docs/image-urls.md):
+ *
+ * <ul>
+ *   <li>options are segments {@code name:arg[:arg…]}: {@code rs:<fit>:<width>:<height>[:<enlarge>]}
+ *       ({@code resize}), {@code s:<width>:<height>} ({@code size}), {@code w:} ({@code width}),
+ *       {@code h:} ({@code height}), {@code rt:<fit>} ({@code resizing_type}), {@code el:<0|1>}
+ *       ({@code enlarge}), {@code f:<jpg|png|webp|avif|auto>} ({@code format}), {@code q:} ({@code
+ *       quality}), {@code pg:} ({@code page}, 1-based), {@code bg:<rrggbb[aa]>} ({@code
+ *       background}), {@code dpi:}, {@code pr:<preset>} ({@code preset}) and {@code exp:<unix
+ *       seconds>} ({@code expires}); a width or height of 0 means "not given", as in imgproxy;
+ *   <li>the source key is the rest of the path, each segment percent-decoded (UTF-8); it starts at
+ *       the first segment that is not an option, or after a {@code plain} segment (for a key whose
+ *       first segment looks like an option);
+ *   <li>fit modes are the JSON API's (sharp's), plus imgproxy's {@code fit} (= {@code inside}) and
+ *       {@code force} (= {@code fill}); imgproxy's {@code fill} would mean {@code cover}, so it is
+ *       read as the JSON API's {@code fill} (stretch) and the difference is documented;
+ *   <li>without {@code f:} the target is the preset's media type, else JPEG.
+ * </ul>
+ *
+ * @param signature the first segment, as sent
+ * @param signedPath what the signature covers: the path after the signature segment, as sent
+ * @param options each option by canonical name with its arguments, in URL order
+ * @param key the source object key, decoded
+ */
+public record ImageUrl(
+    String signature, String signedPath, Map<String, List<String>> options, String key) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final Map<String, String> NAMES =
+      Map.ofEntries(
+          Map.entry("rs", "resize"),
+          Map.entry("resize", "resize"),
+          Map.entry("s", "size"),
+          Map.entry("size", "size"),
+          Map.entry("w", "width"),
+          Map.entry("width", "width"),
+          Map.entry("h", "height"),
+          Map.entry("height", "height"),
+          Map.entry("rt", "resizing_type"),
+          Map.entry("resizing_type", "resizing_type"),
+          Map.entry("el", "enlarge"),
+          Map.entry("enlarge", "enlarge"),
+          Map.entry("f", "format"),
+          Map.entry("format", "format"),
+          Map.entry("ext", "format"),
+          Map.entry("q", "quality"),
+          Map.entry("quality", "quality"),
+          Map.entry("pg", "page"),
+          Map.entry("page", "page"),
+          Map.entry("bg", "background"),
+          Map.entry("background", "background"),
+          Map.entry("dpi", "dpi"),
+          Map.entry("pr", "preset"),
+          Map.entry("preset", "preset"),
+          Map.entry("exp", "expires"),
+          Map.entry("expires", "expires"));
+
+  private static final Map<String, String> FORMATS =
+      Map.of(
+          "jpg", "image/jpeg",
+          "jpeg", "image/jpeg",
+          "png", "image/png",
+          "webp", "image/webp",
+          "avif", "image/avif",
+          "pdf", "application/pdf",
+          "txt", "text/plain");
+
+  private static final Map<String, String> FITS =
+      Map.of(
+          "inside", "inside",
+          "outside", "outside",
+          "cover", "cover",
+          "contain", "contain",
+          "fill", "fill",
+          "fit", "inside",
+          "force", "fill");
+
+  private static final Set<String> TRUE = Set.of("1", "t", "true");
+  private static final Set<String> FALSE = Set.of("0", "f", "false");
+
+  /** The value of {@code f:} that asks for the best format the client accepts. */
+  public static final String AUTO = "auto";
+
+  /**
+   * Splits {@code path}, the request path after {@code /v1} as sent (percent escapes intact).
+   *
+   * @throws InvalidRequestException if it has no signature, no key, an option named twice, or a key
+   *     that is not valid percent-encoded UTF-8
+   */
+  public static ImageUrl parse(String path) {
+    String[] segments = path.startsWith("/") ? path.substring(1).split("/", -1) : new String[0];
+    if (segments.length < 2 || segments[0].isEmpty()) {
+      throw invalid("", "an image URL is /v1/<signature>/<options>/<source key>");
+    }
+    String signature = segments[0];
+    String signedPath = path.substring(1 + signature.length());
+    Map<String, List<String>> options = new LinkedHashMap<>();
+    int i = 1;
+    for (; i < segments.length; i++) {
+      String segment = segments[i];
+      if (segment.equals("plain")) {
+        i++;
+        break;
+      }
+      int colon = segment.indexOf(':');
+      String name = colon < 0 ? null : NAMES.get(segment.substring(0, colon));
+      if (name == null) {
+        break;
+      }
+      List<String> args = List.of(segment.substring(colon + 1).split(":", -1));
+      if (options.put(name, args) != null) {
+        throw invalid("/url/" + name, "option " + name + " is given twice");
+      }
+    }
+    if (i >= segments.length) {
+      throw invalid("/source/key", "the image URL names no source key after its options");
+    }
+    List<String> keySegments = new ArrayList<>();
+    for (int k = i; k < segments.length; k++) {
+      keySegments.add(decode(segments[k]));
+    }
+    return new ImageUrl(signature, signedPath, options, String.join("/", keySegments));
+  }
+
+  /**
+   * Checks that the URL may be served: its signature verifies under one of {@code keys} and its
+   * {@code exp:} time, if any, is not before {@code nowEpochSecond}. The signature is checked
+   * first, so nothing about an unsigned URL's options is looked at.
+   *
+   * @throws ForbiddenUrlException if it may not
+   */
+  public void verify(UrlSigningKeys keys, long nowEpochSecond) {
+    if (keys.isEmpty()) {
+      throw new ForbiddenUrlException(
+          ForbiddenUrlException.INVALID_SIGNATURE,
+          "this deployment has no URL signing key: no image URL is served");
+    }
+    if (!keys.verifies(signature, signedPath)) {
+      throw new ForbiddenUrlException(
+          ForbiddenUrlException.INVALID_SIGNATURE,
+          "the URL's signature does not match its path (HMAC-SHA256, base64url; docs/image-urls.md)");
+    }
+    Long expires = expires();
+    if (expires != null && nowEpochSecond > expires) {
+      throw new ForbiddenUrlException(
+          ForbiddenUrlException.EXPIRED,
+          "the URL expired at " + java.time.Instant.ofEpochSecond(expires));
+    }
+  }
+
+  /**
+   * When the URL stops being accepted, in Unix seconds, or {@code null} when it does not expire.
+   */
+  public Long expires() {
+    List<String> args = options.get("expires");
+    if (args == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(args.get(0));
+    } catch (NumberFormatException e) {
+      throw invalid("/url/expires", "exp takes Unix seconds");
+    }
+  }
+
+  /** Whether {@code f:auto} asks for the format to follow the {@code Accept} header. */
+  public boolean autoFormat() {
+    List<String> format = options.get("format");
+    return format != null && format.get(0).equalsIgnoreCase(AUTO);
+  }
+
+  /**
+   * The {@code POST /v1/derivatives} body this URL stands for: {@code source.key} and either the
+   * preset's {@code steps}, or a {@code target} made of the preset's target (if any) with each
+   * option of the URL set over it. The body still goes to the request validator, which checks every
+   * value as for JSON.
+   *
+   * @param autoMediaType the media type {@code f:auto} stands for (from {@link
+   *     FormatNegotiation#pick})
+   * @throws InvalidRequestException for an option with wrong arguments, an unknown preset, or a
+   *     steps preset with other options
+   */
+  public ObjectNode requestBody(Presets presets, String autoMediaType) {
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("source").put("key", key);
+    ObjectNode target = JSON.createObjectNode();
+    List<String> preset = options.get("preset");
+    if (preset != null) {
+      Preset named = presets.require(preset.get(0), "/url/preset");
+      if (named.target() == null) {
+        if (options.keySet().stream().anyMatch(o -> !o.equals("preset") && !o.equals("expires"))) {
+          throw invalid(
+              "/url/preset", "preset " + named.name() + " gives steps: it takes no other options");
+        }
+        body.set("steps", named.steps());
+        return body;
+      }
+      target = named.target();
+    }
+    if (!target.has("mediaType")) {
+      target.put("mediaType", "image/jpeg");
+    }
+    for (Map.Entry<String, List<String>> option : options.entrySet()) {
+      apply(option.getKey(), option.getValue(), target, autoMediaType);
+    }
+    body.set("target", target);
+    return body;
+  }
+
+  private static void apply(String name, List<String> args, ObjectNode target, String auto) {
+    switch (name) {
+      case "resize" -> {
+        arity(name, args, 1, 4);
+        fit(args.get(0), target);
+        if (args.size() > 1) {
+          dimension("width", args.get(1), target);
+        }
+        if (args.size() > 2) {
+          dimension("height", args.get(2), target);
+        }
+        if (args.size() > 3) {
+          enlarge(args.get(3), target);
+        }
+      }
+      case "size" -> {
+        arity(name, args, 1, 3);
+        dimension("width", args.get(0), target);
+        if (args.size() > 1) {
+          dimension("height", args.get(1), target);
+        }
+        if (args.size() > 2) {
+          enlarge(args.get(2), target);
+        }
+      }
+      case "width", "height" -> {
+        arity(name, args, 1, 1);
+        dimension(name, args.get(0), target);
+      }
+      case "resizing_type" -> {
+        arity(name, args, 1, 1);
+        fit(args.get(0), target);
+      }
+      case "enlarge" -> {
+        arity(name, args, 1, 1);
+        enlarge(args.get(0), target);
+      }
+      case "format" -> {
+        arity(name, args, 1, 1);
+        String format = args.get(0).toLowerCase(Locale.ROOT);
+        String mediaType = format.equals(AUTO) ? auto : FORMATS.get(format);
+        if (mediaType == null) {
+          throw invalid(
+              "/url/format", "unknown format; use one of " + FORMATS.keySet() + " or auto");
+        }
+        target.put("mediaType", mediaType);
+      }
+      case "quality", "page", "dpi" -> {
+        arity(name, args, 1, 1);
+        target.set(name, number(name, args.get(0)));
+      }
+      case "background" -> {
+        arity(name, args, 1, 1);
+        target.put("background", "#" + args.get(0));
+      }
+      case "preset", "expires" -> arity(name, args, 1, 1);
+      default -> throw new IllegalStateException("option without a meaning: " + name);
+    }
+  }
+
+  private static void fit(String fit, ObjectNode target) {
+    if (fit.isEmpty()) {
+      return;
+    }
+    String mode = FITS.get(fit);
+    if (mode == null) {
+      throw invalid("/url/resizing_type", "unknown fit; use one of " + FITS.keySet());
+    }
+    target.put("fit", mode);
+  }
+
+  private static void dimension(String name, String value, ObjectNode target) {
+    if (value.isEmpty() || value.equals("0")) {
+      target.remove(name); // 0 = auto, as in imgproxy
+      return;
+    }
+    target.set(name, number(name, value));
+  }
+
+  private static void enlarge(String value, ObjectNode target) {
+    String v = value.toLowerCase(Locale.ROOT);
+    if (TRUE.contains(v)) {
+      target.put("withoutEnlargement", false);
+    } else if (FALSE.contains(v)) {
+      target.remove("withoutEnlargement");
+    } else {
+      throw invalid("/url/enlarge", "enlarge takes 1 or 0");
+    }
+  }
+
+  private static JsonNode number(String name, String value) {
+    if (!value.matches("[0-9]{1,9}")) {
+      throw invalid("/url/" + name, name + " takes a whole number");
+    }
+    return JSON.getNodeFactory().numberNode(Integer.parseInt(value));
+  }
+
+  private static void arity(String name, List<String> args, int min, int max) {
+    if (args.size() < min || args.size() > max) {
+      throw invalid(
+          "/url/" + name,
+          name
+              + " takes "
+              + (min == max ? min : min + " to " + max)
+              + " argument"
+              + (max == 1 ? "" : "s")
+              + ", got "
+              + args.size());
+    }
+  }
+
+  /** Percent-decodes one path segment as UTF-8 (RFC 3986 section 2.1); {@code +} stays a plus. */
+  static String decode(String segment) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < segment.length(); i++) {
+      char c = segment.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= segment.length()
+            || Character.digit(segment.charAt(i + 1), 16) < 0
+            || Character.digit(segment.charAt(i + 2), 16) < 0) {
+          throw invalid("/source/key", "the key has a malformed percent escape");
+        }
+        bytes.write(Integer.parseInt(segment.substring(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+        if (Character.isHighSurrogate(c) && i + 1 < segment.length()) {
+          utf8 = segment.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
+          i++;
+        }
+        bytes.writeBytes(utf8);
+      }
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw invalid("/source/key", "the key is not percent-encoded UTF-8");
+    }
+  }
+
+  private static InvalidRequestException invalid(String pointer, String detail) {
+    return new InvalidRequestException(List.of(new Violation(pointer, detail)));
+  }
+}

@@ -1,0 +1,152 @@
+package dev.derive.coordinator.url;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.identity.SourceIdentity;
+import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.preset.Presets;
+import dev.derive.coordinator.validate.DerivativeRequest;
+import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.coordinator.validate.Violation;
+import dev.derive.protocol.capability.Capabilities;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The image URL grammar and its canonical form: the JSON request it stands for. */
+class ImageUrlTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+  private final Planner planner = new Planner(Capabilities.ALL, "derivatives");
+  private final Presets presets = Presets.builtIn(validator);
+
+  private String fingerprint(JsonNode body) {
+    DerivativeRequest request = validator.validate(body);
+    SourceIdentity source =
+        new SourceIdentity("sources", request.source().key(), null, "\"e1\"", 1000, "image/jpeg");
+    return request.target() != null
+        ? planner.plan(source, request.target()).fingerprint()
+        : planner.plan(source, request.steps()).fingerprint();
+  }
+
+  private String urlFingerprint(String path) {
+    return fingerprint(ImageUrl.parse(path).requestBody(presets, "image/webp"));
+  }
+
+  private String jsonFingerprint(String target) throws Exception {
+    return fingerprint(
+        JSON.readTree("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":" + target + "}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "/sig/rs:inside:256:256/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}",
+        "/sig/rs:fit:256:256/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"}",
+        "/sig/s:300:0/f:webp/q:80/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":300,\"quality\":80}",
+        "/sig/w:64/h:32/rt:cover/f:png/photos/cat.jpg | {\"mediaType\":\"image/png\",\"width\":64,\"height\":32,\"fit\":\"cover\"}",
+        "/sig/rs:contain:100:100/bg:ff0000/f:jpg/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":100,\"height\":100,\"fit\":\"contain\",\"background\":\"#ff0000\"}",
+        "/sig/rs:force:50:60:1/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":50,\"height\":60,\"fit\":\"fill\",\"withoutEnlargement\":false}",
+        "/sig/pr:thumb/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}",
+        "/sig/pr:thumb/f:avif/photos/cat.jpg | {\"mediaType\":\"image/avif\",\"width\":256,\"height\":256,\"fit\":\"inside\"}",
+        "/sig/pr:preview/w:0/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"height\":1024}",
+        "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
+        "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
+        "/sig/w:10/plain/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
+      })
+  void aUrlSharesTheFingerprintOfTheJsonRequestItStandsFor(String path, String target)
+      throws Exception {
+    assertThat(urlFingerprint(path)).isEqualTo(jsonFingerprint(target));
+  }
+
+  @Test
+  void aUrlNamingAPresetSharesTheFingerprintOfThePresetRequest() throws Exception {
+    String viaPreset =
+        fingerprint(
+            presets.expand(
+                JSON.readTree("{\"source\":{\"key\":\"photos/cat.jpg\"},\"preset\":\"thumb\"}")));
+
+    assertThat(urlFingerprint("/sig/pr:thumb/photos/cat.jpg")).isEqualTo(viaPreset);
+    assertThat(urlFingerprint("/sig/preset:thumb/photos/cat.jpg")).isEqualTo(viaPreset);
+  }
+
+  @Test
+  void optionOrderAndAliasesDoNotChangeTheFingerprint() {
+    assertThat(urlFingerprint("/sig/q:70/f:webp/w:99/photos/cat.jpg"))
+        .isEqualTo(urlFingerprint("/sig/width:99/format:webp/quality:70/photos/cat.jpg"));
+  }
+
+  @Test
+  void differentOptionsMakeDifferentDerivatives() {
+    assertThat(urlFingerprint("/sig/w:99/photos/cat.jpg"))
+        .isNotEqualTo(urlFingerprint("/sig/w:100/photos/cat.jpg"));
+  }
+
+  @Test
+  void theKeyIsTheRestOfThePathPercentDecoded() {
+    ImageUrl url = ImageUrl.parse("/abc/w:10/a%20b/%C3%A9t%C3%A9+1.jpg");
+
+    assertThat(url.signature()).isEqualTo("abc");
+    assertThat(url.signedPath()).isEqualTo("/w:10/a%20b/%C3%A9t%C3%A9+1.jpg");
+    assertThat(url.key()).isEqualTo("a b/été+1.jpg");
+  }
+
+  @Test
+  void plainStartsAKeyWhoseFirstSegmentLooksLikeAnOption() {
+    assertThat(ImageUrl.parse("/sig/w:10/plain/w:odd/x.jpg").key()).isEqualTo("w:odd/x.jpg");
+  }
+
+  @Test
+  void aSegmentWithAnUnknownOptionNameStartsTheKey() {
+    assertThat(ImageUrl.parse("/sig/w:10/2024:05/x.jpg").key()).isEqualTo("2024:05/x.jpg");
+  }
+
+  private static List<String> pointers(Runnable action) {
+    return catchThrowableOfType(InvalidRequestException.class, action::run).violations().stream()
+        .map(Violation::pointer)
+        .toList();
+  }
+
+  @Test
+  void malformedUrlsAre400sNamingTheOption() {
+    assertThat(pointers(() -> ImageUrl.parse("/sig/w:10"))).containsExactly("/source/key");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/w:1/w:2/x.jpg"))).containsExactly("/url/width");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/x%zz.jpg"))).containsExactly("/source/key");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/w:ten/x.jpg").requestBody(presets, null)))
+        .containsExactly("/url/width");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/f:bmp/x.jpg").requestBody(presets, null)))
+        .containsExactly("/url/format");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/rs:crop:1:1/x.jpg").requestBody(presets, null)))
+        .containsExactly("/url/resizing_type");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/pr:nope/x.jpg").requestBody(presets, null)))
+        .containsExactly("/url/preset");
+  }
+
+  @Test
+  void aValueOutOfBoundsIsRefusedByTheRequestValidatorAsForJson() {
+    JsonNode body = ImageUrl.parse("/sig/w:100000/x.jpg").requestBody(presets, null);
+
+    assertThat(pointers(() -> validator.validate(body))).containsExactly("/target/width");
+  }
+
+  @Test
+  void aStepsPresetTakesNoOtherOptions() {
+    Presets steps =
+        Presets.parse(
+            "{\"grey\":{\"steps\":[{\"capability\":\"image\",\"operation\":\"greyscale\"},"
+                + "{\"capability\":\"image\",\"operation\":\"encode\",\"params\":"
+                + "{\"mediaType\":\"image/png\"}}]}}",
+            "test",
+            validator);
+
+    assertThat(ImageUrl.parse("/sig/pr:grey/x.jpg").requestBody(steps, null).has("steps")).isTrue();
+    assertThat(pointers(() -> ImageUrl.parse("/sig/pr:grey/w:5/x.jpg").requestBody(steps, null)))
+        .containsExactly("/url/preset");
+  }
+}
