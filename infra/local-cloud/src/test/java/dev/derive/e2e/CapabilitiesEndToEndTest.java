@@ -89,6 +89,69 @@ class CapabilitiesEndToEndTest {
     // A short Markdown file on an A4 page scaled to 400 px: a few lines of small text, where a
     // blank page would have none.
     assertThat(darkPixels(preview)).as("rendered text on the page").isGreaterThan(50);
+
+    // Issue 14 item 13: the PDF made on the way is the PDF asked for directly, served at once.
+    HttpResponse<String> pdf =
+        api.post(
+            "/v1/derivatives",
+            "{\"source\":{\"key\":\""
+                + key
+                + "\"},\"target\":{\"mediaType\":\"application/pdf\"}}");
+    assertThat(pdf.statusCode()).as(pdf.body()).isEqualTo(200);
+    JsonNode served = api.json.readTree(pdf.body());
+    assertThat(served.path("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(api.download(served)).startsWith((byte) '%', (byte) 'P', (byte) 'D', (byte) 'F');
+  }
+
+  /**
+   * Issue 14 item 4: a 4000 x 46812 pt page is 8333 x 97525 pixels at 150 dpi, over the pixel
+   * limit; through the target form it is drawn at the resolution its 256-pixel box needs.
+   */
+  @Test
+  void aHugePdfPageBecomesAThumbnailThroughTheTargetForm(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tall.pdf");
+    // the left half of the page black, the right half white
+    java.nio.file.Files.write(file, pdf(4000, 46812, "0 0 0 rg 0 0 2000 46812 re f"));
+    String key = api.upload(file, "application/pdf");
+
+    JsonNode done =
+        api.awaitSucceeded(request(key, Map.of("mediaType", "image/png", "width", 256)));
+
+    BufferedImage thumbnail = png(api.download(done));
+    assertThat(thumbnail.getWidth()).isEqualTo(256);
+    assertThat(thumbnail.getHeight()).isEqualTo(2995); // 46812 x 256 / 4000 = 2995.97
+    assertThat(thumbnail.getRGB(64, 1500) & 0xFF).as("left half").isLessThan(64);
+    assertThat(thumbnail.getRGB(192, 1500) & 0xFF).as("right half").isGreaterThan(192);
+  }
+
+  /** A one-page PDF of {@code width} x {@code height} points drawing {@code content}. */
+  private static byte[] pdf(int width, int height, String content) {
+    List<String> objects =
+        List.of(
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "
+                + width
+                + " "
+                + height
+                + "] /Contents 4 0 R >>",
+            "<< /Length " + content.length() + " >>\nstream\n" + content + "\nendstream");
+    StringBuilder pdf = new StringBuilder("%PDF-1.4\n");
+    List<Integer> offsets = new ArrayList<>();
+    for (int i = 0; i < objects.size(); i++) {
+      offsets.add(pdf.length());
+      pdf.append(i + 1).append(" 0 obj\n").append(objects.get(i)).append("\nendobj\n");
+    }
+    int xref = pdf.length();
+    pdf.append("xref\n0 ").append(objects.size() + 1).append("\n0000000000 65535 f \n");
+    offsets.forEach(o -> pdf.append(String.format("%010d 00000 n \n", o)));
+    pdf.append("trailer\n<< /Size ")
+        .append(objects.size() + 1)
+        .append(" /Root 1 0 R >>\nstartxref\n")
+        .append(xref)
+        .append("\n%%EOF\n");
+    return pdf.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
   /**

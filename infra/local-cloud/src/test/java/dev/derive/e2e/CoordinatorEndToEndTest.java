@@ -100,7 +100,7 @@ class CoordinatorEndToEndTest {
   }
 
   @Test
-  void markdownBecomesAJpegThumbnailThroughThreeStepsAndANewSizeReusesThePage() throws Exception {
+  void markdownBecomesAJpegThumbnailThroughThreeStepsAndANewSizeReusesThePdf() throws Exception {
     String key = api.upload(samples.resolve("markdown-html/testMARKDOWN.md"));
 
     String first =
@@ -127,8 +127,41 @@ class CoordinatorEndToEndTest {
 
     assertThat(second).isNotEqualTo(first);
     assertThat(again.path("steps").get(0).path("reused").asBoolean()).isTrue();
-    assertThat(again.path("steps").get(1).path("reused").asBoolean()).isTrue();
+    // the page is drawn at the size its box needs (issue 14 item 4), so each size draws it anew
+    assertThat(again.path("steps").get(1).path("reused").asBoolean()).isFalse();
     assertThat(again.path("steps").get(2).path("reused").asBoolean()).isFalse();
+    assertThat(
+            Math.max(image(api.download(again)).getWidth(), image(api.download(again)).getHeight()))
+        .isEqualTo(80);
+  }
+
+  /**
+   * Issue 14 item 10: the template routes every path to the coordinator, and the local API passes a
+   * path with braces on: each is answered as problem+json, never API Gateway's or an HTML page.
+   */
+  @Test
+  void theRootAndAPathWithBracesAreProblemJson404s() throws Exception {
+    HttpResponse<String> root = api.get("/");
+    assertThat(root.statusCode()).isEqualTo(404);
+    assertThat(root.headers().firstValue("content-type")).hasValue("application/problem+json");
+
+    String braces;
+    try (java.net.Socket socket =
+        new java.net.Socket(cloud.apiUri().getHost(), cloud.apiUri().getPort())) {
+      socket.setSoTimeout(30_000);
+      socket
+          .getOutputStream()
+          .write(
+              "GET /v1/derivatives/{id} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      braces =
+          new String(
+              socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    assertThat(braces)
+        .startsWith("HTTP/1.1 404 ")
+        .containsIgnoringCase("content-type: application/problem+json")
+        .contains("\"type\":\"https://derive.dev/problems/not-found\"");
   }
 
   @Test
