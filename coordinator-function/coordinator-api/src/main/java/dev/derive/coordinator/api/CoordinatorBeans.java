@@ -5,6 +5,7 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.CoordinatorFactory;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
+import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.validate.RequestValidator;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -46,6 +47,15 @@ public class CoordinatorBeans {
   @Singleton
   PresetCatalogue presetCatalogue(CoordinatorSettings settings, RequestValidator validator) {
     return CoordinatorFactory.presetCatalogue(settings, validator);
+  }
+
+  /**
+   * The keys image URLs are signed with ({@code URL_SIGNING_SECRET} or {@code URL_SIGNING_KEYS}).
+   */
+  @Produces
+  @Singleton
+  SigningKeySource signingKeys(CoordinatorSettings settings) {
+    return CoordinatorFactory.signingKeys(settings);
   }
 
   /** The presigned uploads behind {@code /v1/uploads}. */

@@ -16,12 +16,15 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.preset.PresetSource;
 import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.upload.UploadService;
+import dev.derive.coordinator.url.SigningKeySource;
+import dev.derive.coordinator.url.UrlSigningKeys;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -96,6 +99,30 @@ public final class CoordinatorFactory {
             .map(Long::parseLong)
             .orElse(DEFAULT_PRESETS_TTL_SECONDS);
     return new PresetCatalogue(source, validator, Duration.ofSeconds(ttl), Clock.systemUTC());
+  }
+
+  /** How long the signing keys read from their secret are used before it is read again: 300 s. */
+  public static final Duration SIGNING_KEYS_TTL = Duration.ofSeconds(300);
+
+  /**
+   * The keys image URLs are signed with: the Secrets Manager secret {@code URL_SIGNING_SECRET}
+   * names (re-read every 300 s, so a rotation needs no deployment), else the keys given in {@code
+   * URL_SIGNING_KEYS} (local work), else none, and then no image URL is served.
+   *
+   * @throws IllegalArgumentException if a key is malformed
+   */
+  public static SigningKeySource signingKeys(CoordinatorSettings settings) {
+    Optional<String> secret = settings.lookup().apply("URL_SIGNING_SECRET");
+    if (secret.isPresent()) {
+      return SigningKeySource.fromSecret(
+          AwsSdkClients.secretsManager(), secret.get(), SIGNING_KEYS_TTL, Clock.systemUTC());
+    }
+    return SigningKeySource.fixed(
+        settings
+            .lookup()
+            .apply("URL_SIGNING_KEYS")
+            .map(UrlSigningKeys::parse)
+            .orElse(UrlSigningKeys.none()));
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */

@@ -1,0 +1,279 @@
+package dev.derive.coordinator.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.derive.coordinator.url.UrlSigningKeys;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.endpoint.ExternalEndpoint;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Image URLs through the real coordinator API on moto: the 403s of unsigned and expired URLs, and
+ * the redirect / 503 / 4xx matrix of hits, misses, slow and failed jobs.
+ */
+@QuarkusTest
+@QuarkusTestResource(LocalCloudResource.class)
+class ImageUrlResourceTest {
+  private static final String PROBLEM = "application/problem+json";
+  private static final byte[] JPEG_HEAD = {
+    (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
+  };
+  private static final String KEY = "urls/cat.jpg";
+  private static S3Client s3;
+  private static DynamoDbClient dynamoDb;
+  private static SqsClient sqs;
+  private static UrlSigningKeys keys;
+
+  @BeforeAll
+  static void setUp() {
+    ExternalEndpoint endpoint =
+        new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl")));
+    s3 = AwsClients.s3(endpoint);
+    dynamoDb = AwsClients.dynamoDb(endpoint);
+    sqs = AwsClients.sqs(endpoint);
+    keys =
+        UrlSigningKeys.parse(ConfigProvider.getConfig().getValue("URL_SIGNING_KEYS", String.class));
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key(KEY), RequestBody.fromBytes(JPEG_HEAD));
+  }
+
+  @AfterAll
+  static void close() {
+    s3.close();
+    dynamoDb.close();
+    sqs.close();
+  }
+
+  private static String signed(String path) {
+    return "/v1/" + keys.sign(path) + path;
+  }
+
+  private static Response get(String url, String accept) {
+    var request = given().redirects().follow(false).urlEncodingEnabled(false);
+    if (accept != null) {
+      request = request.header("Accept", accept);
+    }
+    return request.when().get(url);
+  }
+
+  /** The job id (fingerprint) of the JSON request for {@code target}, queued by a POST. */
+  private static String jsonJob(String target) {
+    return given()
+        .contentType("application/json")
+        .body("{\"source\":{\"key\":\"" + KEY + "\"},\"target\":" + target + "}")
+        .when()
+        .post("/v1/derivatives")
+        .then()
+        .statusCode(202)
+        .extract()
+        .jsonPath()
+        .getString("id");
+  }
+
+  private static void succeed(String id) {
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + id),
+        RequestBody.fromBytes(JPEG_HEAD));
+    mark(id, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
+  }
+
+  private static void mark(String id, String status, Map<String, AttributeValue> extra) {
+    Map<String, AttributeValue> values = new HashMap<>(extra);
+    values.put(":s", AttributeValue.fromS(status));
+    StringBuilder update = new StringBuilder("SET #s = :s");
+    Map<String, String> names = new HashMap<>(Map.of("#s", "status"));
+    for (String name : extra.keySet()) {
+      names.put("#" + name.substring(1), name.substring(1));
+      update.append(", #").append(name.substring(1)).append(" = ").append(name);
+    }
+    dynamoDb.updateItem(
+        b ->
+            b.tableName(LocalCloudResource.JOBS_TABLE)
+                .key(Map.of("jobId", AttributeValue.fromS(id)))
+                .updateExpression(update.toString())
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values));
+  }
+
+  @Test
+  void anUnsignedUrlIsA403Problem() {
+    get("/v1/unsigned/w:64/" + KEY, null)
+        .then()
+        .statusCode(403)
+        .contentType(PROBLEM)
+        .header("Cache-Control", "no-store")
+        .body("type", equalTo("https://derive.dev/problems/invalid-signature"));
+  }
+
+  @Test
+  void aUrlWhoseOptionsWereChangedAfterSigningIsA403() {
+    String good = signed("/w:64/" + KEY);
+
+    get(good.replace("/w:64/", "/w:6400/"), null).then().statusCode(403);
+  }
+
+  @Test
+  void anExpiredUrlIsA403() {
+    long past = System.currentTimeMillis() / 1000 - 10;
+
+    get(signed("/exp:" + past + "/w:64/" + KEY), null)
+        .then()
+        .statusCode(403)
+        .body("type", equalTo("https://derive.dev/problems/expired-url"));
+  }
+
+  @Test
+  void aHitIsA302ToTheDerivativeOfTheSameFingerprintAsTheJsonRequest() {
+    String id = jsonJob("{\"mediaType\":\"image/webp\",\"width\":80,\"quality\":70}");
+    succeed(id);
+
+    Response response = get(signed("/w:80/f:webp/q:70/" + KEY), null);
+
+    assertThat(response.statusCode()).isEqualTo(302);
+    assertThat(response.header("Location"))
+        .startsWith(System.getProperty("aws.endpointUrl"))
+        .contains("derivatives/" + id);
+    // a quarter of the 300 s download URL lifetime, less the second or so it has run
+    assertThat(String.join(", ", response.headers().getValues("Cache-Control")))
+        .matches("public, max-age=7[0-5]");
+    assertThat(response.header("Vary")).isNull();
+  }
+
+  @Test
+  void aPresetUrlIsThePresetsDerivative() {
+    String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}");
+    succeed(id);
+
+    assertThat(get(signed("/pr:thumb/" + KEY), null).header("Location"))
+        .contains("derivatives/" + id);
+  }
+
+  @Test
+  void formatAutoFollowsAcceptAndVariesOnIt() {
+    String webp = jsonJob("{\"mediaType\":\"image/webp\",\"width\":81}");
+    String jpeg = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":81}");
+    succeed(webp);
+    succeed(jpeg);
+
+    Response browser = get(signed("/f:auto/w:81/" + KEY), "image/webp,*/*;q=0.8");
+    Response other = get(signed("/f:auto/w:81/" + KEY), "*/*");
+
+    assertThat(browser.header("Location")).contains("derivatives/" + webp);
+    assertThat(browser.header("Vary")).isEqualTo("Accept");
+    assertThat(other.header("Location")).contains("derivatives/" + jpeg);
+  }
+
+  @Test
+  void aMissMadeWithinTheWaitIsA302() throws Exception {
+    String queue = ConfigProvider.getConfig().getValue("IMAGE_QUEUE_URL", String.class);
+    CompletableFuture<Void> worker =
+        CompletableFuture.runAsync(
+            () -> {
+              long deadline = System.currentTimeMillis() + 10_000;
+              while (System.currentTimeMillis() < deadline) {
+                List<Message> messages =
+                    sqs.receiveMessage(
+                            b -> b.queueUrl(queue).waitTimeSeconds(1).messageAttributeNames("All"))
+                        .messages();
+                for (Message m : messages) {
+                  String id = m.messageAttributes().get("jobId").stringValue();
+                  if (m.body().contains("\"width\":82")) {
+                    succeed(id);
+                    return;
+                  }
+                }
+              }
+              throw new IllegalStateException("the URL's step was not queued within 10 s");
+            });
+
+    Response response = get(signed("/w:82/" + KEY), null);
+
+    worker.get();
+    assertThat(response.statusCode()).isEqualTo(302);
+    assertThat(response.header("Location")).contains("derivatives/");
+  }
+
+  @Test
+  void aMissStillRunningAfterTheWaitIsA503WithRetryAfter() {
+    long started = System.currentTimeMillis();
+
+    get(signed("/w:83/" + KEY), null)
+        .then()
+        .statusCode(503)
+        .contentType(PROBLEM)
+        .header("Retry-After", "2")
+        .header("Cache-Control", "no-store")
+        .body("type", equalTo("https://derive.dev/problems/derivative-not-ready"));
+
+    assertThat(System.currentTimeMillis() - started).isGreaterThanOrEqualTo(2000);
+  }
+
+  @Test
+  void aFailedDerivativeIsItsProblem() {
+    String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":84}");
+    mark(
+        id,
+        "FAILED",
+        Map.of(
+            ":error",
+            AttributeValue.fromM(
+                Map.of(
+                    "type", AttributeValue.fromS("corrupt-input"),
+                    "detail", AttributeValue.fromS("bad huffman table"),
+                    "step", AttributeValue.fromN("0"),
+                    "retryable", AttributeValue.fromBool(false))),
+            ":updatedAt",
+            AttributeValue.fromN(Long.toString(System.currentTimeMillis()))));
+
+    get(signed("/w:84/" + KEY), null)
+        .then()
+        .statusCode(422)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/corrupt-input"))
+        .body("detail", containsString("bad huffman table"));
+  }
+
+  @Test
+  void invalidOptionsOfASignedUrlAreA400() {
+    get(signed("/w:0x10/" + KEY), null)
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("errors[0].pointer", equalTo("/url/width"));
+  }
+
+  @Test
+  void aMissingSourceIsA404() {
+    get(signed("/w:85/urls/none.jpg"), null).then().statusCode(404).contentType(PROBLEM);
+  }
+
+  @Test
+  void theDerivativesRoutesAreNotImageUrls() {
+    given()
+        .when()
+        .get("/v1/derivatives/" + "0".repeat(64))
+        .then()
+        .statusCode(404)
+        .body("type", equalTo("https://derive.dev/problems/not-found"));
+  }
+}
