@@ -154,6 +154,9 @@ class ProductionTemplateTest {
           new StackReferences(template, "s", "us-east-1", Map.of("ApiAuthMode", mode));
       template.resources().keySet().forEach(id -> references.register(id, "ref:" + id, Map.of()));
       for (Template.Resource route : routes) {
+        if (route.logicalId().equals(IMAGE_URL_ROUTE)) {
+          continue; // signed URLs: theImageUrlRouteIsTheOnlyOneWithoutAnAuthorizer
+        }
         Map<String, Object> resolved = IntrinsicResolver.resolveMap(route.properties(), references);
 
         assertThat(resolved)
@@ -172,6 +175,31 @@ class ProductionTemplateTest {
     }
     assertThat(template.resourcesOfType("AWS::Serverless::HttpApi")).isEmpty();
     assertThat(template.resourcesOfType("AWS::Serverless::Api")).isEmpty();
+  }
+
+  private static final String IMAGE_URL_ROUTE = "ImageUrlRoute";
+
+  /**
+   * Image URLs carry an HMAC signature the function checks first (docs/image-urls.md), so their
+   * route has no authorizer; it is GET only, and every {@code /v1/derivatives/...} path, which its
+   * pattern would also match, has a more specific route with the authorizer.
+   */
+  @Test
+  void theImageUrlRouteIsTheOnlyOneWithoutAnAuthorizer() {
+    StackReferences references = new StackReferences(template, "s", "us-east-1", Map.of());
+    template.resources().keySet().forEach(id -> references.register(id, "ref:" + id, Map.of()));
+    Map<String, Object> image =
+        IntrinsicResolver.resolveMap(template.resource(IMAGE_URL_ROUTE).properties(), references);
+    Map<String, Object> derivatives =
+        IntrinsicResolver.resolveMap(
+            template.resource("DerivativesRoute").properties(), references);
+
+    assertThat(image)
+        .containsEntry("RouteKey", "GET /v1/{signature}/{proxy+}")
+        .containsEntry("AuthorizationType", "NONE");
+    assertThat(derivatives)
+        .containsEntry("RouteKey", "ANY /v1/derivatives/{proxy+}")
+        .containsEntry("AuthorizationType", "AWS_IAM");
   }
 
   @Test

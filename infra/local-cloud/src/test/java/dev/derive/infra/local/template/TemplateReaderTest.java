@@ -94,7 +94,10 @@ class TemplateReaderTest {
             .orElseThrow();
     assertThat(api.httpApiEvents())
         .containsExactly(
-            new FunctionDefinition.HttpApiEvent("CoordinatorApiRoute", null, null));
+            new FunctionDefinition.HttpApiEvent("CoordinatorApiRoute", null, null),
+            new FunctionDefinition.HttpApiEvent("ImageUrlRoute", "GET", "/v1/{signature}/{proxy+}"),
+            new FunctionDefinition.HttpApiEvent(
+                "DerivativesRoute", "ANY", "/v1/derivatives/{proxy+}"));
     assertThat(functions)
         .filteredOn(f -> !f.logicalId().equals("CoordinatorApiFunction"))
         .allSatisfy(f -> assertThat(f.httpApiEvents()).isEmpty());
