@@ -23,7 +23,7 @@ import java.util.Set;
  *     (oriented) size
  * @param mediaType output media type: {@code image/jpeg}, {@code image/png}, {@code image/gif},
  *     {@code image/bmp}, {@code image/tiff}, {@code image/webp} or {@code image/avif}
- * @param quality JPEG, WebP or AVIF quality 1..100
+ * @param quality JPEG, WebP or AVIF quality 1..100 (GIF has none: its palette is chosen by effort)
  * @param progressive whether a JPEG is written progressive (default {@code false})
  * @param rotate clockwise rotation in degrees: 0, 90, 180 or 270
  * @param flip whether to mirror top to bottom
@@ -32,8 +32,9 @@ import java.util.Set;
  * @param page 1-based page (TIFF) or frame (GIF) to decode
  * @param lossless whether a WebP is written lossless (default {@code false}; quality is then
  *     ignored)
- * @param effort WebP/AVIF encoder effort, 0 (fastest) to 9 (smallest; WebP stops at 6, so 7..9 mean
- *     6); default {@value #DEFAULT_EFFORT}, libvips' own
+ * @param effort WebP/AVIF/GIF encoder effort, 0 (fastest) to 9 (smallest; WebP stops at 6, so 7..9
+ *     mean 6), or {@value #FORMAT_EFFORT} when the step gives none: then each format's default
+ *     ({@link ImageEncoder#effort})
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -65,7 +66,7 @@ public record ImageRecipe(
 
   /** A recipe that only resizes and encodes. */
   public ImageRecipe(ResizeBox box, String mediaType, int quality) {
-    this(null, box, mediaType, quality, false, 0, false, false, false, 1, false, DEFAULT_EFFORT);
+    this(null, box, mediaType, quality, false, 0, false, false, false, 1, false, FORMAT_EFFORT);
   }
 
   /** Whether the rotation turns the image on its side (swaps width and height). */
@@ -76,8 +77,8 @@ public record ImageRecipe(
   /** Default JPEG quality, as declared by the {@code encode} operation. */
   public static final int DEFAULT_QUALITY = 85;
 
-  /** Default encoder effort of WebP and AVIF: libvips' default (webpsave and heifsave both 4). */
-  public static final int DEFAULT_EFFORT = 4;
+  /** {@link #effort} of a step that names none: the encoder uses the format's default. */
+  public static final int FORMAT_EFFORT = -1;
 
   /** Highest {@code effort} accepted (AVIF's 9; WebP's encoder stops at 6). */
   public static final int MAX_EFFORT = 9;
@@ -111,7 +112,7 @@ public record ImageRecipe(
     boolean greyscale = false;
     int page = 1;
     boolean lossless = false;
-    int effort = DEFAULT_EFFORT;
+    int effort = FORMAT_EFFORT;
     for (Operation op : step.operations()) {
       switch (op.operation()) {
         case Capabilities.CROP -> crop = crop(op);
@@ -124,8 +125,8 @@ public record ImageRecipe(
           }
           progressive = op.booleanParam("progressive", false);
           lossless = op.booleanParam("lossless", false);
-          effort = op.intParam("effort", DEFAULT_EFFORT);
-          if (effort < 0 || effort > MAX_EFFORT) {
+          effort = op.intParam("effort", FORMAT_EFFORT);
+          if (op.params().get("effort") != null && (effort < 0 || effort > MAX_EFFORT)) {
             throw invalid("encode effort must be 0..9, not " + effort);
           }
         }

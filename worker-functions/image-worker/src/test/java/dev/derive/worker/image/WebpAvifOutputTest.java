@@ -167,6 +167,37 @@ class WebpAvifOutputTest {
             e -> assertThat(e.type()).isEqualTo(StepErrorTypes.INVALID_STEP));
   }
 
+  @Test
+  void withoutAnEffortEachFormatTakesItsDefaultAndAvifThumbnailsAreMadeFaster() {
+    int none = ImageRecipe.FORMAT_EFFORT;
+    assertThat(ImageRecipe.of(step(encode(MediaTypes.IMAGE_AVIF, 50, null, null))).effort())
+        .isEqualTo(none);
+
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_AVIF, none, 256 * 192)).isEqualTo(3);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_AVIF, none, 256 * 256)).isEqualTo(3);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_AVIF, none, 256 * 257)).isEqualTo(4);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_AVIF, 9, 64)).isEqualTo(9);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_WEBP, none, 64)).isEqualTo(4);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_WEBP, 9, 64)).isEqualTo(Vips.WEBP_MAX_EFFORT);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_GIF, none, 64)).isEqualTo(7);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_GIF, 0, 64)).isEqualTo(Vips.GIF_MIN_EFFORT);
+    assertThat(ImageEncoder.effort(MediaTypes.IMAGE_GIF, 9, 64)).isEqualTo(Vips.GIF_MAX_EFFORT);
+  }
+
+  @Test
+  void anAvifThumbnailWithoutAnEffortIsEncodedAtEffortThree() throws IOException {
+    byte[] input = jpeg(1200, 800);
+    byte[] unset =
+        Files.readAllBytes(run(input, encode(MediaTypes.IMAGE_AVIF, 60, null, null), "unset"));
+    byte[] three =
+        Files.readAllBytes(run(input, encode(MediaTypes.IMAGE_AVIF, 60, null, 3), "three"));
+    byte[] four =
+        Files.readAllBytes(run(input, encode(MediaTypes.IMAGE_AVIF, 60, null, 4), "four"));
+
+    // 300 x 200 is a thumbnail: the encoder (deterministic for the same input) ran at effort 3
+    assertThat(unset).isEqualTo(three).isNotEqualTo(four);
+  }
+
   /** Lossy WebP input is decoded by libwebp: ImageIO's reader read this red as 0x790000. */
   @Test
   void aLossyWebpSourceKeepsItsColoursInAPngThumbnail() throws IOException {
