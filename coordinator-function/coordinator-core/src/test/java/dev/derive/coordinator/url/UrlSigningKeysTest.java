@@ -33,6 +33,13 @@ class UrlSigningKeysTest {
     assertThat(signature).isEqualTo("W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM");
   }
 
+  /** The output of the README's openssl recipe ({@code ./derive sign}) for this key and path. */
+  @Test
+  void theSignatureIsTheOneTheShellRecipeMakes() {
+    assertThat(UrlSigningKeys.parse(KEY_A).sign(PATH))
+        .isEqualTo("Y7fhEZnY-0vLUwKBiPhUgpldxNAbam7VugyJXr676OE");
+  }
+
   @Test
   void aUrlSignedWithTheKeyIsServed() {
     UrlSigningKeys keys = UrlSigningKeys.parse(KEY_A);
