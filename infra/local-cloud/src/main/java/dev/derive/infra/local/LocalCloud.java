@@ -8,8 +8,10 @@ import dev.derive.infra.local.http.HttpEventMapper;
 import dev.derive.infra.local.http.Route;
 import dev.derive.infra.local.http.RouteTable;
 import dev.derive.infra.local.lambda.FunctionCode;
+import dev.derive.infra.local.lambda.FunctionFiles;
 import dev.derive.infra.local.lambda.FunctionInvoker;
 import dev.derive.infra.local.lambda.FunctionLauncher;
+import dev.derive.infra.local.lambda.FunctionLayers;
 import dev.derive.infra.local.lambda.FunctionLog;
 import dev.derive.infra.local.lambda.FunctionPool;
 import dev.derive.infra.local.lambda.FunctionStartException;
@@ -32,7 +34,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +107,7 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     SqsClient sqs = closing(AwsClients.sqs(endpoint));
     DynamoDbClient dynamoDb = closing(AwsClients.dynamoDb(endpoint));
     StackReferences references =
-        new StackReferences(template, options.stackName(), region, options.parameterOverrides());
+        new StackReferences(template, options.stackName(), region, parameters(template));
     StackProvisioner provisioner =
         new StackProvisioner(
             List.of(
@@ -120,6 +121,24 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
 
     List<FunctionDefinition> functions =
         FunctionDefinitions.read(template, references, options.stackName());
+    String host = FunctionLauncher.hostArchitecture();
+    for (FunctionDefinition function : functions) {
+      if (!function.architecture().equals(host)) {
+        options
+            .log()
+            .accept(
+                function.logicalId()
+                    + ": Architectures is "
+                    + function.architecture()
+                    + " but this machine is "
+                    + host
+                    + ": it runs as "
+                    + host
+                    + " here, and native code in its layers built for "
+                    + function.architecture()
+                    + " will not load");
+      }
+    }
     FunctionLauncher launcher =
         new FunctionLauncher(
             RuntimeClasspath.locate(),
@@ -127,15 +146,14 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
             FunctionLauncher.currentJava(),
             endpoint.environment(),
             region);
-    Map<String, Path> taskRoots = taskRoots(functions);
+    Map<String, FunctionFiles> files = functionFiles(functions);
     for (FunctionDefinition function : functions) {
       FunctionLog log = new FunctionLog(function.logicalId(), 5000, options.log());
-      Path taskRoot = taskRoots.get(function.logicalId());
       FunctionPool pool =
           new FunctionPool(
               function,
               resources.get(function.logicalId()).attributes().get("Arn"),
-              taskRoot,
+              files.get(function.logicalId()),
               launcher,
               log,
               concurrency(function),
@@ -228,21 +246,63 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     return Math.max(1, total);
   }
 
-  /** Extracts every function's code, in parallel ({@link FunctionCode#taskRoot}). */
-  private Map<String, Path> taskRoots(List<FunctionDefinition> functions) {
-    Map<String, CompletableFuture<Path>> extractions = new LinkedHashMap<>();
+  /**
+   * The template's parameters as overridden, and each parameter that chooses the instruction set
+   * (its {@code AllowedValues} are Lambda's, x86_64 and arm64) and is not overridden set to this
+   * machine's: functions run on it here, and a layer's native code must match it (one line says
+   * so).
+   */
+  private Map<String, String> parameters(Template template) {
+    Map<String, String> parameters = new LinkedHashMap<>(options.parameterOverrides());
+    String host = FunctionLauncher.hostArchitecture();
+    for (Template.Parameter parameter : template.parameters().values()) {
+      List<String> allowed = parameter.allowedValues();
+      boolean architecture =
+          !allowed.isEmpty()
+              && allowed.contains(host)
+              && allowed.stream().allMatch(v -> v.equals("x86_64") || v.equals("arm64"));
+      if (architecture && !parameters.containsKey(parameter.name())) {
+        parameters.put(parameter.name(), host);
+        if (!host.equals(parameter.defaultValue())) {
+          options
+              .log()
+              .accept(
+                  "parameter "
+                      + parameter.name()
+                      + " = "
+                      + host
+                      + " (this machine's instruction set; the template's default is "
+                      + parameter.defaultValue()
+                      + ")");
+        }
+      }
+    }
+    return parameters;
+  }
+
+  /**
+   * Extracts every function's code ({@link FunctionCode#taskRoot}) and layers ({@link
+   * FunctionLayers#opt}), in parallel.
+   */
+  private Map<String, FunctionFiles> functionFiles(List<FunctionDefinition> functions) {
+    Map<String, CompletableFuture<FunctionFiles>> extractions = new LinkedHashMap<>();
     for (FunctionDefinition function : functions) {
       extractions.put(
           function.logicalId(),
           CompletableFuture.supplyAsync(
               () ->
-                  FunctionCode.taskRoot(
-                      function.logicalId(),
-                      function.code(),
-                      options.workDir().resolve("functions").resolve(function.logicalId())),
+                  new FunctionFiles(
+                      FunctionCode.taskRoot(
+                          function.logicalId(),
+                          function.code(),
+                          options.workDir().resolve("functions").resolve(function.logicalId())),
+                      FunctionLayers.opt(
+                          function.logicalId(),
+                          function.layers(),
+                          options.workDir().resolve("layers").resolve(function.logicalId()))),
               Thread.ofVirtual()::start));
     }
-    Map<String, Path> roots = new LinkedHashMap<>();
+    Map<String, FunctionFiles> roots = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
     extractions.forEach(
         (id, extraction) -> {

@@ -52,6 +52,7 @@ class LocalCloudTest {
       Files.copy(in, template);
     }
     TestFunctionPackage.write(dir.resolve("function.zip"));
+    writeLayers(dir);
     endpoint = MotoServerEndpoint.start(Path.of("target/moto-local-cloud.log"));
     cloud =
         LocalCloud.start(
@@ -105,6 +106,43 @@ class LocalCloudTest {
     assertThat(echo.path("xTest").asText()).isEqualTo("yes");
     assertThat(echo.path("body").asText()).isEqualTo("{\"name\":\"x\"}");
     assertThat(echo.path("isBase64Encoded").asBoolean()).isFalse();
+  }
+
+  /** The layers of test-template.yaml: two zips, a folder, and one zip per architecture. */
+  private static void writeLayers(Path dir) throws java.io.IOException {
+    zip(
+        dir.resolve("layer-one.zip"),
+        Map.of("share/greeting.txt", "from layer one", "share/first.txt", "first, from layer one"));
+    Files.createDirectories(dir.resolve("layer-two/share"));
+    Files.writeString(dir.resolve("layer-two/share/greeting.txt"), "from layer two");
+    zip(dir.resolve("layer-arm64.zip"), Map.of("share/arch.txt", "arm64"));
+    zip(dir.resolve("layer-x86_64.zip"), Map.of("share/arch.txt", "x86_64"));
+  }
+
+  private static void zip(Path zip, Map<String, String> entries) throws java.io.IOException {
+    try (var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+      for (Map.Entry<String, String> entry : entries.entrySet()) {
+        out.putNextEntry(new java.util.zip.ZipEntry(entry.getKey()));
+        out.write(entry.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        out.closeEntry();
+      }
+    }
+  }
+
+  @Test
+  void aFunctionFindsItsLayersInItsOwnOptFolderLaterOnesWinningAndBuiltForThisMachine()
+      throws Exception {
+    JsonNode echo = JSON.readTree(get("/items/1").body());
+    Path opt = dir.resolve(".derive/layers/EchoFunction").toAbsolutePath().normalize();
+    JsonNode files = echo.path("layerFiles");
+
+    // /opt/... in the template's variables is the function's own folder here
+    assertThat(files.path(opt + "/share/greeting.txt").asText()).isEqualTo("from layer two");
+    assertThat(files.path(opt + "/share/first.txt").asText()).isEqualTo("first, from layer one");
+    // Arch (AllowedValues x86_64, arm64; default arm64) is this machine's, and so is the layer
+    assertThat(files.path(opt + "/share/arch.txt").asText())
+        .isEqualTo(FunctionLauncher.hostArchitecture());
+    assertThat(echo.path("ldLibraryPath").asText()).endsWith(":" + opt + "/lib");
   }
 
   @Test

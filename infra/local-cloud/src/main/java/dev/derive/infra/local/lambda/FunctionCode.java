@@ -43,12 +43,7 @@ public final class FunctionCode {
               + ") does not exist: build it first, e.g. ./mvnw -B package -DskipTests");
     }
     try {
-      String stamp =
-          code.toAbsolutePath().normalize()
-              + "\n"
-              + Files.size(code)
-              + "\n"
-              + Files.getLastModifiedTime(code).toMillis();
+      String stamp = stamp(code);
       Path stampFile = extractTo.resolve(STAMP);
       if (Files.isRegularFile(stampFile) && Files.readString(stampFile).equals(stamp)) {
         return extractTo.toAbsolutePath().normalize();
@@ -56,22 +51,7 @@ public final class FunctionCode {
       deleteRecursively(extractTo);
       Files.createDirectories(extractTo);
       Path root = extractTo.toAbsolutePath().normalize();
-      try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(code))) {
-        ZipEntry entry;
-        while ((entry = zip.getNextEntry()) != null) {
-          Path target = root.resolve(entry.getName()).normalize();
-          if (!target.startsWith(root)) {
-            throw new FunctionStartException(
-                code + " holds an entry outside the task root: " + entry.getName());
-          }
-          if (entry.isDirectory()) {
-            Files.createDirectories(target);
-          } else {
-            Files.createDirectories(target.getParent());
-            copy(zip, target);
-          }
-        }
-      }
+      extract(code, root);
       Files.writeString(stampFile, stamp);
       return root;
     } catch (IOException e) {
@@ -79,11 +59,45 @@ public final class FunctionCode {
     }
   }
 
+  /** What identifies one version of {@code file}: its absolute path, size and modification time. */
+  static String stamp(Path file) throws IOException {
+    return file.toAbsolutePath().normalize()
+        + "\n"
+        + Files.size(file)
+        + "\n"
+        + Files.getLastModifiedTime(file).toMillis();
+  }
+
+  /**
+   * Extracts every entry of {@code zipFile} under {@code root}, replacing files already there (the
+   * loader maps a shared object readable without an execute bit, so permissions are not kept).
+   *
+   * @throws FunctionStartException if an entry would land outside {@code root}
+   */
+  static void extract(Path zipFile, Path root) throws IOException {
+    try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(zipFile))) {
+      ZipEntry entry;
+      while ((entry = zip.getNextEntry()) != null) {
+        Path target = root.resolve(entry.getName()).normalize();
+        if (!target.startsWith(root)) {
+          throw new FunctionStartException(
+              zipFile + " holds an entry outside " + root + ": " + entry.getName());
+        }
+        if (entry.isDirectory()) {
+          Files.createDirectories(target);
+        } else {
+          Files.createDirectories(target.getParent());
+          copy(zip, target);
+        }
+      }
+    }
+  }
+
   private static void copy(InputStream in, Path target) throws IOException {
     Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private static void deleteRecursively(Path folder) throws IOException {
+  static void deleteRecursively(Path folder) throws IOException {
     if (!Files.exists(folder)) {
       return;
     }

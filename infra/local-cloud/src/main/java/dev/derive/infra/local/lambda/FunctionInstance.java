@@ -57,14 +57,14 @@ public final class FunctionInstance implements AutoCloseable {
   public static FunctionInstance start(
       FunctionDefinition function,
       String functionArn,
-      Path taskRoot,
+      FunctionFiles files,
       FunctionLauncher launcher,
       FunctionLog log) {
     RuntimeApiServer api = RuntimeApiServer.start();
     long startedAt = System.currentTimeMillis();
     Process process;
     try {
-      process = launcher.start(function, taskRoot, api.address());
+      process = launcher.start(function, files, api.address());
     } catch (RuntimeException e) {
       api.close();
       throw e;

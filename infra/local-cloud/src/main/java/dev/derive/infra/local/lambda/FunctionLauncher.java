@@ -21,6 +21,12 @@ import java.util.Map;
  * AWS_LAMBDA_FUNCTION_NAME}, {@code AWS_LAMBDA_FUNCTION_MEMORY_SIZE}, {@code
  * AWS_LAMBDA_FUNCTION_VERSION}, {@code LAMBDA_TASK_ROOT}, {@code TZ} …). The heap is limited to
  * {@value #HEAP_PERCENT}% of {@code MemorySize}, like the managed Java runtime does.
+ *
+ * <p>{@code /opt} is the function's own layer folder ({@link FunctionFiles#opt}): a template
+ * variable naming a path under {@code /opt} (e.g. {@code DERIVE_LIBVIPS_PATH: /opt/lib}) is given
+ * that path in the folder ({@link FunctionLayers#localPath}), and {@code LD_LIBRARY_PATH} and
+ * {@code PATH} end with its {@code lib} and {@code bin}, as Lambda's end with {@code /opt/lib} and
+ * {@code /opt/bin}. Java layers' {@code /opt/java/lib} jars are not put on the class path.
  */
 public final class FunctionLauncher {
   /** Share of {@code MemorySize} given to the heap (Lambda's java21 runtime uses about 85%). */
@@ -52,6 +58,15 @@ public final class FunctionLauncher {
     this.region = region;
   }
 
+  /**
+   * Lambda's name of this machine's instruction set ({@code os.arch}): {@code arm64} for aarch64,
+   * else {@code x86_64}. Functions run on it whatever their {@code Architectures} say.
+   */
+  public static String hostArchitecture() {
+    String arch = System.getProperty("os.arch", "");
+    return arch.equals("aarch64") || arch.equals("arm64") ? "arm64" : "x86_64";
+  }
+
   /** The {@code java} of the running JVM ({@code java.home}). */
   public static Path currentJava() {
     return Path.of(System.getProperty("java.home"), "bin", "java");
@@ -80,11 +95,27 @@ public final class FunctionLauncher {
 
   /** The environment of one execution environment of {@code function}. */
   public Map<String, String> environment(
-      FunctionDefinition function, Path taskRoot, String runtimeApi) {
-    Map<String, String> environment = new LinkedHashMap<>(function.environment());
+      FunctionDefinition function, FunctionFiles files, String runtimeApi) {
+    Path taskRoot = files.taskRoot();
+    Map<String, String> environment = new LinkedHashMap<>();
+    function
+        .environment()
+        .forEach(
+            (name, value) -> environment.put(name, FunctionLayers.localPath(value, files.opt())));
     environment.putAll(endpointEnvironment);
     String path = System.getenv("PATH");
-    environment.put("PATH", path == null ? "/usr/local/bin:/usr/bin:/bin" : path);
+    environment.put(
+        "PATH",
+        (path == null ? "/usr/local/bin:/usr/bin:/bin" : path) + ":" + files.opt().resolve("bin"));
+    // Lambda:
+    // /var/lang/lib:/lib64:/usr/lib64:/var/runtime:/var/runtime/lib:/var/task:/var/task/lib:/opt/lib
+    environment.put(
+        "LD_LIBRARY_PATH",
+        String.join(
+            ":",
+            taskRoot.toString(),
+            taskRoot.resolve("lib").toString(),
+            files.opt().resolve("lib").toString()));
     environment.put("LANG", "en_US.UTF-8");
     environment.put("TZ", ":UTC");
     environment.put("AWS_REGION", region);
@@ -108,10 +139,11 @@ public final class FunctionLauncher {
    *
    * @throws FunctionStartException if the process cannot be started
    */
-  public Process start(FunctionDefinition function, Path taskRoot, String runtimeApi) {
-    ProcessBuilder builder = new ProcessBuilder(command(function)).directory(taskRoot.toFile());
+  public Process start(FunctionDefinition function, FunctionFiles files, String runtimeApi) {
+    ProcessBuilder builder =
+        new ProcessBuilder(command(function)).directory(files.taskRoot().toFile());
     builder.environment().clear();
-    builder.environment().putAll(environment(function, taskRoot, runtimeApi));
+    builder.environment().putAll(environment(function, files, runtimeApi));
     try {
       return builder.start();
     } catch (IOException e) {

@@ -1,7 +1,6 @@
 package dev.derive.infra.local.lambda;
 
 import dev.derive.infra.local.template.FunctionDefinition;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -28,7 +27,7 @@ public final class FunctionPool implements AutoCloseable {
 
   private final FunctionDefinition function;
   private final String functionArn;
-  private final Path taskRoot;
+  private final FunctionFiles files;
   private final FunctionLauncher launcher;
   private final FunctionLog log;
   private final Duration initTimeout;
@@ -39,21 +38,21 @@ public final class FunctionPool implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * @param taskRoot the extracted code ({@link FunctionCode#taskRoot})
+   * @param files the extracted code and layers
    * @param maxConcurrency the most instances running at once
    * @param initTimeout how long an instance may take to initialise
    */
   public FunctionPool(
       FunctionDefinition function,
       String functionArn,
-      Path taskRoot,
+      FunctionFiles files,
       FunctionLauncher launcher,
       FunctionLog log,
       int maxConcurrency,
       Duration initTimeout) {
     this.function = function;
     this.functionArn = functionArn;
-    this.taskRoot = taskRoot;
+    this.files = files;
     this.launcher = launcher;
     this.log = log;
     this.initTimeout = initTimeout;
@@ -135,8 +134,7 @@ public final class FunctionPool implements AutoCloseable {
   }
 
   private FunctionInstance startInstance() {
-    FunctionInstance instance =
-        FunctionInstance.start(function, functionArn, taskRoot, launcher, log);
+    FunctionInstance instance = FunctionInstance.start(function, functionArn, files, launcher, log);
     all.add(instance);
     try {
       instance.awaitInitialized(initTimeout);

@@ -2,6 +2,7 @@ package dev.derive.infra.local.resources;
 
 import dev.derive.infra.local.template.FunctionDefinitions;
 import dev.derive.infra.local.template.IntrinsicResolver;
+import dev.derive.infra.local.template.LayerDefinitions;
 import dev.derive.infra.local.template.LocalMeaning;
 import dev.derive.infra.local.template.StackReferences;
 import dev.derive.infra.local.template.Template;
@@ -18,8 +19,10 @@ import java.util.function.Consumer;
  * Creates a template's storage and messaging resources in dependency order (a queue's dead-letter
  * queue before the queue), registering each one's {@code Ref} value and attributes in the {@link
  * StackReferences} so later resources and the functions' environment can use them. Functions
- * ({@code AWS::Serverless::Function}) and HTTP APIs ({@code AWS::Serverless::HttpApi}) are not
- * created here, only registered (a function's {@code Ref} is its name, an API's its id).
+ * ({@code AWS::Serverless::Function}), HTTP APIs ({@code AWS::Serverless::HttpApi}) and layer
+ * versions ({@code AWS::Serverless::LayerVersion}) are not created here, only registered (a
+ * function's {@code Ref} is its name, an API's its id, a layer version's its ARN, {@link
+ * LayerDefinitions#arn}: the functions that list it get its content in their {@code /opt}).
  */
 public final class StackProvisioner {
   /** The API id the local HTTP API reports ({@code Ref} of an {@code AWS::Serverless::HttpApi}). */
@@ -77,6 +80,8 @@ public final class StackProvisioner {
                 + provisioners.keySet()
                 + ", "
                 + FunctionDefinitions.TYPE
+                + ", "
+                + LayerDefinitions.TYPE
                 + " and "
                 + HTTP_API
                 + ")");
@@ -110,6 +115,12 @@ public final class StackProvisioner {
               + functionName;
       return new ProvisionedResource(
           resource.logicalId(), resource.type(), functionName, Map.of("Arn", arn));
+    }
+    if (resource.type().equals(LayerDefinitions.TYPE)) {
+      String arn =
+          LayerDefinitions.arn(region, LayerDefinitions.layerName(resource, references, stackName));
+      return new ProvisionedResource(
+          resource.logicalId(), resource.type(), arn, Map.of("LayerVersionArn", arn));
     }
     if (resource.type().equals(HTTP_API)) {
       return new ProvisionedResource(

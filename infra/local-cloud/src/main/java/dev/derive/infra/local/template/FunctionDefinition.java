@@ -14,6 +14,10 @@ import java.util.OptionalInt;
  * @param code the {@code CodeUri}: a zip file or a folder, absolute
  * @param handler the handler string, e.g. {@code pkg.Class::method}
  * @param runtime e.g. {@code java21}
+ * @param architecture the instruction set of {@code Architectures}: {@code x86_64} (SAM's default)
+ *     or {@code arm64}
+ * @param layers the {@code Layers}, in order (later ones overwrite files of earlier ones in {@code
+ *     /opt}, as on Lambda)
  * @param memorySizeMb {@code MemorySize} in MB (SAM's default 128)
  * @param timeoutSeconds {@code Timeout} in seconds (SAM's default 3)
  * @param environment {@code Environment.Variables}, the function's own over the globals
@@ -27,12 +31,17 @@ public record FunctionDefinition(
     Path code,
     String handler,
     String runtime,
+    String architecture,
+    List<LayerDefinition> layers,
     int memorySizeMb,
     int timeoutSeconds,
     Map<String, String> environment,
     OptionalInt reservedConcurrency,
     List<HttpApiEvent> httpApiEvents,
     List<SqsEvent> sqsEvents) {
+  public FunctionDefinition {
+    layers = List.copyOf(layers);
+  }
 
   /**
    * An HTTP API route to the function.

@@ -12,8 +12,9 @@ import java.util.OptionalInt;
  * FunctionDefinition}s: {@code Globals.Function} is merged into each function (the function's
  * properties win; {@code Environment.Variables} are merged key by key) and the intrinsics of the
  * properties the local cloud uses ({@link #LOCAL_PROPERTIES}) are evaluated; the others (policies,
- * logging, tracing, SnapStart, architectures) have no local meaning. Defaults follow SAM: {@code
- * MemorySize} 128 MB, {@code Timeout} 3 s. A function whose {@code Condition} is false is left out.
+ * logging, tracing, SnapStart) have no local meaning. Defaults follow SAM: {@code MemorySize} 128
+ * MB, {@code Timeout} 3 s, {@code Architectures} x86_64. {@code Layers} must name layer versions of
+ * the template ({@link LayerDefinitions}). A function whose {@code Condition} is false is left out.
  *
  * <p>HTTP routes come from the functions' {@code HttpApi} events and from {@code
  * AWS::ApiGatewayV2::Route} resources whose {@code Target} names an {@code
@@ -31,6 +32,8 @@ public final class FunctionDefinitions {
           "CodeUri",
           "Handler",
           "Runtime",
+          "Architectures",
+          "Layers",
           "MemorySize",
           "Timeout",
           "Environment",
@@ -61,9 +64,15 @@ public final class FunctionDefinitions {
       }
       Map<String, Object> merged = mergeGlobals(template.globalsFunction(), resource.properties());
       merged.keySet().retainAll(LOCAL_PROPERTIES);
+      Object layers = merged.remove("Layers");
       Map<String, Object> properties = IntrinsicResolver.resolveMap(merged, references);
       FunctionDefinition function =
-          definition(template.directory(), resource.logicalId(), properties, stackName);
+          definition(
+              template.directory(),
+              resource.logicalId(),
+              properties,
+              stackName,
+              layers(template, resource.logicalId(), layers, references));
       List<FunctionDefinition.HttpApiEvent> routes =
           routesTo(template, resource.logicalId(), references);
       if (!routes.isEmpty()) {
@@ -76,6 +85,8 @@ public final class FunctionDefinitions {
                 function.code(),
                 function.handler(),
                 function.runtime(),
+                function.architecture(),
+                function.layers(),
                 function.memorySizeMb(),
                 function.timeoutSeconds(),
                 function.environment(),
@@ -153,7 +164,11 @@ public final class FunctionDefinitions {
   }
 
   private static FunctionDefinition definition(
-      Path directory, String id, Map<String, Object> properties, String stackName) {
+      Path directory,
+      String id,
+      Map<String, Object> properties,
+      String stackName,
+      List<LayerDefinition> layers) {
     Object codeUri = properties.get("CodeUri");
     if (!(codeUri instanceof String codePath)) {
       throw new TemplateException(
@@ -191,12 +206,88 @@ public final class FunctionDefinitions {
         directory.resolve(codePath).normalize(),
         handler,
         runtime,
+        architecture(properties, id),
+        layers,
         integer(properties, "MemorySize", 128, id),
         integer(properties, "Timeout", 3, id),
         environment,
         optionalInteger(properties, "ReservedConcurrentExecutions", id),
         List.copyOf(http),
         List.copyOf(sqs));
+  }
+
+  /** {@code Architectures}: one of x86_64 and arm64, SAM's default x86_64. */
+  private static String architecture(Map<String, Object> properties, String id) {
+    Object value = properties.get("Architectures");
+    if (value == null) {
+      return "x86_64";
+    }
+    if (value instanceof List<?> list
+        && list.size() == 1
+        && ("x86_64".equals(list.get(0)) || "arm64".equals(list.get(0)))) {
+      return (String) list.get(0);
+    }
+    throw new TemplateException(
+        id + ".Architectures must be a list of one of x86_64 and arm64, got " + value);
+  }
+
+  /** What a {@code Ref} to a layer version of the template evaluates to while reading Layers. */
+  private static final String LAYER_REF = "local-layer:";
+
+  /**
+   * {@code Layers} ({@code value}, unevaluated) as the template's layer versions, in order: each
+   * entry must evaluate to a {@code Ref} of one ({@code Fn::If} and conditions are evaluated).
+   *
+   * @throws TemplateException for a literal ARN or anything else that is not a layer of the
+   *     template
+   */
+  private static List<LayerDefinition> layers(
+      Template template, String id, Object value, References references) {
+    if (value == null) {
+      return List.of();
+    }
+    List<String> layerIds =
+        template.resourcesOfType(LayerDefinitions.TYPE).stream()
+            .map(Template.Resource::logicalId)
+            .toList();
+    References layerAware =
+        new References() {
+          @Override
+          public String ref(String name) {
+            return layerIds.contains(name) ? LAYER_REF + name : references.ref(name);
+          }
+
+          @Override
+          public String getAtt(String logicalId, String attribute) {
+            return references.getAtt(logicalId, attribute);
+          }
+
+          @Override
+          public boolean condition(String name) {
+            return references.condition(name);
+          }
+        };
+    Object resolved = IntrinsicResolver.resolve(value, layerAware);
+    if (!(resolved instanceof List<?> list)) {
+      throw new TemplateException(id + ".Layers must be a list of layer versions, got " + value);
+    }
+    List<LayerDefinition> definitions = new ArrayList<>();
+    for (Object entry : list) {
+      String text = String.valueOf(entry);
+      if (!text.startsWith(LAYER_REF)) {
+        throw new TemplateException(
+            id
+                + ".Layers names "
+                + text
+                + ", which is not a layer of the template: the local cloud runs only layers whose"
+                + " content it has (a !Ref to an "
+                + LayerDefinitions.TYPE
+                + " with a local ContentUri)");
+      }
+      definitions.add(
+          LayerDefinitions.definition(template, text.substring(LAYER_REF.length()), references));
+    }
+    return List.copyOf(definitions);
   }
 
   private static FunctionDefinition.HttpApiEvent httpApiEvent(

@@ -21,8 +21,18 @@ public record Template(
     Map<String, Object> globalsFunction,
     Map<String, Resource> resources) {
 
-  /** A template parameter and its {@code Default}, or {@code null} if it has none. */
-  public record Parameter(String name, String type, String defaultValue) {}
+  /**
+   * A template parameter.
+   *
+   * @param defaultValue its {@code Default}, or {@code null} if it has none
+   * @param allowedValues its {@code AllowedValues} (empty if it has none)
+   */
+  public record Parameter(
+      String name, String type, String defaultValue, List<String> allowedValues) {
+    public Parameter {
+      allowedValues = List.copyOf(allowedValues);
+    }
+  }
 
   /**
    * One entry of {@code Resources}.

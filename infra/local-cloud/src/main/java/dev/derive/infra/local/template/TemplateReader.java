@@ -70,12 +70,16 @@ public final class TemplateReader {
     for (Map.Entry<String, Object> entry : section.entrySet()) {
       Map<String, Object> definition = asMap(entry.getValue(), "Parameters." + entry.getKey());
       Object defaultValue = definition.get("Default");
+      Object allowed = definition.get("AllowedValues");
       parameters.put(
           entry.getKey(),
           new Template.Parameter(
               entry.getKey(),
               String.valueOf(definition.getOrDefault("Type", "String")),
-              defaultValue == null ? null : String.valueOf(defaultValue)));
+              defaultValue == null ? null : String.valueOf(defaultValue),
+              allowed instanceof List<?> values
+                  ? values.stream().map(String::valueOf).toList()
+                  : List.of()));
     }
     return parameters;
   }

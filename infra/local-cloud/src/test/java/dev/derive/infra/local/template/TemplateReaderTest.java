@@ -200,10 +200,71 @@ class TemplateReaderTest {
   }
 
   @Test
+  void theImageWorkerGetsTheLibvipsLayerOfTheStacksArchitecture() {
+    for (String architecture : List.of("x86_64", "arm64")) {
+      FunctionDefinition worker =
+          FunctionDefinitions.read(
+                  template,
+                  referencesWithFakeResources(Map.of("Architecture", architecture)),
+                  "derive-local")
+              .stream()
+              .filter(f -> f.logicalId().equals("ImageWorkerFunction"))
+              .findFirst()
+              .orElseThrow();
+      String platform = architecture.equals("arm64") ? "linux-arm64" : "linux-x64";
+
+      assertThat(worker.architecture()).isEqualTo(architecture);
+      assertThat(worker.layers())
+          .singleElement()
+          .satisfies(
+              layer ->
+                  assertThat(layer.content())
+                      .isEqualTo(
+                          template
+                              .directory()
+                              .resolve("worker-functions/libvips/target/layer/" + platform + ".zip")
+                              .normalize()));
+      assertThat(worker.environment()).containsEntry("DERIVE_LIBVIPS_PATH", "/opt/lib");
+    }
+  }
+
+  @Test
+  void aLayerGivenByALiteralArnIsRefusedForItsContentIsNotHere(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("t.yaml");
+    Files.writeString(
+        file,
+        """
+        Resources:
+          Fn:
+            Type: AWS::Serverless::Function
+            Properties:
+              CodeUri: f.zip
+              Handler: a.B::c
+              Runtime: java25
+              Layers:
+                - arn:aws:lambda:us-east-1:017000801446:layer:AWSLambdaPowertoolsJava:1
+        """);
+    Template read = TemplateReader.read(file);
+
+    assertThatThrownBy(
+            () ->
+                FunctionDefinitions.read(
+                    read, new StackReferences(read, "s", "us-east-1", Map.of()), "s"))
+        .isInstanceOf(TemplateException.class)
+        .hasMessageContaining("Fn.Layers names arn:aws:lambda:us-east-1:017000801446:layer")
+        .hasMessageContaining("not a layer of the template");
+  }
+
+  @Test
   void everyResourceOfTheRepositoryTemplateIsRunOrAcknowledgedLocally() {
     List<String> run =
         List.of(
-            "AWS::S3::Bucket", "AWS::SQS::Queue", "AWS::DynamoDB::Table", FunctionDefinitions.TYPE);
+            "AWS::S3::Bucket",
+            "AWS::SQS::Queue",
+            "AWS::DynamoDB::Table",
+            FunctionDefinitions.TYPE,
+            LayerDefinitions.TYPE);
 
     assertThat(template.resources().values())
         .allSatisfy(

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  *       /big?bytes=N} answers N bytes; {@code /echo/...} answers the request's body (base64 as it
  *       came), content type and cookies back, with its path parameter and query parameters as
  *       {@code x-proxy}, {@code x-raw-query} and {@code x-color} headers; any other path answers
- *       201 with the event's parts, a header and a cookie.
+ *       201 with the event's parts, the contents of the files {@code LAYER_FILES} names ({@code
+ *       :}-separated) and {@code LD_LIBRARY_PATH}, a header and a cookie.
  *   <li>SQS event: with {@code MODE=fail} throws; otherwise prints {@code batch: <bodies>}, and for
  *       each record: a body {@code sleep N} marks itself in flight (a file in {@code GAUGE_DIR}),
  *       prints {@code in flight: <marked files>}, sleeps N ms and unmarks; {@code nap N} only
@@ -138,6 +139,14 @@ public class TestFunction implements RequestStreamHandler {
     echo.put("functionName", context.getFunctionName());
     echo.put("remainingMs", context.getRemainingTimeInMillis());
     echo.put("maxHeapMb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
+    var layerFiles = echo.putObject("layerFiles");
+    String files = System.getenv("LAYER_FILES");
+    for (String file : files == null ? new String[0] : files.split(":")) {
+      Path layerFile = Path.of(file);
+      layerFiles.put(
+          file, Files.isRegularFile(layerFile) ? Files.readString(layerFile) : "(absent)");
+    }
+    echo.put("ldLibraryPath", System.getenv("LD_LIBRARY_PATH"));
     System.out.println("echoing " + event.path("rawPath").asText());
     ObjectNode response = JSON.createObjectNode();
     response.put("statusCode", 201);
