@@ -100,9 +100,9 @@ public final class Capabilities {
           // HEIF as Tika names it: AV1-coded HEIF is read, HEVC (HEIC) refused by the worker.
           "image/heif");
 
-  /** What the image capability writes; WebP and AVIF through libvips' savers. */
+  /** What the image capability writes; WebP, AVIF and GIF through libvips' savers. */
   private static final List<String> IMAGE_WRITES =
-      List.of(IMAGE_JPEG, IMAGE_PNG, IMAGE_WEBP, IMAGE_AVIF);
+      List.of(IMAGE_JPEG, IMAGE_PNG, IMAGE_WEBP, IMAGE_AVIF, IMAGE_GIF);
 
   private static final List<String> TEXT_READS =
       List.of(
@@ -124,14 +124,16 @@ public final class Capabilities {
         "lossless", "boolean", null, null, List.of(), null, null, "Lossless WebP (default false).");
   }
 
-  // 0..9 as libvips' heifsave (AVIF); webpsave stops at 6, so WebP reads 7..9 as 6
+  // 0..9 as libvips' heifsave (AVIF); webpsave stops at 6, so WebP reads 7..9 as 6; gifsave's
+  // 1..10 is 0..9 plus one
   private static ParameterDescriptor effort() {
     return ParameterDescriptor.integer(
         "effort",
         0,
         9,
         null,
-        "WebP/AVIF CPU effort, 0 fastest to 9 smallest (WebP max 6; default 4).");
+        "WebP/AVIF/GIF CPU effort, 0 fastest to 9 smallest (WebP max 6). Default: WebP 4, AVIF 3"
+            + " up to 256x256 px and 4 above, GIF 6.");
   }
 
   private static ParameterDescriptor width(String description) {
@@ -163,7 +165,8 @@ public final class Capabilities {
               null,
               "Never scale up an image smaller than the box."),
           ParameterDescriptor.integer("page", 1, MAX_PAGE, null, "Page to render (1-based)."),
-          ParameterDescriptor.integer("quality", 1, 100, null, "JPEG/WebP/AVIF quality (1-100)."),
+          ParameterDescriptor.integer(
+              "quality", 1, 100, null, "JPEG/WebP/AVIF quality (1-100; GIF has none)."),
           lossless(),
           effort(),
           ParameterDescriptor.text(
@@ -248,7 +251,7 @@ public final class Capabilities {
                       ParameterDescriptor.choice(
                           "mediaType", IMAGE_WRITES, IMAGE_JPEG, "Output media type."),
                       ParameterDescriptor.integer(
-                          "quality", 1, 100, 85, "JPEG/WebP/AVIF quality (1-100)."),
+                          "quality", 1, 100, 85, "JPEG/WebP/AVIF quality (1-100; GIF has none)."),
                       // no declared default: a step without it keeps its fingerprint
                       new ParameterDescriptor(
                           "progressive",

@@ -64,7 +64,8 @@ class CapabilitiesTest {
             MediaTypes.IMAGE_JPEG,
             MediaTypes.IMAGE_PNG,
             MediaTypes.IMAGE_WEBP,
-            MediaTypes.IMAGE_AVIF);
+            MediaTypes.IMAGE_AVIF,
+            MediaTypes.IMAGE_GIF);
     assertThat(Capabilities.TEXT_CAPABILITY.reads()).hasSize(10);
   }
 

@@ -414,7 +414,8 @@ class DerivativesResourceTest {
         .body("type", equalTo("https://derive.dev/problems/no-conversion"))
         .body(
             "reachable",
-            org.hamcrest.Matchers.contains("image/avif", "image/jpeg", "image/png", "image/webp"));
+            org.hamcrest.Matchers.contains(
+                "image/avif", "image/gif", "image/jpeg", "image/png", "image/webp"));
   }
 
   @Test

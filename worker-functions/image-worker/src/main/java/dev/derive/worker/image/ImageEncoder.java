@@ -20,10 +20,10 @@ import javax.imageio.stream.ImageOutputStream;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 /**
- * Writes an image as JPEG (at a quality), PNG, GIF (palette built by the JDK writer), BMP or TIFF
- * with ImageIO, or WebP and AVIF with libvips' savers ({@link Vips#saveWebp}, {@link
- * Vips#saveAvif}), with no metadata carried over. Formats without alpha get the image flattened
- * onto white.
+ * Writes an image as JPEG (at a quality), PNG, BMP or TIFF with ImageIO, or WebP, AVIF and GIF with
+ * libvips' savers ({@link Vips#saveWebp}, {@link Vips#saveAvif}, {@link Vips#saveGif}: cgif with a
+ * libimagequant palette, far better than the JDK's GIF writer), with no metadata carried over.
+ * Formats without alpha get the image flattened onto white; GIF keeps one transparent colour.
  */
 final class ImageEncoder {
   private ImageEncoder() {}
@@ -68,24 +68,31 @@ final class ImageEncoder {
     return pixels <= AVIF_THUMBNAIL_PIXELS ? AVIF_THUMBNAIL_EFFORT : AVIF_DEFAULT_EFFORT;
   }
 
-  /** Whether {@code mediaType} keeps an alpha channel (PNG, TIFF, WebP and AVIF do). */
+  /** Whether {@code mediaType} keeps an alpha channel (PNG, TIFF, WebP, AVIF and GIF do). */
   static boolean keepsAlpha(String mediaType) {
     return MediaTypes.IMAGE_PNG.equals(mediaType)
         || MediaTypes.IMAGE_TIFF.equals(mediaType)
         || needsLibvips(mediaType);
   }
 
-  /** Whether {@code mediaType} is written by libvips (WebP, AVIF): the JDK has no writer. */
+  /**
+   * Whether {@code mediaType} is written by libvips: WebP and AVIF (the JDK has no writer) and GIF
+   * (the JDK's writer has no palette search or dithering worth its name; one encoder per format
+   * keeps a cached derivative the same whichever process made it).
+   */
   static boolean needsLibvips(String mediaType) {
-    return MediaTypes.IMAGE_WEBP.equals(mediaType) || MediaTypes.IMAGE_AVIF.equals(mediaType);
+    return MediaTypes.IMAGE_WEBP.equals(mediaType)
+        || MediaTypes.IMAGE_AVIF.equals(mediaType)
+        || MediaTypes.IMAGE_GIF.equals(mediaType);
   }
 
   /**
    * Encodes {@code image} to {@code target} with every option of {@code recipe}: media type,
-   * quality, progressive (JPEG), lossless and effort (WebP, AVIF).
+   * quality, progressive (JPEG), lossless and effort (WebP, AVIF, GIF).
    *
    * @throws IOException if writing fails
-   * @throws VipsUnavailableException (retryable) for WebP or AVIF when libvips cannot be loaded
+   * @throws VipsUnavailableException (retryable) for WebP, AVIF or GIF when libvips cannot be
+   *     loaded
    * @throws VipsException if libvips fails to encode
    */
   static void write(BufferedImage image, ImageRecipe recipe, Path target) throws IOException {
@@ -102,6 +109,8 @@ final class ImageEncoder {
       int effort = effort(mediaType, recipe.effort(), (long) image.getWidth() * image.getHeight());
       if (MediaTypes.IMAGE_WEBP.equals(mediaType)) {
         vips.saveWebp(pixels, target, recipe.quality(), recipe.lossless(), effort);
+      } else if (MediaTypes.IMAGE_GIF.equals(mediaType)) {
+        vips.saveGif(pixels, target, effort);
       } else {
         vips.saveAvif(pixels, target, recipe.quality(), effort);
       }
@@ -133,8 +142,8 @@ final class ImageEncoder {
   /**
    * Encodes {@code image} to {@code target} (truncated first).
    *
-   * @param mediaType {@code image/jpeg}, {@code image/png}, {@code image/gif}, {@code image/bmp} or
-   *     {@code image/tiff}
+   * @param mediaType {@code image/jpeg}, {@code image/png}, {@code image/bmp} or {@code image/tiff}
+   *     (ImageIO's {@code image/gif} writer too, which the capability no longer uses)
    * @param quality JPEG quality 1..100, mapped to ImageIO's compression quality 0.01..1.0
    * @throws IOException if writing fails
    * @throws IllegalArgumentException if no ImageIO writer exists for {@code mediaType}

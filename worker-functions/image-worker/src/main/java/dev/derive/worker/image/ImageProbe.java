@@ -33,7 +33,7 @@ public final class ImageProbe {
 
   /** The media types written by libvips' savers, probed (and warmed) when libvips loads. */
   private static final List<String> LIBVIPS_OUTPUT_TYPES =
-      List.of(MediaTypes.IMAGE_WEBP, MediaTypes.IMAGE_AVIF);
+      List.of(MediaTypes.IMAGE_WEBP, MediaTypes.IMAGE_AVIF, MediaTypes.IMAGE_GIF);
 
   private ImageProbe() {}
 
@@ -69,8 +69,8 @@ public final class ImageProbe {
   }
 
   /**
-   * Loads libvips, shrinks the probe JPEG with it (16 x 12 expected) and encodes it as WebP and
-   * AVIF (32 x 32 expected), so the savers are initialised before a SnapStart snapshot. Without
+   * Loads libvips, shrinks the probe JPEG with it (16 x 12 expected) and encodes it as WebP, AVIF
+   * and GIF (32 x 32 expected), so the savers are initialised before a SnapStart snapshot. Without
    * libvips the worker still serves what ImageIO reads; {@link Vips#shared()} has logged why, once,
    * and steps that need libvips fail as retryable until it is deployed.
    *

@@ -15,12 +15,12 @@ import java.nio.file.Path;
 import javax.imageio.ImageIO;
 
 /**
- * The image capability: decode (ImageIO with the TwelveMonkeys plug-ins: JPEG incl.
- * CMYK/YCCK/progressive, PNG, GIF, BMP, TIFF, WebP; libvips for AVIF/HEIF and arithmetic-coded
- * JPEG, {@link VipsSource}), convert to sRGB ({@link ColourManagement}), auto-orient from EXIF,
- * crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit}; Lanczos), rotate, flip, flop,
- * greyscale ({@link Geometry}), encode JPEG, PNG, GIF, BMP or TIFF (ImageIO) or WebP and AVIF
- * (libvips), with no metadata (EXIF, ICC) carried over.
+ * The image capability: decode (libvips for 8-bit JPEG incl. arithmetic-coded, CMYK TIFF, WebP,
+ * AVIF/HEIF, {@link VipsSource}; ImageIO with the TwelveMonkeys plug-ins for the rest: PNG, GIF,
+ * BMP, TIFF, lossless and 12-bit JPEG), convert to sRGB ({@link ColourManagement}), auto-orient
+ * from EXIF, crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit}; Lanczos), rotate,
+ * flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG, BMP or TIFF (ImageIO) or WebP, AVIF
+ * and GIF (libvips), with no metadata (EXIF, ICC) carried over.
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
  * size the caller sees (upright, then rotated), and both the scaled and the output size are checked

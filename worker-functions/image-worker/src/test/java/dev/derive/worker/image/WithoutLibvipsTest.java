@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The honest fallback, in a JVM of its own where libvips cannot be found: JPEG is still served
- * (ImageIO), AVIF input and WebP/AVIF output fail with {@link VipsUnavailableException} (retryable:
- * a deployment fault, not the input's) naming where libvips was looked for.
+ * (ImageIO), AVIF input and WebP/AVIF/GIF output fail with {@link VipsUnavailableException}
+ * (retryable: a deployment fault, not the input's) naming where libvips was looked for.
  */
 class WithoutLibvipsTest {
   @TempDir Path dir;
@@ -45,7 +45,8 @@ class WithoutLibvipsTest {
     assertThat(output).contains("jpeg: ok 256x").contains("avif: VipsUnavailableException");
     assertThat(output)
         .contains("webp out: VipsUnavailableException")
-        .contains("avif out: VipsUnavailableException");
+        .contains("avif out: VipsUnavailableException")
+        .contains("gif out: VipsUnavailableException");
     assertThat(output).contains("no-libvips-here").contains("is not installed");
   }
 
@@ -67,7 +68,8 @@ class WithoutLibvipsTest {
     } catch (VipsUnavailableException e) {
       System.out.println("avif: VipsUnavailableException " + e.getMessage());
     }
-    for (String mediaType : new String[] {MediaTypes.IMAGE_WEBP, MediaTypes.IMAGE_AVIF}) {
+    for (String mediaType :
+        new String[] {MediaTypes.IMAGE_WEBP, MediaTypes.IMAGE_AVIF, MediaTypes.IMAGE_GIF}) {
       String name = mediaType.substring("image/".length());
       try {
         transformer.transform(
