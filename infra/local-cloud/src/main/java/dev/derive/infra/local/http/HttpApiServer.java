@@ -31,8 +31,8 @@ import java.util.function.Consumer;
  * MB limit {@code 413 {"message":"Request Entity Too Large"}}; an invocation that has not answered
  * within the integration timeout (API Gateway's is 30 s) {@code 503 {"message":"Service
  * Unavailable"}}, while the invocation itself runs on to its own end. Every response carries an
- * {@code apigw-requestid} header. Any request-target reaches the routes (over {@link Http1Server}),
- * with characters a URI path may not hold percent-encoded. See
+ * {@code apigw-requestid} header. Any request-target reaches the routes (over {@link
+ * NettyHttpServer}), with characters a URI path may not hold percent-encoded. See
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html.
  */
 public final class HttpApiServer implements AutoCloseable {
@@ -45,7 +45,7 @@ public final class HttpApiServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private Http1Server server;
+  private NettyHttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final RouteTable routes;
   private final HttpEventMapper events;
@@ -83,7 +83,7 @@ public final class HttpApiServer implements AutoCloseable {
     HttpApiServer api = new HttpApiServer(routes, events, invoker, log, integrationTimeout);
     try {
       api.server =
-          Http1Server.start(
+          NettyHttpServer.start(
               new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
               MAX_REQUEST_BYTES,
               api.executor,
@@ -100,7 +100,7 @@ public final class HttpApiServer implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + server.port());
   }
 
-  private HttpResponse handle(Http1Server.Request received) {
+  private HttpResponse handle(NettyHttpServer.Request received) {
     String requestId = requestId();
     HttpResponse response;
     String routeKey = "-";
@@ -183,7 +183,7 @@ public final class HttpApiServer implements AutoCloseable {
    * 3986 section 3.3: a brace, a double quote, a byte outside ASCII, a {@code %} without two hex
    * digits ...) is percent-encoded, as a browser sends it, so the function always gets a valid URI.
    */
-  static HttpRequest request(Http1Server.Request received) {
+  static HttpRequest request(NettyHttpServer.Request received) {
     String target = received.target();
     if (target.startsWith("http://") || target.startsWith("https://")) {
       int slash = target.indexOf('/', target.indexOf("//") + 2);
