@@ -91,8 +91,11 @@ public final class MarkupTransformer implements StepTransformer {
     Charset charset = charset(mediaType);
     return switch (essence) {
       case TEXT_MARKDOWN, "text/x-markdown" ->
+          // bytes the charset cannot decode become U+FFFD, as in HTML (jsoup) and browsers: a
+          // file cut in the middle of a character is still a document
           MarkdownToHtml.convert(
-              Files.readString(input, charset == null ? StandardCharsets.UTF_8 : charset));
+              new String(
+                  Files.readAllBytes(input), charset == null ? StandardCharsets.UTF_8 : charset));
       case TEXT_HTML, "application/xhtml+xml" -> {
         try (InputStream in = Files.newInputStream(input)) {
           yield Jsoup.parse(in, charset == null ? null : charset.name(), SafeHtml.BASE_URI);

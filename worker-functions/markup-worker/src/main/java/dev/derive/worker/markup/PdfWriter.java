@@ -44,8 +44,9 @@ final class PdfWriter {
         if (hasCause(e, OutputTooLargeException.class)) {
           throw tooLarge(e);
         }
+        // the layout engine's message stays with the cause, for the logs
         throw new PermanentStepFailure(
-            StepErrorTypes.CORRUPT_INPUT, "the document cannot be laid out: " + e.getMessage(), e);
+            StepErrorTypes.CORRUPT_INPUT, "the document's markup cannot be laid out as pages", e);
       }
     }
   }

@@ -75,7 +75,7 @@ final class PageRenderer {
     } catch (IOException | RuntimeException e) {
       throw new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT,
-          "page " + request.page() + " cannot be rendered: " + e.getMessage(),
+          "page " + request.page() + " cannot be drawn: its content is damaged",
           e);
     }
     try (OutputStream out = Files.newOutputStream(output)) {

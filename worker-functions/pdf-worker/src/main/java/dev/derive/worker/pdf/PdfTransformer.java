@@ -94,8 +94,11 @@ public final class PdfTransformer implements StepTransformer {
       throw new PermanentStepFailure(
           StepErrorTypes.PASSWORD_REQUIRED, "the PDF is encrypted with a user password", e);
     } catch (IOException | RuntimeException e) {
+      // PDFBox's message ("Missing root object specification in trailer.") stays with the cause
       throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT, "the PDF cannot be parsed: " + e.getMessage(), e);
+          StepErrorTypes.CORRUPT_INPUT,
+          "the PDF cannot be read: it is damaged, cut short or not a PDF",
+          e);
     }
   }
 

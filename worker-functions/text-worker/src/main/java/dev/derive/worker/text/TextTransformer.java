@@ -154,7 +154,7 @@ public final class TextTransformer implements StepTransformer {
     } catch (ZeroByteFileException e) {
       throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
     } catch (TikaException | SAXException | IOException | RuntimeException e) {
-      throw classify(e);
+      throw classify(e, metadata.get(Metadata.CONTENT_TYPE));
     }
     String[] parsedBy = metadata.getValues(TikaCoreProperties.TIKA_PARSED_BY);
     if (parsedBy.length == 0 || EMPTY_PARSER.equals(parsedBy[parsedBy.length - 1])) {
@@ -169,8 +169,12 @@ public final class TextTransformer implements StepTransformer {
     return metadata;
   }
 
-  /** Maps a parse failure to its permanent error, looking through Tika's wrapping. */
-  private PermanentStepFailure classify(Exception e) {
+  /**
+   * Maps a parse failure to its permanent error, looking through Tika's wrapping. The detail is a
+   * sentence about the document; Tika's message (which names its parser classes) stays with the
+   * cause, for the logs.
+   */
+  private PermanentStepFailure classify(Exception e, String mediaType) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (TextCapHandler.limitReached(cause)) {
         return tooLarge(e);
@@ -182,7 +186,33 @@ public final class TextTransformer implements StepTransformer {
       }
     }
     return new PermanentStepFailure(
-        StepErrorTypes.CORRUPT_INPUT, "the document cannot be parsed: " + e.getMessage(), e);
+        StepErrorTypes.CORRUPT_INPUT,
+        "the "
+            + documentName(mediaType)
+            + " cannot be read: it is damaged, cut short or not the format it claims to be",
+        e);
+  }
+
+  /** What a user calls a document of {@code mediaType}: "PDF", "Word document" …. */
+  static String documentName(String mediaType) {
+    String essence = mediaType == null ? "" : mediaType.split(";")[0].trim();
+    return switch (essence) {
+      case MediaTypes.APPLICATION_PDF -> "PDF";
+      case "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+          "application/msword" ->
+          "Word document";
+      case "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          "application/vnd.ms-excel" ->
+          "spreadsheet";
+      case "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+          "application/vnd.ms-powerpoint" ->
+          "presentation";
+      case "application/vnd.oasis.opendocument.text" -> "OpenDocument text";
+      case "application/rtf" -> "RTF document";
+      case "application/epub+zip" -> "EPUB book";
+      case MediaTypes.TEXT_HTML -> "HTML page";
+      default -> "document";
+    };
   }
 
   private PermanentStepFailure tooLarge(Exception e) {

@@ -1,5 +1,6 @@
 package dev.derive.worker.runtime;
 
+import dev.derive.protocol.message.StepErrorTypes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.IdentityHashMap;
@@ -19,6 +20,19 @@ final class FailureDescriptions {
   /** A qualified or simple Java exception or error class name, with a following colon. */
   private static final Pattern CLASS_NAME =
       Pattern.compile("\\b(?:[A-Za-z_$][\\w$]*\\.)*[A-Z][\\w$]*(?:Exception|Error)\\b:?\\s*");
+
+  /**
+   * What a user must never read: a qualified Java name ({@code org.apache.tika.parser.pdf.
+   * PDFParser}), an exception class's simple name, an identity hash ({@code @139696b4}), a stack
+   * frame or the worker's scratch files.
+   */
+  static final Pattern JAVA_INTERNALS =
+      Pattern.compile(
+          "\\b[a-z][a-z0-9_]*(?:\\.[a-z0-9_]+)+\\.[A-Z][\\w$]*"
+              + "|\\b[A-Z][\\w$]*(?:Exception|Error)\\b"
+              + "|@[0-9a-f]{6,}\\b"
+              + "|\\bat [\\w$.]+\\("
+              + "|/tmp/|derive-step-|\\binput\\.tmp\\b");
 
   private static final int MAX_MESSAGE_CHARS = 200;
 
@@ -82,6 +96,40 @@ final class FailureDescriptions {
     return "an unexpected error in the worker" + (message == null ? "" : ": " + message);
   }
 
+  /**
+   * The detail of a reported error as a user may read it: {@code detail} itself, or, when a
+   * capability let a library's text into it (a class name, an identity hash, a temp path), only the
+   * sentence before that text's first colon-separated part, else a sentence for {@code type}. The
+   * caller logs the original.
+   */
+  static String forUser(String type, String detail) {
+    if (detail == null || detail.isBlank()) {
+      return generic(type);
+    }
+    java.util.regex.Matcher internals = JAVA_INTERNALS.matcher(detail);
+    if (!internals.find()) {
+      return detail;
+    }
+    String before = detail.substring(0, internals.start());
+    int colon = before.indexOf(": ");
+    String sentence = colon < 0 ? "" : before.substring(0, colon).trim();
+    return sentence.length() < 8 ? generic(type) : sentence;
+  }
+
+  /** A sentence for an error of {@code type} whose own detail cannot be shown. */
+  private static String generic(String type) {
+    return switch (type == null ? "" : type) {
+      case StepErrorTypes.CORRUPT_INPUT -> "the input is damaged or cut short and cannot be read";
+      case StepErrorTypes.UNSUPPORTED_INPUT ->
+          "the input uses a format or a feature this capability does not read";
+      case StepErrorTypes.PASSWORD_REQUIRED -> "the input is protected by a password";
+      case StepErrorTypes.INPUT_TOO_LARGE -> "the input is larger than this capability accepts";
+      case StepErrorTypes.OUTPUT_TOO_LARGE -> "the result would be larger than the limit";
+      case StepErrorTypes.INVALID_STEP -> "the step's operations or parameters are not valid";
+      default -> "the step failed";
+    };
+  }
+
   /** The first line of the failure's message without class names, shortened; null if none. */
   private static String message(Throwable failure) {
     String message = failure.getMessage();
@@ -89,6 +137,10 @@ final class FailureDescriptions {
       return null;
     }
     String line = CLASS_NAME.matcher(message.lines().findFirst().orElse("")).replaceAll("").trim();
+    java.util.regex.Matcher internals = JAVA_INTERNALS.matcher(line);
+    if (internals.find()) {
+      line = line.substring(0, internals.start()).trim();
+    }
     if (line.isEmpty()) {
       return null;
     }

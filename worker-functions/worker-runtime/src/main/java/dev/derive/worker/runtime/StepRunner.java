@@ -397,10 +397,27 @@ final class StepRunner {
       long startedNanos,
       long startedAtMillis,
       PermanentStepFailure failure) {
+    StepError error =
+        new StepError(
+            failure.type(),
+            FailureDescriptions.forUser(failure.type(), failure.detail()),
+            failure.retryable());
+    if (failure.getCause() != null) {
+      // the library's own words (class names, its messages) are for the log, not the user
+      LOG.log(
+          System.Logger.Level.INFO,
+          "step "
+              + step.jobId()
+              + "#"
+              + step.stepIndex()
+              + " failed with "
+              + failure.type()
+              + ": "
+              + failure.detail(),
+          failure.getCause());
+    }
     try {
-      publish(
-          StepResult.failure(step, failure.toStepError(), startedAtMillis, clock.millis()),
-          progress);
+      publish(StepResult.failure(step, error, startedAtMillis, clock.millis()), progress);
     } catch (RuntimeException e) {
       // Not reported: let SQS redeliver (on the last delivery the dead-letter queue's consumer
       // fails the job).

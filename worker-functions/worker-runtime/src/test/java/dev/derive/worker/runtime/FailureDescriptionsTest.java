@@ -69,6 +69,52 @@ class FailureDescriptionsTest {
   }
 
   @Test
+  void aDetailThatLetALibrarysTextInKeepsOnlyTheSentenceBeforeIt() {
+    assertThat(
+            FailureDescriptions.forUser(
+                "corrupt-input",
+                "the document cannot be parsed: TIKA-198: Illegal IOException from"
+                    + " org.apache.tika.parser.pdf.PDFParser@139696b4"))
+        .isEqualTo("the document cannot be parsed");
+    assertThat(
+            FailureDescriptions.forUser(
+                "corrupt-input", "cannot read the jpeg header: javax.imageio.IIOException: No SOF"))
+        .isEqualTo("cannot read the jpeg header");
+    assertThat(
+            FailureDescriptions.forUser(
+                "corrupt-input",
+                "the AVIF file cannot be read: heifload input.tmp: /tmp/x/derive-step-1/input.tmp"))
+        .isEqualTo("the AVIF file cannot be read");
+  }
+
+  @Test
+  void aDetailThatIsAllInternalsBecomesTheSentenceOfItsType() {
+    assertThat(
+            FailureDescriptions.forUser(
+                "corrupt-input", "java.lang.IndexOutOfBoundsException: index >= numImages"))
+        .isEqualTo("the input is damaged or cut short and cannot be read");
+    assertThat(FailureDescriptions.forUser("unsupported-input", null))
+        .isEqualTo("the input uses a format or a feature this capability does not read");
+  }
+
+  @Test
+  void aPlainSentenceIsKeptAsItIs() {
+    String sentence = "page 3 is out of range: the PDF has 2 page(s)";
+
+    assertThat(FailureDescriptions.forUser("invalid-step", sentence)).isEqualTo(sentence);
+    assertThat(FailureDescriptions.forUser("corrupt-input", "the image/png file is empty"))
+        .isEqualTo("the image/png file is empty");
+  }
+
+  @Test
+  void aTransientFailuresMessageLosesItsInternals() {
+    assertThat(
+            FailureDescriptions.describe(
+                new IllegalStateException("broken parser org.example.pdf.Parser@1a2b3c4d")))
+        .isEqualTo("an unexpected error in the worker: broken parser");
+  }
+
+  @Test
   void aFailureWithoutVirtualMachineErrorHasNone() {
     assertThat(FailureDescriptions.virtualMachineError(new IOException("x"))).isNull();
   }

@@ -71,10 +71,11 @@ class StepBatchProcessorTest {
   private final CountDownLatch sleepInterrupted = new CountDownLatch(1);
 
   /**
-   * Upper-cases ASCII; input "corrupt" fails permanently; "spin" loops ignoring interrupts until
-   * {@link #released}, then writes its output; "sleep" sleeps a minute (interruptibly); "oom" and
-   * "deep" throw {@link OutOfMemoryError} and {@link StackOverflowError}; "wrapped-oom" reports
-   * corrupt input caused by an {@link OutOfMemoryError}.
+   * Upper-cases ASCII; input "corrupt" fails permanently ("leaky" too, its detail naming a Java
+   * class); "spin" loops ignoring interrupts until {@link #released}, then writes its output;
+   * "sleep" sleeps a minute (interruptibly); "oom" and "deep" throw {@link OutOfMemoryError} and
+   * {@link StackOverflowError}; "wrapped-oom" reports corrupt input caused by an {@link
+   * OutOfMemoryError}.
    */
   private final StepTransformer upper =
       new StepTransformer() {
@@ -109,6 +110,13 @@ class StepBatchProcessorTest {
           }
           if (text.equals("corrupt")) {
             throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "cannot read it");
+          }
+          if (text.equals("leaky")) {
+            // as a capability that lets its library's message into the detail
+            throw new PermanentStepFailure(
+                StepErrorTypes.CORRUPT_INPUT,
+                "cannot read the jpeg header: javax.imageio.IIOException: No SOF segment",
+                new IOException("No SOF segment"));
           }
           if (text.equals("oom")) {
             throw new OutOfMemoryError("Java heap space");
@@ -524,6 +532,21 @@ class StepBatchProcessorTest {
     try (Stream<Path> left = Files.list(tempDir)) {
       assertThat(left).isEmpty();
     }
+  }
+
+  @Test
+  void aDetailNamingJavaClassesReachesTheCoordinatorWithoutThemAndTheLogKeepsThem()
+      throws IOException {
+    store.put(input("a"), "leaky".getBytes(StandardCharsets.UTF_8));
+
+    processor.process(event(record("m1", step("a"))), null);
+
+    assertThat(finished())
+        .singleElement()
+        .satisfies(r -> assertThat(r.error().detail()).isEqualTo("cannot read the jpeg header"));
+    assertThat(logLines())
+        .singleElement()
+        .satisfies(line -> assertThat(line.get("detail").asText()).contains("No SOF segment"));
   }
 
   /** Worker init: a process killed mid-step could not delete its step folder; the next one does. */
