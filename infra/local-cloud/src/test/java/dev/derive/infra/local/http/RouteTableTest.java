@@ -58,4 +58,34 @@ class RouteTableTest {
     assertThat(withDefault.find("PUT", "/b").orElseThrow().route().routeKey())
         .isEqualTo("$default");
   }
+
+  /** template.yaml's three routes: the image URL route must not take the job API's paths. */
+  private final RouteTable derive =
+      new RouteTable(
+          List.of(
+              new Route(null, null, "Default"),
+              new Route("GET", "/v1/{signature}/{proxy+}", "ImageUrl"),
+              new Route("ANY", "/v1/derivatives/{proxy+}", "Derivatives")));
+
+  @Test
+  void aLiteralSegmentBeatsAVariableBetweenGreedyRoutesWhateverTheMethod() {
+    assertThat(derive.find("GET", "/v1/derivatives/abc").orElseThrow().route().target())
+        .isEqualTo("Derivatives");
+    assertThat(derive.find("GET", "/v1/derivatives/abc/content").orElseThrow().route().target())
+        .isEqualTo("Derivatives");
+    RouteTable.Match image =
+        derive.find("GET", "/v1/c2ln/rs:fit:256:256/f:webp/uploads/a%20b.jpg").orElseThrow();
+    assertThat(image.route().target()).isEqualTo("ImageUrl");
+    assertThat(image.pathParameters())
+        .isEqualTo(Map.of("signature", "c2ln", "proxy", "rs:fit:256:256/f:webp/uploads/a b.jpg"));
+  }
+
+  @Test
+  void whatNeitherGreedyRouteTakesFallsToTheDefault() {
+    assertThat(derive.find("POST", "/v1/derivatives").orElseThrow().route().isDefault()).isTrue();
+    assertThat(derive.find("GET", "/v1/derivatives").orElseThrow().route().isDefault()).isTrue();
+    assertThat(derive.find("GET", "/v1/capabilities").orElseThrow().route().isDefault()).isTrue();
+    assertThat(derive.find("POST", "/v1/c2ln/rs:fit:1:1/a.jpg").orElseThrow().route().isDefault())
+        .isTrue();
+  }
 }
