@@ -186,7 +186,8 @@ public final class ImageTransformer implements StepTransformer {
    * untagged CMYK is converted the same way in JPEG and TIFF, with libvips' CMYK profile, as sharp
    * does) and WebP (libwebp; ImageIO's reader gets lossy colours wrong); ImageIO ({@link
    * SourceImage}) for the rest (PNG, GIF, BMP, TIFF, lossless and 12-bit JPEG, WebP without
-   * libvips), after the structural checks ImageIO skips (a PNG header's CRC, a BMP's RLE).
+   * libvips), after the structural checks ImageIO skips (a PNG's signature and header CRC, a BMP's
+   * RLE).
    */
   static ImageSource open(Path input, long maxPixels, int page) throws IOException {
     Sniffer.Heif heif = Sniffer.heif(input);
@@ -194,7 +195,15 @@ public final class ImageTransformer implements StepTransformer {
       return VipsSource.heif(input, heif, maxPixels, page);
     }
     Sniffer.JpegFrame frame = Sniffer.jpegFrame(input);
-    if (frame != null && frame.arithmetic() && frame.libvipsDecodes()) {
+    if (frame != null && frame.arithmetic()) {
+      if (!frame.libvipsDecodes()) {
+        // ImageIO refuses every arithmetic JPEG; libvips (mozjpeg) reads the 8-bit DCT ones only
+        throw new PermanentStepFailure(
+            StepErrorTypes.UNSUPPORTED_INPUT,
+            "the JPEG is arithmetic-coded with "
+                + (frame.precision() == 8 ? "lossless coding" : frame.precision() + "-bit samples")
+                + ", which the image decoder does not support (8-bit arithmetic coding it reads)");
+      }
       return VipsSource.file(input, "arithmetic-coded JPEG", "jpeg", maxPixels, page);
     }
     // Without libvips (logged once at init), JPEG and CMYK TIFF fall back to ImageIO.
@@ -209,6 +218,12 @@ public final class ImageTransformer implements StepTransformer {
       // TwelveMonkeys' VP8 decoder gets lossy WebP colours wrong (a red of 0xdd1514 read as
       // 0x790000); libwebp, inside libvips, decodes them right, lossless and animated too.
       return VipsSource.file(input, "WebP", "webp", maxPixels, page);
+    }
+    if (Sniffer.pngSignatureDamaged(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the PNG is damaged: its signature bytes were changed, as a transfer in text mode does"
+              + " (send the file as binary)");
     }
     if (Sniffer.pngHeaderDamaged(input)) {
       throw new PermanentStepFailure(

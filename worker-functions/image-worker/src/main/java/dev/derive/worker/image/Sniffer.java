@@ -237,6 +237,27 @@ final class Sniffer {
   }
 
   /**
+   * Whether the file is a PNG whose 8-byte signature was damaged: bytes 1-3 are still {@code PNG}
+   * and the header chunk type {@code IHDR} follows within the first 32 bytes, but the signature is
+   * not the PNG signature (PNG specification section 5.2). The signature's CR, LF and EOF bytes
+   * exist to catch a file sent through a text-mode transfer that rewrote its line endings (PngSuite
+   * {@code xcrn0g04}, {@code xlfn0g04}) or stripped the high bit (PngSuite {@code xs1n0g01}): such
+   * a file is a damaged PNG, not another format.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean pngSignatureDamaged(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = read(channel, 0, 32);
+      if (head.limit() < 16 || head.getLong(0) == PNG_SIGNATURE || !type(head, 0).endsWith("PNG")) {
+        return false;
+      }
+      String start = new String(head.array(), 0, head.limit(), StandardCharsets.ISO_8859_1);
+      return start.indexOf("IHDR", 8) > 0;
+    }
+  }
+
+  /**
    * Whether a PNG's header chunk (IHDR, which must come first) fails its CRC-32, as libpng and
    * browsers refuse it; {@code false} for anything that is not a PNG or has no IHDR first.
    *

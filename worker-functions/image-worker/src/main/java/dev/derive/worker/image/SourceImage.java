@@ -116,7 +116,14 @@ final class SourceImage implements ImageSource {
         throw e;
       } catch (IOException | RuntimeException e) {
         reader.dispose();
-        // ImageIO's message ("javax.imageio.IIOException: No SOF segment") stays with the cause
+        // ImageIO's message ("javax.imageio.IIOException: No SOF segment") stays with the cause;
+        // it reports variants it cannot read (e.g. an arithmetic JPEG) as "Unsupported ..."
+        if (String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("unsupported")) {
+          throw new PermanentStepFailure(
+              StepErrorTypes.UNSUPPORTED_INPUT,
+              "the " + userName(format) + " uses a variant the image decoder does not support",
+              e);
+        }
         throw new PermanentStepFailure(
             StepErrorTypes.CORRUPT_INPUT,
             "the " + userName(format) + " file is damaged or cut short: its header cannot be read",

@@ -123,10 +123,68 @@ class SampleCorpusTest {
     assertFailsWith(transformer, sample, StepErrorTypes.CORRUPT_INPUT);
   }
 
+  /**
+   * PngSuite's damaged signatures (high bit stripped, line feeds turned into carriage returns) are
+   * damaged PNGs, so {@code corrupt-input}: the format is one the capability reads.
+   */
   @ParameterizedTest
   @ValueSource(strings = {"png/xs1n0g01.png", "png/xcrn0g04.png"})
-  void pngWithABrokenSignatureIsNotRecognised(String sample) {
-    assertFailsWith(transformer, sample, StepErrorTypes.UNSUPPORTED_INPUT);
+  void pngWithADamagedSignatureIsCorruptInput(String sample) {
+    assertFailsWith(transformer, sample, StepErrorTypes.CORRUPT_INPUT);
+  }
+
+  /**
+   * PngSuite's {@code xlfn0g04} (not in the corpus), made here the way it was made: every carriage
+   * return of a good PNG turned into a line feed, as a text-mode transfer to Unix does.
+   */
+  @Test
+  void pngWhoseCarriageReturnsBecameLineFeedsIsCorruptInput() throws IOException {
+    byte[] png = Files.readAllBytes(samples().resolve("png/basn0g16.png"));
+    for (int i = 0; i < png.length; i++) {
+      if (png[i] == '\r') {
+        png[i] = '\n';
+      }
+    }
+    Path damaged = Files.write(dir.resolve("xlfn.png"), png);
+
+    assertThatThrownBy(() -> thumbnail(damaged))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            e -> {
+              assertThat(e.type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+              assertThat(e.detail()).contains("PNG", "signature");
+            });
+  }
+
+  /**
+   * Arithmetic-coded variants libvips' decoder lacks (12-bit samples; lossless, SOF11) are refused
+   * as {@code unsupported-input}, never as damaged: the arithmetic JPEG of the corpus with its
+   * frame header changed.
+   */
+  @ParameterizedTest
+  @CsvSource({"12-bit, 0xC9, 12", "lossless, 0xCB, 8"})
+  void arithmeticJpegVariantsLibvipsCannotDecodeAreUnsupported(
+      String variant, String marker, int precision) throws IOException {
+    byte[] jpeg = Files.readAllBytes(samples().resolve(ARITHMETIC_JPEG));
+    int sof = indexOf(jpeg, (byte) 0xFF, (byte) 0xC9);
+    jpeg[sof + 1] = (byte) Integer.parseInt(marker.substring(2), 16);
+    jpeg[sof + 4] = (byte) precision;
+    Path changed = Files.write(dir.resolve(variant + ".jpg"), jpeg);
+
+    assertThatThrownBy(() -> thumbnail(changed))
+        .as("%s arithmetic JPEG", variant)
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.UNSUPPORTED_INPUT);
+  }
+
+  private static int indexOf(byte[] bytes, byte first, byte second) {
+    for (int i = 0; i + 1 < bytes.length; i++) {
+      if (bytes[i] == first && bytes[i + 1] == second) {
+        return i;
+      }
+    }
+    throw new AssertionError("marker not found");
   }
 
   /**
