@@ -76,7 +76,9 @@ public class DerivativesResource {
   @APIResponse(responseCode = "415", description = "Source media type not supported")
   @APIResponse(
       responseCode = "422",
-      description = "No chain reaches the target from this source, or the derivative failed")
+      description =
+          "No chain reaches the target from this source, the source is a password-protected"
+              + " document (password-required), or the derivative failed")
   @APIResponse(responseCode = "503", description = "AWS did not answer in time; retry")
   public Response submit(JsonNode body) {
     Submission submission =

@@ -2,6 +2,7 @@ package dev.derive.coordinator.api;
 
 import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
+import dev.derive.coordinator.identity.PasswordProtectedSourceException;
 import dev.derive.coordinator.identity.SourceNotFoundException;
 import dev.derive.coordinator.identity.SourceTooLargeException;
 import dev.derive.coordinator.identity.UnsupportedMediaTypeException;
@@ -39,7 +40,9 @@ public final class Problems {
           JobNotFoundException.KIND, new Kind(404, "Not found"),
           DispatchFailedException.KIND, new Kind(503, "Dispatch failed"),
           DerivativeNotReadyException.KIND, new Kind(409, "Derivative not ready"),
-          DerivativeFailedException.KIND, new Kind(410, "Derivative failed"));
+          DerivativeFailedException.KIND, new Kind(410, "Derivative failed"),
+          // as an encrypted PDF's failed job answers: the same type, 422
+          PasswordProtectedSourceException.KIND, new Kind(422, "Password required"));
 
   private Problems() {}
 

@@ -181,6 +181,28 @@ class DerivativesResourceTest {
         .body("detail", containsString("image/webp"));
   }
 
+  /** As a job on an encrypted PDF ends: the same problem type, at once, with no job. */
+  @Test
+  void aPasswordProtectedOfficeDocumentIsA422PasswordRequired() throws Exception {
+    String dir = System.getProperty("derive.samples", "../../../shared/samples");
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/protected.docx"),
+        RequestBody.fromFile(
+            java.nio.file.Path.of(dir, "documents/testWORD_protected_passtika.docx")));
+
+    given()
+        .contentType("application/json")
+        .body(
+            "{\"source\":{\"key\":\"docs/protected.docx\"},\"target\":{\"mediaType\":"
+                + "\"text/plain\"}}")
+        .post("/v1/derivatives")
+        .then()
+        .statusCode(422)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/password-required"))
+        .body("detail", containsString("password-protected"));
+  }
+
   @Test
   void aNewDerivativeIsAcceptedWithItsLocationAndItsFirstStepQueued() {
     Response response = post(request("photos/cat.jpg", 65));

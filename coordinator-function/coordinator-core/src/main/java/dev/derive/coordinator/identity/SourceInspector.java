@@ -9,6 +9,7 @@ import dev.derive.protocol.capability.Conversion;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -81,6 +82,7 @@ public final class SourceInspector {
    * @throws SourceNotFoundException if the object (or version) does not exist
    * @throws SourceTooLargeException if it is larger than the limit
    * @throws UnsupportedMediaTypeException if its content is no media type a capability reads
+   * @throws PasswordProtectedSourceException if it is a password-protected Office document
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails otherwise
    */
   public SourceIdentity inspect(SourceSpec source) {
@@ -103,9 +105,12 @@ public final class SourceInspector {
       throw new SourceTooLargeException(source.key(), head.sizeBytes(), maxSourceBytes);
     }
     byte[] prefix = start.firstBytes();
+    Optional<String> detected = detector.detect(prefix, fileName(source.key()));
+    if (detected.filter(TikaMediaTypeDetector.PROTECTED_OOXML::equals).isPresent()) {
+      throw new PasswordProtectedSourceException(source.key());
+    }
     String mediaType =
-        detector
-            .detect(prefix, fileName(source.key()))
+        detected
             .filter(readable::contains)
             .orElseThrow(
                 () -> new UnsupportedMediaTypeException(source.key(), new TreeSet<>(readable)));

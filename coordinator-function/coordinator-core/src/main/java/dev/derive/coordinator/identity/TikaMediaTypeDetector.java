@@ -4,6 +4,8 @@ import dev.derive.protocol.MediaTypes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,6 +29,13 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
           "text/x-web-markdown", MediaTypes.TEXT_MARKDOWN,
           "text/x-markdown", MediaTypes.TEXT_MARKDOWN,
           "application/xhtml+xml", MediaTypes.TEXT_HTML);
+
+  /**
+   * Tika's name for a password-protected OOXML document (Word, Excel, PowerPoint): an OLE2
+   * container holding the encrypted package. Answered whatever the accepted types are, so the
+   * caller can say the source needs its password rather than that its type is unsupported.
+   */
+  public static final String PROTECTED_OOXML = "application/x-tika-ooxml-protected";
 
   private final MimeTypes mimeTypes = MimeTypes.getDefaultMimeTypes();
   private final MediaTypeRegistry registry = mimeTypes.getMediaTypeRegistry();
@@ -57,6 +66,9 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
         && (accepted.isEmpty() || accepted.contains(MediaTypes.IMAGE_AVIF))) {
       return Optional.of(MediaTypes.IMAGE_AVIF);
     }
+    if (isEncryptedOoxml(prefix)) {
+      return Optional.of(PROTECTED_OOXML);
+    }
     Metadata metadata = new Metadata();
     if (fileName != null && !fileName.isBlank()) {
       metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
@@ -78,6 +90,45 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
       }
     }
     return Optional.empty();
+  }
+
+  /** The OLE2 (Compound File Binary) signature, [MS-CFB] section 2.2. */
+  private static final byte[] OLE2_SIGNATURE = {
+    (byte) 0xD0, (byte) 0xCF, 0x11, (byte) 0xE0, (byte) 0xA1, (byte) 0xB1, 0x1A, (byte) 0xE1
+  };
+
+  /** The stream of an encrypted OOXML package, [MS-OFFCRYPTO] section 2.3.4.4, as CFB names it. */
+  private static final byte[] ENCRYPTED_PACKAGE =
+      "EncryptedPackage\0".getBytes(StandardCharsets.UTF_16LE);
+
+  /**
+   * Whether {@code prefix} starts an OLE2 container with a directory entry for the stream {@code
+   * EncryptedPackage}: a password-protected Word, Excel or PowerPoint file ([MS-OFFCRYPTO] 2.3.4:
+   * the encrypted OOXML package stored in a compound file). Directory entries are 128 bytes long
+   * and sectors start at multiples of 512 ([MS-CFB] 2.2, 2.6), so every 128-byte boundary after the
+   * header is tried; an entry is the stream when its UTF-16 name, its name length (34 bytes, the
+   * terminator included) and its object type (2, stream) say so. A directory beyond the prefix goes
+   * unseen (the file is then of an unsupported type, as any other OLE2 file).
+   */
+  static boolean isEncryptedOoxml(byte[] prefix) {
+    if (prefix.length < 512 || !Arrays.equals(prefix, 0, 8, OLE2_SIGNATURE, 0, 8)) {
+      return false;
+    }
+    for (int entry = 512; entry + 128 <= prefix.length; entry += 128) {
+      if (Arrays.equals(
+              prefix,
+              entry,
+              entry + ENCRYPTED_PACKAGE.length,
+              ENCRYPTED_PACKAGE,
+              0,
+              ENCRYPTED_PACKAGE.length)
+          && (prefix[entry + 0x40] & 0xFF) == ENCRYPTED_PACKAGE.length
+          && prefix[entry + 0x41] == 0
+          && prefix[entry + 0x42] == 2) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.derive.coordinator.identity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
 import dev.derive.coordinator.validate.SourceSpec;
@@ -11,7 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** A remembered identity is reused only while the source keeps its ETag. */
+/**
+ * Identifying sources: their type from their bytes, a remembered identity reused only while the
+ * source keeps its ETag.
+ */
 class SourceInspectorTest {
   private static final byte[] PNG = {
     (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'
@@ -42,5 +46,17 @@ class SourceInspectorTest {
     assertNotEquals(first.etag(), second.etag());
     assertNotEquals(MediaTypes.IMAGE_PNG, second.mediaType());
     assertEquals(text.length, second.sizeBytes());
+  }
+
+  /** Like an encrypted PDF's step, a protected Office document ends as password-required. */
+  @Test
+  void aPasswordProtectedSpreadsheetNeedsItsPassword() throws Exception {
+    objects.put("sources", "budget.xlsx", ProtectedOoxml.xlsx("secret", 10));
+
+    PasswordProtectedSourceException refused =
+        assertThrows(
+            PasswordProtectedSourceException.class,
+            () -> inspector.inspect(new SourceSpec("budget.xlsx", null)));
+    assertEquals("password-required", refused.kind());
   }
 }

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.poi.hssf.usermodel.HSSFWorkbook;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -92,6 +96,41 @@ class TikaMediaTypeDetectorTest {
     Path file = samples().resolve(sample);
 
     assertThat(detector.detect(prefix(file), "upload.bin")).hasValue(expected);
+  }
+
+  /**
+   * A password-protected Office document is an OLE2 container holding the encrypted package: Tika's
+   * {@code x-tika-ooxml-protected}, whatever its name says, so the request can end as {@code
+   * password-required} instead of an unsupported type.
+   */
+  @ParameterizedTest(name = "named {0}")
+  @CsvSource({"report.docx", "upload.bin"})
+  void aPasswordProtectedWordDocumentIsProtectedOoxml(String name) throws IOException {
+    Path docx = samples().resolve("documents/testWORD_protected_passtika.docx");
+
+    assertThat(detector.detect(prefix(docx), name)).hasValue(TikaMediaTypeDetector.PROTECTED_OOXML);
+  }
+
+  /** An XLSX encrypted with a password here, by Apache POI's agile encryption as Excel does. */
+  @Test
+  void aPasswordProtectedSpreadsheetIsProtectedOoxml() throws Exception {
+    byte[] xlsx = ProtectedOoxml.xlsx("secret", 2_000);
+
+    assertThat(detector.detect(Arrays.copyOf(xlsx, detector.prefixBytes()), "budget.xlsx"))
+        .hasValue(TikaMediaTypeDetector.PROTECTED_OOXML);
+  }
+
+  /** A legacy Excel file is OLE2 too, but holds no encrypted package: not protected. */
+  @Test
+  void anOle2FileWithoutAnEncryptedPackageIsNotProtected() throws IOException {
+    ByteArrayOutputStream xls = new ByteArrayOutputStream();
+    try (HSSFWorkbook workbook = new HSSFWorkbook()) {
+      workbook.createSheet("one").createRow(0).createCell(0).setCellValue("plain");
+      workbook.write(xls);
+    }
+
+    assertThat(detector.detect(xls.toByteArray(), "old.xls"))
+        .isNotEqualTo(Optional.of(TikaMediaTypeDetector.PROTECTED_OOXML));
   }
 
   @Test
