@@ -143,7 +143,7 @@ class WorkerLossEndToEndTest {
     JsonNode error = failed.path("error");
     assertThat(error.path("type").asText()).endsWith("/dead-lettered");
     assertThat(error.path("retryable").asBoolean()).isTrue();
-    assertThat(error.path("step").asInt()).isZero();
+    assertThat(error.path("step").asInt()).as("numbered from 1").isEqualTo(1);
     assertThat(error.path("detail").asText()).contains("step 1 of 1 (image)");
     assertThat(failed.path("steps").get(0).path("status").asText()).isEqualTo("FAILED");
 

@@ -68,7 +68,8 @@ public record JobResponse(
    *
    * @param type problem type URI of the error kind
    * @param detail explanation
-   * @param step index of the failed step
+   * @param step the failed step's number, counting from 1 as every detail and the CLI do: its entry
+   *     is {@code steps[step - 1]}
    * @param retryable whether a new request may succeed
    */
   public record ErrorResponse(String type, String detail, int step, boolean retryable) {}
@@ -107,7 +108,10 @@ public record JobResponse(
         error == null
             ? null
             : new ErrorResponse(
-                Problems.typeOf(error.type()), error.detail(), error.step(), error.retryable()),
+                Problems.typeOf(error.type()),
+                error.detail(),
+                error.step() + 1, // the stored index counts from 0
+                error.retryable()),
         DownloadResponse.of(view.download()));
   }
 

@@ -424,7 +424,10 @@ class DerivativesResourceTest {
         .statusCode(410)
         .contentType(PROBLEM)
         .body("type", equalTo("https://derive.dev/problems/derivative-failed"))
-        .body("detail", containsString("bad huffman table"));
+        .body("detail", containsString("bad huffman table"))
+        .body("detail", containsString("at step 1 (steps are numbered from 1)"));
+    // the stored index 0 is step 1, as the CLI prints it and every detail says
+    given().when().get("/v1/derivatives/" + failed).then().body("error.step", equalTo(1));
   }
 
   @Test

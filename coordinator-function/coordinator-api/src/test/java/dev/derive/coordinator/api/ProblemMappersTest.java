@@ -43,7 +43,8 @@ class ProblemMappersTest {
     assertThat(response.getStatus()).isEqualTo(422);
     Problem problem = (Problem) response.getEntity();
     assertThat(problem.type()).isEqualTo(Problems.TYPE_BASE + "corrupt-input");
-    assertThat(problem.detail()).contains("failed at step 1: the JPEG ends early");
+    assertThat(problem.detail())
+        .contains("failed at step 1 (steps are numbered from 1): the JPEG ends early");
   }
 
   @Test

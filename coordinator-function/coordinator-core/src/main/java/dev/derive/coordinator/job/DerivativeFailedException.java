@@ -16,6 +16,11 @@ public class DerivativeFailedException extends CoordinatorException {
             + " failed"
             + (error == null
                 ? ""
-                : " at step " + error.step() + ": " + error.type() + ": " + error.detail()));
+                : " at step "
+                    + (error.step() + 1)
+                    + " (steps are numbered from 1): "
+                    + error.type()
+                    + ": "
+                    + error.detail()));
   }
 }

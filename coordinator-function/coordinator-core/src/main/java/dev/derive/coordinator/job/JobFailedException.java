@@ -20,7 +20,7 @@ public class JobFailedException extends CoordinatorException {
             + jobId
             + " failed at step "
             + (error.step() + 1)
-            + ": "
+            + " (steps are numbered from 1): "
             + error.detail()
             + (error.retryable() ? " (retryable: request it again)" : ""));
     this.jobId = jobId;
