@@ -378,6 +378,7 @@ class PlannerTest {
     assertThat(e.reachable())
         .containsExactly(
             MediaTypes.IMAGE_AVIF,
+            MediaTypes.IMAGE_GIF,
             MediaTypes.IMAGE_JPEG,
             MediaTypes.IMAGE_PNG,
             MediaTypes.IMAGE_WEBP);
