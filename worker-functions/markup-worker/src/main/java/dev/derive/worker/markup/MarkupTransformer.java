@@ -70,8 +70,9 @@ public final class MarkupTransformer implements StepTransformer {
    * {@inheritDoc}
    *
    * @throws PermanentStepFailure {@code invalid-step} (unknown operation or page size), {@code
-   *     unsupported-input} (neither Markdown nor HTML), {@code corrupt-input} (the renderer
-   *     failed), {@code output-too-large}
+   *     unsupported-input} (neither Markdown nor HTML), {@code input-too-large} (elements nested
+   *     deeper than {@link NestingLimit#MAX_DEPTH}), {@code corrupt-input} (the renderer failed),
+   *     {@code output-too-large}
    */
   @Override
   public void transform(StepMessage step, Path input, Path output) throws IOException {
@@ -82,6 +83,7 @@ public final class MarkupTransformer implements StepTransformer {
     Operation render = step.operations().get(0);
     PageSize pageSize = PageSize.named(render.stringParam("pageSize", PageSize.A4.label()));
     Document html = SafeHtml.clean(parse(step.inputMediaType(), input));
+    NestingLimit.check(html);
     new PdfWriter(maxOutputBytes).write(html, pageSize, output);
   }
 

@@ -95,6 +95,45 @@ class MarkupTransformerTest {
     }
   }
 
+  private static String nested(String open, String close, int times, String inner) {
+    return "<html><body>" + open.repeat(times) + inner + close.repeat(times) + "</body></html>";
+  }
+
+  private void assertTooDeep(String content, String mediaType) {
+    assertThatThrownBy(() -> render(content, mediaType, Map.of()))
+        .isInstanceOf(PermanentStepFailure.class)
+        .hasMessageContaining("levels deep")
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+  }
+
+  /** Nesting that once laid out for minutes is refused before layout starts. */
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void elementsNestedTooDeepAreInputTooLargeAtOnce() {
+    assertTooDeep(nested("<div>", "</div>", 2000, "deep"), MarkupTransformer.TEXT_HTML);
+    assertTooDeep(
+        nested("<table><tr><td>", "</td></tr></table>", 300, "deep"), MarkupTransformer.TEXT_HTML);
+    assertTooDeep(">".repeat(500) + " deep\n", MarkupTransformer.TEXT_MARKDOWN);
+  }
+
+  /** Just under the limit still renders, and soon: the limit is set where layout stays fast. */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void nestingUpToTheLimitRenders() throws IOException {
+    // html (1) > body (2) > 98 divs: 100 levels
+    Path divs =
+        render(nested("<div>", "</div>", 98, "deepest div"), MarkupTransformer.TEXT_HTML, Map.of());
+    assertThat(text(divs)).contains("deepest div");
+    // html > body > 24 × (table > tbody > tr > td): 98 levels
+    Path tables =
+        render(
+            nested("<table><tr><td>", "</td></tr></table>", 24, "deepest cell"),
+            MarkupTransformer.TEXT_HTML,
+            Map.of());
+    assertThat(text(tables)).contains("deepest cell");
+  }
+
   @Test
   void scriptsAreIgnored() throws IOException {
     Path pdf =
