@@ -84,6 +84,7 @@ public record ImageUrl(
           "png", "image/png",
           "webp", "image/webp",
           "avif", "image/avif",
+          "gif", "image/gif",
           "pdf", "application/pdf",
           "txt", "text/plain");
 

@@ -55,6 +55,7 @@ class ImageUrlTest {
         "/sig/rs:force:50:60:1/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":50,\"height\":60,\"fit\":\"fill\",\"withoutEnlargement\":false}",
         "/sig/pr:thumb/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}",
         "/sig/pr:thumb/f:avif/photos/cat.jpg | {\"mediaType\":\"image/avif\",\"width\":256,\"height\":256,\"fit\":\"inside\"}",
+        "/sig/w:64/f:gif/photos/cat.jpg | {\"mediaType\":\"image/gif\",\"width\":64}",
         "/sig/pr:preview/w:0/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"height\":1024}",
         "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
         "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
