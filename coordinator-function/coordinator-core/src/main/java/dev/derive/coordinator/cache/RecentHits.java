@@ -1,11 +1,10 @@
 package dev.derive.coordinator.cache;
 
+import dev.derive.coordinator.memory.LeastRecentlyUsed;
 import dev.derive.coordinator.storage.PresignedDownload;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,13 +24,7 @@ public final class RecentHits {
 
   private record Seen(PresignedDownload download, Instant until) {}
 
-  private final Map<String, Seen> seen =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
-          return size() > CAPACITY;
-        }
-      };
+  private final LeastRecentlyUsed<String, Seen> seen = new LeastRecentlyUsed<>(CAPACITY);
 
   /**
    * @param memory how long a hit is remembered ({@code CACHE_HIT_MEMORY_SECONDS}); zero for never
@@ -52,23 +45,19 @@ public final class RecentHits {
   }
 
   /** The download of {@code fingerprint} if it was seen in the bucket within the memory. */
-  public synchronized Optional<PresignedDownload> recent(String fingerprint) {
+  public Optional<PresignedDownload> recent(String fingerprint) {
+    // an expired entry stays until the next hit replaces it or the least recently used go
     Seen entry = seen.get(fingerprint);
-    if (entry == null) {
-      return Optional.empty();
-    }
-    if (!clock.instant().isBefore(entry.until())) {
-      seen.remove(fingerprint);
-      return Optional.empty();
-    }
-    return Optional.of(entry.download());
+    return entry == null || !clock.instant().isBefore(entry.until())
+        ? Optional.empty()
+        : Optional.of(entry.download());
   }
 
   /**
    * Records that {@code fingerprint} is in the bucket now, with the download handed out for it; the
    * download is handed out again while remembered, so it must outlive the memory.
    */
-  public synchronized void seen(String fingerprint, PresignedDownload download) {
+  public void seen(String fingerprint, PresignedDownload download) {
     if (!memory.isZero()) {
       seen.put(fingerprint, new Seen(download, clock.instant().plus(memory)));
     }

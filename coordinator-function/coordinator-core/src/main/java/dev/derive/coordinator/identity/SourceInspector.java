@@ -1,14 +1,13 @@
 package dev.derive.coordinator.identity;
 
+import dev.derive.coordinator.memory.LeastRecentlyUsed;
 import dev.derive.coordinator.storage.ObjectMetadata;
 import dev.derive.coordinator.storage.ObjectStart;
 import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.validate.SourceSpec;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,13 +31,8 @@ public final class SourceInspector {
    * detection) and one that changed is read and detected anew, so a remembered identity is never
    * stale. Bounded to {@value #REMEMBERED_SOURCES} entries, least recently used dropped first.
    */
-  private final Map<String, SourceIdentity> identities =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, SourceIdentity> eldest) {
-          return size() > REMEMBERED_SOURCES;
-        }
-      };
+  private final LeastRecentlyUsed<String, SourceIdentity> identities =
+      new LeastRecentlyUsed<>(REMEMBERED_SOURCES);
 
   /** Source identities remembered at most: a few MB. */
   public static final int REMEMBERED_SOURCES = 10_000;
@@ -87,7 +81,7 @@ public final class SourceInspector {
    */
   public SourceIdentity inspect(SourceSpec source) {
     String memoryKey = source.key() + '\0' + source.versionId();
-    SourceIdentity known = remembered(memoryKey);
+    SourceIdentity known = identities.get(memoryKey);
     ObjectStart start =
         objects
             .readStart(
@@ -122,19 +116,7 @@ public final class SourceInspector {
             head.etag(),
             head.sizeBytes(),
             mediaType);
-    remember(memoryKey, identity);
+    identities.put(memoryKey, identity);
     return identity;
-  }
-
-  private SourceIdentity remembered(String memoryKey) {
-    synchronized (identities) {
-      return identities.get(memoryKey);
-    }
-  }
-
-  private void remember(String memoryKey, SourceIdentity identity) {
-    synchronized (identities) {
-      identities.put(memoryKey, identity);
-    }
   }
 }
