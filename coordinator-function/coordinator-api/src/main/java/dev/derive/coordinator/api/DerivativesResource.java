@@ -93,12 +93,12 @@ public class DerivativesResource {
         if (view.status() == JobStatus.FAILED) {
           throw new JobFailedException(view.id(), view.error());
         }
-        return Response.ok(JobResponse.of(view)).build();
+        return Response.ok(
+                JobResponse.of(view).withOutcome(SubmissionResponse.outcome(submission.outcome())))
+            .build();
       }
     }
-    SubmissionResponse entity =
-        new SubmissionResponse(
-            submission.jobId(), submission.status(), DownloadResponse.of(submission.download()));
+    SubmissionResponse entity = SubmissionResponse.of(submission);
     if (submission.isReady()) {
       return Response.ok(entity).build();
     }

@@ -20,6 +20,8 @@ import java.util.List;
  * @param steps each step's capability, status and timings
  * @param error why it failed, when FAILED
  * @param download the derivative, when SUCCEEDED
+ * @param outcome only in the answer to a {@code POST} that waited for the job: {@code joined} or
+ *     {@code started}, as in {@link SubmissionResponse}; absent from {@code GET}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResponse(
@@ -27,7 +29,13 @@ public record JobResponse(
     JobStatus status,
     List<StepResponse> steps,
     ErrorResponse error,
-    DownloadResponse download) {
+    DownloadResponse download,
+    String outcome) {
+
+  /** This answer with {@code outcome} set. */
+  JobResponse withOutcome(String outcome) {
+    return new JobResponse(id, status, steps, error, download, outcome);
+  }
 
   /**
    * One step.
@@ -112,7 +120,8 @@ public record JobResponse(
                 error.detail(),
                 error.step() + 1, // the stored index counts from 0
                 error.retryable()),
-        DownloadResponse.of(view.download()));
+        DownloadResponse.of(view.download()),
+        null);
   }
 
   private static String text(Instant instant) {

@@ -69,6 +69,7 @@ public class SnapStartPriming implements Resource {
     JsonNode body = mapper.readTree(SAMPLE_REQUEST);
     new RequestValidator(Capabilities.ALL).validate(body);
     mapper.writeValueAsString(body);
-    mapper.writeValueAsString(new SubmissionResponse("0".repeat(64), JobStatus.PENDING, null));
+    mapper.writeValueAsString(
+        new SubmissionResponse("0".repeat(64), JobStatus.PENDING, null, "started"));
   }
 }

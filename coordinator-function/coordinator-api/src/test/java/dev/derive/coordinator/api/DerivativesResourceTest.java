@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.derive.infra.endpoint.AwsClients;
@@ -211,6 +213,7 @@ class DerivativesResourceTest {
         .then()
         .statusCode(202)
         .body("status", equalTo("PENDING"))
+        .body("outcome", equalTo("started"))
         .body("id", matchesPattern("[0-9a-f]{64}"));
     String id = response.jsonPath().getString("id");
     assertThat(response.header("Location")).endsWith("/v1/derivatives/" + id);
@@ -235,7 +238,11 @@ class DerivativesResourceTest {
     queued();
     sqs.purgeQueue(b -> b.queueUrl(queueUrl));
 
-    post(request("photos/cat.jpg", 66)).then().statusCode(202).body("id", equalTo(first));
+    post(request("photos/cat.jpg", 66))
+        .then()
+        .statusCode(202)
+        .body("id", equalTo(first))
+        .body("outcome", equalTo("joined"));
 
     assertThat(queued()).isEmpty();
   }
@@ -258,6 +265,7 @@ class DerivativesResourceTest {
         .statusCode(200)
         .body("id", equalTo(id))
         .body("status", equalTo("SUCCEEDED"))
+        .body("outcome", equalTo("cached"))
         .body("download.url", containsString("derivatives/" + id))
         .body("download.url", startsWith(System.getProperty("aws.endpointUrl")))
         .body("download.expiresAt", matchesPattern("\\d{4}-.*Z"));
@@ -279,6 +287,7 @@ class DerivativesResourceTest {
         .then()
         .statusCode(200)
         .body("status", equalTo("SUCCEEDED"))
+        .body("$", not(hasKey("outcome")))
         .body("download.url", containsString("derivatives/" + id));
   }
 
@@ -361,6 +370,7 @@ class DerivativesResourceTest {
         .then()
         .statusCode(200)
         .body("status", equalTo("SUCCEEDED"))
+        .body("outcome", equalTo("started"))
         .body("download.url", containsString("derivatives/"))
         .body("steps[0].capability", equalTo("image"))
         .body("steps[0].operations", hasItem("encode"));

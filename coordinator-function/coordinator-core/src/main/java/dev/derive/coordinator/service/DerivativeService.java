@@ -102,7 +102,8 @@ public final class DerivativeService {
       cached = cache.lookupIntermediate(plan.fingerprint());
     }
     if (cached.isPresent()) {
-      return new Submission(plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait);
+      return new Submission(
+          plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait, Submission.Outcome.CACHED);
     }
     Start start = firstMissingStep(plan);
     Instant now = clock.instant();
@@ -119,13 +120,18 @@ public final class DerivativeService {
     Job job = claim.job();
     return switch (claim.kind()) {
       case MADE ->
-          new Submission(job.jobId(), JobStatus.SUCCEEDED, cache.download(job.jobId()), wait);
+          new Submission(
+              job.jobId(),
+              JobStatus.SUCCEEDED,
+              cache.download(job.jobId()),
+              wait,
+              Submission.Outcome.CACHED);
       case FAILED -> throw new JobFailedException(job.jobId(), job.error());
       case JOINED -> {
         LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
-        yield new Submission(job.jobId(), job.status(), null, wait);
+        yield new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.JOINED);
       }
-      case WON -> new Submission(job.jobId(), job.status(), null, wait);
+      case WON -> new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.STARTED);
     };
   }
 
