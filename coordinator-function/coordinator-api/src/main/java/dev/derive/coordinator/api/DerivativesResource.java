@@ -6,6 +6,7 @@ import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
+import dev.derive.coordinator.service.PollSchedule;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
@@ -18,7 +19,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -42,15 +42,6 @@ public class DerivativesResource {
     this.service = service;
     this.presets = presets;
   }
-
-  /**
-   * A waiting request reads the job record at once, after this, then ever less often up to {@link
-   * #MAX_POLL_INTERVAL} ({@link DerivativeService#awaitEnd}: reads and their cost).
-   */
-  static final Duration FIRST_POLL_INTERVAL = Duration.ofMillis(10);
-
-  /** The longest a waiting request goes between two reads of the job record. */
-  static final Duration MAX_POLL_INTERVAL = Duration.ofMillis(50);
 
   /**
    * Requests a derivative: 200 with a download when cached or made within {@code wait} seconds,
@@ -86,8 +77,7 @@ public class DerivativesResource {
             validator.validate(presets.current().expand(body)), UUID.randomUUID().toString());
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
-          service.awaitEnd(
-              submission.jobId(), submission.maxWait(), FIRST_POLL_INTERVAL, MAX_POLL_INTERVAL);
+          service.awaitEnd(submission.jobId(), submission.maxWait(), PollSchedule.WAITING_REQUEST);
       if (ended.isPresent()) {
         JobView view = ended.get();
         if (view.status() == JobStatus.FAILED) {

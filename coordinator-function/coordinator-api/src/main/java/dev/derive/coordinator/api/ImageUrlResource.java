@@ -5,6 +5,7 @@ import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
+import dev.derive.coordinator.service.PollSchedule;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.coordinator.url.ForbiddenUrlException;
 import dev.derive.coordinator.url.FormatNegotiation;
@@ -105,11 +106,7 @@ public class ImageUrlResource {
       return found(submission.download());
     }
     Optional<JobView> ended =
-        service.awaitEnd(
-            submission.jobId(),
-            wait,
-            DerivativesResource.FIRST_POLL_INTERVAL,
-            DerivativesResource.MAX_POLL_INTERVAL);
+        service.awaitEnd(submission.jobId(), wait, PollSchedule.WAITING_REQUEST);
     if (ended.isPresent() && ended.get().status() == JobStatus.SUCCEEDED) {
       return found(ended.get().download());
     }

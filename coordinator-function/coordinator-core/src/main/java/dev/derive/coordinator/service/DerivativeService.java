@@ -188,43 +188,31 @@ public final class DerivativeService {
     return new Start(plan, 0);
   }
 
-  /** Each wait between two reads of a waiting request is this many times the one before. */
-  static final double POLL_GROWTH = 1.5;
-
   /**
    * Waits until job {@code id} has ended (SUCCEEDED or FAILED) or {@code wait} has passed, reading
-   * its record at once, then after {@code firstInterval}, each wait {@value #POLL_GROWTH} times the
-   * one before up to {@code maxInterval}: a short job is seen within a few milliseconds of its end,
-   * a long one costs no more reads per second than polling at {@code maxInterval}.
-   *
-   * <p>Every read is a strongly consistent GetItem of the job (1 read request unit for an item up
-   * to 4 KB, so a finished job is never missed by a stale replica). With 10 ms growing to 50 ms, a
-   * job that ends after 300 ms is seen within 50 ms (25 ms on average) at the cost of 10 reads; a
-   * request that waits longer reads 20 times a second: $2.5 per million such seconds at on-demand
-   * prices ($0.125 per million RRU), about 15 % of what a 1024 MB API function costs for the same
-   * second of waiting. Many requests waiting on one job share its item's partition (3,000 strongly
-   * consistent reads per second): about 150 waiters at the cap.
+   * its record at once and then as {@code schedule} says ({@link PollSchedule#WAITING_REQUEST}: the
+   * reads and their cost).
    *
    * @return the job's view when it ended, or empty when it still runs after {@code wait}
    * @throws JobNotFoundException if there is no such job
    */
-  public Optional<JobView> awaitEnd(
-      String id, Duration wait, Duration firstInterval, Duration maxInterval) {
-    Instant deadline = clock.instant().plus(wait);
-    double interval = firstInterval.toNanos();
+  public Optional<JobView> awaitEnd(String id, Duration wait, PollSchedule schedule) {
+    Instant start = clock.instant();
+    Instant deadline = start.plus(wait);
+    Duration interval = Duration.ZERO;
     while (true) {
       JobView view = status(id);
       if (view.status().isTerminal()) {
         return Optional.of(view);
       }
-      Duration left = Duration.between(clock.instant(), deadline);
+      Instant now = clock.instant();
+      Duration left = Duration.between(now, deadline);
       if (left.isNegative() || left.isZero()) {
         return Optional.empty();
       }
-      long sleep = Math.min(left.toNanos(), (long) interval);
-      interval = Math.min(interval * POLL_GROWTH, maxInterval.toNanos());
+      interval = schedule.next(interval, Duration.between(start, now));
       try {
-        Thread.sleep(Duration.ofNanos(sleep));
+        Thread.sleep(interval.compareTo(left) < 0 ? interval : left);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return Optional.empty();

@@ -1,0 +1,59 @@
+package dev.derive.coordinator.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PollScheduleTest {
+  private static final PollSchedule SCHEDULE = PollSchedule.WAITING_REQUEST;
+
+  /** The waits of a request that polls for {@code total}, each read taking no time. */
+  private static List<Long> waitsMillis(Duration total) {
+    List<Long> waits = new ArrayList<>();
+    Duration waited = Duration.ZERO;
+    Duration interval = Duration.ZERO;
+    while (waited.compareTo(total) < 0) {
+      interval = SCHEDULE.next(interval, waited);
+      waits.add(interval.toMillis());
+      waited = waited.plus(interval);
+    }
+    return waits;
+  }
+
+  @Test
+  void readsDenselyForTwoSecondsThenGrowsToTheCap() {
+    List<Long> waits = waitsMillis(Duration.ofSeconds(5));
+    assertEquals(List.of(10L, 15L, 20L, 20L), waits.subList(0, 4));
+    // Within the first 2 s no wait is over 20 ms: a job's end is seen within 20 ms plus one read.
+    long waited = 0;
+    int index = 0;
+    for (; waited < 2000; index++) {
+      assertEquals(true, waits.get(index) <= 20, "wait " + index + " at " + waited + " ms");
+      waited += waits.get(index);
+    }
+    assertEquals(List.of(30L, 45L, 50L, 50L), waits.subList(index, index + 4));
+  }
+
+  @Test
+  void readsAboutAHundredTimesInTheFirstTwoSecondsAndTwentyASecondAfter() {
+    int dense = waitsMillis(Duration.ofSeconds(2)).size();
+    int longWait = waitsMillis(Duration.ofSeconds(12)).size();
+    assertEquals(true, dense >= 95 && dense <= 102, dense + " reads in 2 s");
+    assertEquals(true, longWait - dense >= 195 && longWait - dense <= 205, longWait + " reads");
+  }
+
+  @Test
+  void refusesCapsOutOfOrder() {
+    Duration ms10 = Duration.ofMillis(10);
+    Duration ms5 = Duration.ofMillis(5);
+    assertThrows(
+        IllegalArgumentException.class, () -> new PollSchedule(ms10, 1.5, ms5, ms10, ms10));
+    assertThrows(IllegalArgumentException.class, () -> new PollSchedule(ms5, 1.5, ms10, ms10, ms5));
+    assertThrows(
+        IllegalArgumentException.class, () -> new PollSchedule(ms5, 0.5, ms10, ms10, ms10));
+  }
+}
