@@ -5,6 +5,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -53,6 +54,16 @@ public final class AwsClients {
   /** A DynamoDB client against {@code endpoint}. */
   public static DynamoDbClient dynamoDb(AwsEndpoint endpoint) {
     return DynamoDbClient.builder()
+        .endpointOverride(endpoint.uri())
+        .region(Region.of(endpoint.region()))
+        .credentialsProvider(credentials(endpoint))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
+  }
+
+  /** An EventBridge client against {@code endpoint}. */
+  public static EventBridgeClient eventBridge(AwsEndpoint endpoint) {
+    return EventBridgeClient.builder()
         .endpointOverride(endpoint.uri())
         .region(Region.of(endpoint.region()))
         .credentialsProvider(credentials(endpoint))

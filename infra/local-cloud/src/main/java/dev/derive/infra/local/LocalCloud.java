@@ -18,8 +18,10 @@ import dev.derive.infra.local.lambda.FunctionStartException;
 import dev.derive.infra.local.lambda.InvocationResult;
 import dev.derive.infra.local.lambda.RuntimeClasspath;
 import dev.derive.infra.local.resources.BucketProvisioner;
+import dev.derive.infra.local.resources.EventBusProvisioner;
 import dev.derive.infra.local.resources.ProvisionedResource;
 import dev.derive.infra.local.resources.QueueProvisioner;
+import dev.derive.infra.local.resources.RuleProvisioner;
 import dev.derive.infra.local.resources.StackProvisioner;
 import dev.derive.infra.local.resources.TableProvisioner;
 import dev.derive.infra.local.sqs.EventSourceMappingException;
@@ -42,15 +44,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * Runs a SAM template locally: creates its buckets, queues and tables on an AWS endpoint (moto by
- * default), starts one warm instance of each function (in parallel) in its own JVM with the AWS
- * Lambda runtime interface client, serves the HTTP API and polls each SQS event source. Usable from
- * tests ({@link #start}) and from the command line ({@link LocalCloudMain}).
+ * Runs a SAM template locally: creates its buckets, queues, tables, event buses and rules on an AWS
+ * endpoint (moto by default), starts one warm instance of each function (in parallel) in its own
+ * JVM with the AWS Lambda runtime interface client, serves the HTTP API and polls each SQS event
+ * source. Usable from tests ({@link #start}) and from the command line ({@link LocalCloudMain}).
  */
 public final class LocalCloud implements AutoCloseable, FunctionInvoker {
   private final LocalCloudOptions options;
@@ -106,6 +109,7 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     S3Client s3 = closing(AwsClients.s3(endpoint));
     SqsClient sqs = closing(AwsClients.sqs(endpoint));
     DynamoDbClient dynamoDb = closing(AwsClients.dynamoDb(endpoint));
+    EventBridgeClient events = closing(AwsClients.eventBridge(endpoint));
     StackReferences references =
         new StackReferences(template, options.stackName(), region, parameters(template));
     StackProvisioner provisioner =
@@ -113,7 +117,9 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
             List.of(
                 new BucketProvisioner(s3, options.stackName()),
                 new QueueProvisioner(sqs, options.stackName()),
-                new TableProvisioner(dynamoDb, options.stackName())),
+                new TableProvisioner(dynamoDb, options.stackName()),
+                new EventBusProvisioner(events, options.stackName()),
+                new RuleProvisioner(events, options.stackName(), options.log())),
             options.stackName(),
             region,
             options.log());

@@ -5,11 +5,16 @@ import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.model.EventBridgeConfiguration;
 
 /**
  * {@code AWS::S3::Bucket}: honours {@code BucketName} (default {@code <stack>-<logicalid>} in lower
- * case). Public-access, encryption and lifecycle settings have no local effect and are not applied.
- * {@code Ref} is the bucket name; attributes {@code Arn}, {@code DomainName}.
+ * case) and {@code NotificationConfiguration.EventBridgeConfiguration} ({@code EventBridgeEnabled:
+ * true} sends the bucket's object events to the default event bus, where the template's {@code
+ * AWS::Events::Rule}s match them). Other notification configurations (queue, topic, Lambda) are
+ * refused rather than skipped silently. Public-access, encryption and lifecycle settings have no
+ * local effect and are not applied. {@code Ref} is the bucket name; attributes {@code Arn}, {@code
+ * DomainName}, {@code RegionalDomainName}.
  */
 public final class BucketProvisioner implements ResourceProvisioner {
   private final S3Client s3;
@@ -40,10 +45,49 @@ public final class BucketProvisioner implements ResourceProvisioner {
       throw new ResourceProvisioningException(
           "cannot create bucket " + name + " (" + logicalId + ")", e);
     }
+    applyNotifications(logicalId, name, properties.get("NotificationConfiguration"));
     return new ProvisionedResource(
         logicalId,
         type(),
         name,
-        Map.of("Arn", "arn:aws:s3:::" + name, "DomainName", name + ".s3.amazonaws.com"));
+        Map.of(
+            "Arn",
+            "arn:aws:s3:::" + name,
+            "DomainName",
+            name + ".s3.amazonaws.com",
+            "RegionalDomainName",
+            name + ".s3." + s3.serviceClientConfiguration().region().id() + ".amazonaws.com"));
+  }
+
+  private void applyNotifications(String logicalId, String name, Object configuration) {
+    if (!(configuration instanceof Map<?, ?> notifications)) {
+      return;
+    }
+    for (Object kind : notifications.keySet()) {
+      if (!"EventBridgeConfiguration".equals(kind)) {
+        throw new ResourceProvisioningException(
+            logicalId
+                + ".NotificationConfiguration."
+                + kind
+                + " is not supported by the local cloud (only EventBridgeConfiguration is)");
+      }
+    }
+    boolean enabled =
+        notifications.get("EventBridgeConfiguration") instanceof Map<?, ?> eventBridge
+            && "true".equalsIgnoreCase(String.valueOf(eventBridge.get("EventBridgeEnabled")));
+    try {
+      s3.putBucketNotificationConfiguration(
+          b ->
+              b.bucket(name)
+                  .notificationConfiguration(
+                      n -> {
+                        if (enabled) {
+                          n.eventBridgeConfiguration(EventBridgeConfiguration.builder().build());
+                        }
+                      }));
+    } catch (SdkException e) {
+      throw new ResourceProvisioningException(
+          "cannot configure the notifications of bucket " + name + " (" + logicalId + ")", e);
+    }
   }
 }

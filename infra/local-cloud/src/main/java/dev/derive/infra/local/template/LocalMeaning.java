@@ -15,6 +15,19 @@ public final class LocalMeaning {
           Map.entry("AWS::CloudWatch::Alarm", "alarms are not evaluated locally"),
           Map.entry("AWS::Logs::LogGroup", "function output is printed to the console instead"),
           Map.entry("AWS::S3::BucketPolicy", "bucket policies are not enforced locally"),
+          Map.entry("AWS::SQS::QueuePolicy", "queue policies are not enforced locally"),
+          Map.entry(
+              "AWS::CloudFront::Distribution",
+              "no CDN locally: the coordinator redirects to presigned URLs instead"),
+          Map.entry(
+              "AWS::CloudFront::OriginAccessControl",
+              "no CDN locally: the coordinator redirects to presigned URLs instead"),
+          Map.entry(
+              "AWS::CloudFront::CachePolicy",
+              "no CDN locally: the coordinator redirects to presigned URLs instead"),
+          Map.entry(
+              "AWS::CloudFront::OriginRequestPolicy",
+              "no CDN locally: the coordinator redirects to presigned URLs instead"),
           Map.entry("AWS::SNS::Topic", "alarm notifications are not sent locally"),
           Map.entry("AWS::SNS::Subscription", "alarm notifications are not sent locally"),
           Map.entry("AWS::IAM::Role", "IAM is not enforced locally"),
