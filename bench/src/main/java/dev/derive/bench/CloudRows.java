@@ -158,16 +158,19 @@ public final class CloudRows {
   private void oneStep(String key) throws Exception {
     List<Double> walls = new ArrayList<>();
     List<Double> computes = new ArrayList<>();
+    Phases phases = new Phases();
     int warm = scale.smoke() ? 0 : 1;
     int runs = scale.e2eRuns() + warm;
     for (int i = 0; i < runs; i++) {
       ObjectNode target = WorkerRows.thumbnailTarget().put("width", 256 + i).put("height", 256 + i);
+      long startEpoch = System.currentTimeMillis();
       long start = System.nanoTime();
       JsonNode job = postWaiting(key, target);
       double wall = Timer.since(start);
       if (i >= warm) { // the first request of a full run warms the path
         walls.add(wall);
         computes.add(stepMillis(job));
+        phases.add(job, startEpoch, System.currentTimeMillis());
       }
     }
     Stats wall = Stats.of(walls);
@@ -184,7 +187,8 @@ public final class CloudRows {
                 + wall.count()
                 + " (p90 "
                 + CoordinatorRows.round(wall.p90())
-                + " ms)"));
+                + " ms); "
+                + phases));
   }
 
   /** Markdown → PDF → PNG → JPEG, a new Markdown source each time (no cached prefix). */
@@ -194,8 +198,10 @@ public final class CloudRows {
     Inputs inputs = new Inputs(work.resolve("inputs"));
     int warm = scale.smoke() ? 0 : 1;
     int runs = scale.e2eRuns() + warm;
+    Phases phases = new Phases();
     for (int i = 0; i < runs; i++) {
       String key = upload.upload(inputs.markdown("e2e-" + i + ".md", 1, 1000 + i));
+      long startEpoch = System.currentTimeMillis();
       long start = System.nanoTime();
       JsonNode job = postWaiting(key, WorkerRows.thumbnailTarget());
       double wall = Timer.since(start);
@@ -205,6 +211,7 @@ public final class CloudRows {
       if (i >= warm) {
         walls.add(wall);
         computes.add(stepMillis(job));
+        phases.add(job, startEpoch, System.currentTimeMillis());
       }
     }
     Stats wall = Stats.of(walls);
@@ -220,7 +227,8 @@ public final class CloudRows {
                 + wall.count()
                 + " (p90 "
                 + CoordinatorRows.round(wall.p90())
-                + " ms)"));
+                + " ms); "
+                + phases));
   }
 
   /** Identical concurrent requests: one execution, everyone answered with the same job. */
@@ -605,6 +613,53 @@ public final class CloudRows {
         throw new IllegalStateException("job " + id + " still " + status + " after " + timeout);
       }
       Thread.sleep(250);
+    }
+  }
+
+  /**
+   * Where a waited-for job's time outside its steps goes, from the client's clock and the steps'
+   * {@code startedAt}/{@code finishedAt} (the workers' clocks: the same machine), in milliseconds:
+   * before the first step starts (POST → coordinator → dispatch → queue → worker), between steps
+   * (result → progress → next dispatch → queue → worker), after the last one (result → progress →
+   * the waiting POST's next read → answer).
+   */
+  private static final class Phases {
+    private final List<Double> before = new ArrayList<>();
+    private final List<Double> between = new ArrayList<>();
+    private final List<Double> after = new ArrayList<>();
+
+    void add(JsonNode job, long postedEpochMillis, long answeredEpochMillis) {
+      JsonNode steps = job.path("steps");
+      if (steps.isEmpty() || !steps.get(0).hasNonNull("startedAt")) {
+        return;
+      }
+      before.add((double) (epochMillis(steps.get(0), "startedAt") - postedEpochMillis));
+      double gaps = 0;
+      for (int i = 1; i < steps.size(); i++) {
+        gaps +=
+            epochMillis(steps.get(i), "startedAt") - epochMillis(steps.get(i - 1), "finishedAt");
+      }
+      between.add(gaps);
+      after.add(
+          (double) (answeredEpochMillis - epochMillis(steps.get(steps.size() - 1), "finishedAt")));
+    }
+
+    private static long epochMillis(JsonNode step, String field) {
+      return Instant.parse(step.path(field).asText()).toEpochMilli();
+    }
+
+    @Override
+    public String toString() {
+      if (before.isEmpty()) {
+        return "no step times to split the overhead";
+      }
+      return String.format(
+          Locale.ROOT,
+          "outside the steps (medians): %.0f ms before the first, %.0f ms between steps, %.0f ms"
+              + " after the last until answered",
+          Stats.of(before).median(),
+          Stats.of(between).median(),
+          Stats.of(after).median());
     }
   }
 
