@@ -40,6 +40,12 @@ public final class DynamoDbJobStore implements JobStore {
   static final String AT_STEP_CONDITION =
       "#executionId = :execution AND #currentStep = :step AND #status IN (:pending, :running)";
 
+  /**
+   * Part of every write that ends a job: its completion notice is pending, in the same conditional
+   * write ({@link DynamoDbCompletionOutbox}).
+   */
+  static final String COMPLETION_PENDING_UPDATE = "#completion = :completionPending";
+
   private final DynamoDbClient dynamoDb;
   private final String table;
 
@@ -181,6 +187,22 @@ public final class DynamoDbJobStore implements JobStore {
       Instant now,
       Instant leaseExpiresAt) {
     JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
+    Map<String, String> names = new HashMap<>();
+    names.put("#steps", JobItems.STEPS);
+    names.put("#updatedAt", JobItems.UPDATED_AT);
+    names.put("#lease", JobItems.LEASE_EXPIRES_AT);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":run", JobItems.runItem(run));
+    values.put(":next", n(stepIndex + 1L));
+    values.put(":newStatus", s(next.name()));
+    values.put(":now", n(now.toEpochMilli()));
+    values.put(":lease", n(leaseExpiresAt.getEpochSecond()));
+    String completion = "";
+    if (lastStep) {
+      completion = ", " + COMPLETION_PENDING_UPDATE;
+      names.put("#completion", JobItems.COMPLETION);
+      values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
+    }
     return updateAtStep(
         jobId,
         executionId,
@@ -188,17 +210,10 @@ public final class DynamoDbJobStore implements JobStore {
         "SET #steps["
             + stepIndex
             + "] = :run, #currentStep = :next, #status = :newStatus,"
-            + " #updatedAt = :now, #lease = :lease",
-        Map.of(
-            "#steps", JobItems.STEPS,
-            "#updatedAt", JobItems.UPDATED_AT,
-            "#lease", JobItems.LEASE_EXPIRES_AT),
-        Map.of(
-            ":run", JobItems.runItem(run),
-            ":next", n(stepIndex + 1L),
-            ":newStatus", s(next.name()),
-            ":now", n(now.toEpochMilli()),
-            ":lease", n(leaseExpiresAt.getEpochSecond())));
+            + " #updatedAt = :now, #lease = :lease"
+            + completion,
+        names,
+        values);
   }
 
   @Override
@@ -210,16 +225,19 @@ public final class DynamoDbJobStore implements JobStore {
         stepIndex,
         "SET #steps["
             + stepIndex
-            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now",
+            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now, "
+            + COMPLETION_PENDING_UPDATE,
         Map.of(
             "#steps", JobItems.STEPS,
             "#error", JobItems.ERROR,
-            "#updatedAt", JobItems.UPDATED_AT),
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#completion", JobItems.COMPLETION),
         Map.of(
             ":run", JobItems.runItem(run),
             ":newStatus", s(JobStatus.FAILED.name()),
             ":error", JobItems.errorItem(error),
-            ":now", n(now.toEpochMilli())));
+            ":now", n(now.toEpochMilli()),
+            ":completionPending", s(JobItems.COMPLETION_PENDING)));
   }
 
   private boolean updateAtStep(

@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * stepCount}, {@code source} and {@code output} (maps), {@code steps} (a list of per-step maps with
  * epoch-millisecond timings), {@code error}, {@code createdAt}/{@code updatedAt} (epoch ms), {@code
  * leaseExpiresAt} (epoch s), {@code expiresAt} (epoch s, the table's TTL attribute), {@code
- * traceId} and {@code executionId}.
+ * traceId} and {@code executionId}; {@code completion} and {@code callbacks} belong to the {@link
+ * DynamoDbCompletionOutbox}.
  */
 final class JobItems {
   static final String JOB_ID = "jobId";
@@ -43,6 +44,17 @@ final class JobItems {
   static final String EXPIRES_AT = "expiresAt";
   static final String TRACE_ID = "traceId";
   static final String EXECUTION_ID = "executionId";
+
+  /**
+   * The completion notice (outbox): {@value #COMPLETION_PENDING}, then {@value #COMPLETION_SENT}.
+   */
+  static final String COMPLETION = "completion";
+
+  static final String COMPLETION_PENDING = "PENDING";
+  static final String COMPLETION_SENT = "SENT";
+
+  /** Callbacks registered while the job runs ({@link DynamoDbCompletionOutbox}). */
+  static final String CALLBACKS = "callbacks";
 
   private static final ObjectMapper JSON =
       JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();

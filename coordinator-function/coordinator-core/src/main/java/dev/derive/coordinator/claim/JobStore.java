@@ -79,7 +79,9 @@ public interface JobStore {
 
   /**
    * Records that step {@code stepIndex} succeeded: the job advances to the next step (RUNNING,
-   * lease renewed until {@code leaseExpiresAt}), or becomes SUCCEEDED when it was the last.
+   * lease renewed until {@code leaseExpiresAt}), or becomes SUCCEEDED when it was the last; then,
+   * in the same write, its completion notice becomes pending ({@link
+   * dev.derive.coordinator.completion.CompletionOutbox}).
    *
    * @return whether the record changed; false for a duplicate, stale or superseded result
    * @throws JobStoreException on a store failure
@@ -94,7 +96,8 @@ public interface JobStore {
       Instant leaseExpiresAt);
 
   /**
-   * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error}.
+   * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error} and, in
+   * the same write, its completion notice pending.
    *
    * @return whether the record changed; false for a duplicate, stale or superseded result
    * @throws JobStoreException on a store failure

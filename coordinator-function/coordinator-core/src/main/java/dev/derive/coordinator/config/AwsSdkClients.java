@@ -92,4 +92,12 @@ public final class AwsSdkClients {
         .overrideConfiguration(bounded())
         .build();
   }
+
+  /** An EventBridge client (completion events). */
+  public static software.amazon.awssdk.services.eventbridge.EventBridgeClient eventBridge() {
+    return software.amazon.awssdk.services.eventbridge.EventBridgeClient.builder()
+        .httpClientBuilder(http())
+        .overrideConfiguration(bounded())
+        .build();
+  }
 }

@@ -3,6 +3,7 @@ package dev.derive.coordinator.lifecycle;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.dispatch.StepMessages;
@@ -39,6 +40,10 @@ import java.util.logging.Logger;
  *       queued dispatches it again (the dispatch after a recorded advance is retry-safe).
  *   <li><b>dead letters</b> (progress, on every dead-letter queue): a step message or step result
  *       that exhausted its deliveries fails its job with a retryable error naming the step.
+ *   <li><b>completion</b>: every write that ends a job marks its completion notice pending in the
+ *       same write; the {@link CompletionNotifier} publishes it right after, and again from any
+ *       later message about the ended job while it is still pending ({@code
+ *       docs/completion-events.md}).
  * </ul>
  */
 public final class JobLifecycle {
@@ -51,14 +56,9 @@ public final class JobLifecycle {
   private final Duration dispatchLease;
   private final Duration permanentFailureHold;
   private final Clock clock;
+  private final CompletionNotifier notifier;
 
-  /**
-   * @param cache where derivatives are looked up when a claim meets a SUCCEEDED job ({@code null}
-   *     for the progress function, which never claims)
-   * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
-   * @param dispatchLease the lease of a claim until its step is known to be queued
-   * @param permanentFailureHold how long a permanent failure is answered before a retry may claim
-   */
+  /** A lifecycle that publishes no completion events (tests of the transitions alone). */
   public JobLifecycle(
       JobStore store,
       StepDispatcher dispatcher,
@@ -67,6 +67,36 @@ public final class JobLifecycle {
       Duration dispatchLease,
       Duration permanentFailureHold,
       Clock clock) {
+    this(
+        store,
+        dispatcher,
+        cache,
+        stepLease,
+        dispatchLease,
+        permanentFailureHold,
+        clock,
+        CompletionNotifier.disabled());
+  }
+
+  /**
+   * @param cache where derivatives are looked up when a claim meets a SUCCEEDED job ({@code null}
+   *     for the progress function, which never claims)
+   * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
+   * @param dispatchLease the lease of a claim until its step is known to be queued
+   * @param permanentFailureHold how long a permanent failure is answered before a retry may claim
+   * @param notifier publishes a job's completion after the write that ended it, and again whenever
+   *     a message about the ended job comes while its notice is still pending
+   */
+  public JobLifecycle(
+      JobStore store,
+      StepDispatcher dispatcher,
+      DerivativeCache cache,
+      Function<String, Duration> stepLease,
+      Duration dispatchLease,
+      Duration permanentFailureHold,
+      Clock clock,
+      CompletionNotifier notifier) {
+    this.notifier = notifier;
     this.store = store;
     this.dispatcher = dispatcher;
     this.cache = cache;
@@ -123,6 +153,7 @@ public final class JobLifecycle {
           job.steps().get(index),
           new JobError(DispatchFailedException.KIND, e.getMessage(), index, true),
           clock.instant());
+      announceBesides(job.jobId(), e);
       throw e;
     }
     dispatched(job, index);
@@ -158,7 +189,11 @@ public final class JobLifecycle {
                   + ": ignored");
       return ProgressOutcome.SUPERSEDED;
     }
-    if (job.status().isTerminal() || index < 0 || index >= job.plan().size()) {
+    if (job.status().isTerminal()) {
+      notifier.announce(job.jobId()); // if the write that ended it was not followed by publication
+      return ignored(result, job);
+    }
+    if (index < 0 || index >= job.plan().size()) {
       return ignored(result, job);
     }
     Instant now = clock.instant();
@@ -188,7 +223,11 @@ public final class JobLifecycle {
               run(result, StepRun.FAILED),
               new JobError(error.type(), error.detail(), index, error.retryable()),
               now);
-      return changed ? ProgressOutcome.FAILED : ignored(result, job);
+      if (!changed) {
+        return ignored(result, job);
+      }
+      notifier.announce(job.jobId());
+      return ProgressOutcome.FAILED;
     }
     boolean last = job.plan().isLast(index);
     Duration nextLease = last ? Duration.ZERO : leaseOf(job, index + 1);
@@ -205,6 +244,7 @@ public final class JobLifecycle {
       return ignored(result, job);
     }
     if (last) {
+      notifier.announce(job.jobId());
       return ProgressOutcome.SUCCEEDED;
     }
     dispatcher.dispatch(StepMessages.of(job, index + 1, result.output()));
@@ -274,7 +314,11 @@ public final class JobLifecycle {
     if (!Objects.equals(executionId, job.executionId())) {
       return ProgressOutcome.SUPERSEDED;
     }
-    if (job.status().isTerminal() || job.currentStep() != index || index >= job.steps().size()) {
+    if (job.status().isTerminal()) {
+      notifier.announce(jobId); // a dead letter may be the last message about an unpublished end
+      return ProgressOutcome.IGNORED;
+    }
+    if (job.currentStep() != index || index >= job.steps().size()) {
       return ProgressOutcome.IGNORED;
     }
     StepRun before = job.steps().get(index);
@@ -289,7 +333,11 @@ public final class JobLifecycle {
             false,
             before.attempts());
     boolean changed = store.recordFailure(jobId, executionId, index, failed, error, now);
-    return changed ? ProgressOutcome.FAILED : ProgressOutcome.IGNORED;
+    if (!changed) {
+      return ProgressOutcome.IGNORED;
+    }
+    notifier.announce(jobId);
+    return ProgressOutcome.FAILED;
   }
 
   /** Step {@code index - 1}'s success came again: dispatch step {@code index} if never queued. */
@@ -322,6 +370,21 @@ public final class JobLifecycle {
                   + job.jobId()
                   + " was sent but not marked queued: "
                   + e.getMessage());
+    }
+  }
+
+  /**
+   * Announces the end of a job that failed while {@code cause} is being thrown: a failure to
+   * publish is logged and left pending rather than hiding {@code cause} (no message about this job
+   * will come again, so the notice may stay pending until the job is claimed again; see {@code
+   * docs/completion-events.md}).
+   */
+  private void announceBesides(String jobId, RuntimeException cause) {
+    try {
+      notifier.announce(jobId);
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+      LOG.warning(() -> "completion of job " + jobId + " left pending: " + e.getMessage());
     }
   }
 

@@ -20,6 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  * path after the signature segment ({@code /<options>/<source key>}, exactly as sent, percent
  * escapes included), encoded as URL-safe base64 without padding (RFC 4648 section 5): 43
  * characters. Unlike imgproxy there is no salt: a key of at least 32 random bytes needs none.
+ *
+ * <p>The same kind of keys (another secret) sign callbacks: {@link #hexSignatures}.
  */
 public final class UrlSigningKeys {
   /** Fewest bytes a key may have: SHA-256's output length, as RFC 2104 section 3 advises. */
@@ -102,16 +104,35 @@ public final class UrlSigningKeys {
     return valid;
   }
 
-  /** HMAC-SHA256 of the UTF-8 bytes of {@code path} under {@code key}, base64url, no padding. */
-  public static String signature(byte[] key, String path) {
+  /**
+   * HMAC-SHA256 of the UTF-8 bytes of {@code message} under each key, the signing key first, in
+   * lower-case hex (the callback signature's {@code v1} values, {@code docs/completion-events.md}).
+   *
+   * @throws IllegalStateException if there is no key
+   */
+  public List<String> hexSignatures(String message) {
+    if (keys.isEmpty()) {
+      throw new IllegalStateException("no callback signing key is configured");
+    }
+    List<String> signatures = new ArrayList<>();
+    for (byte[] key : keys) {
+      signatures.add(HexFormat.of().formatHex(hmac(key, message)));
+    }
+    return signatures;
+  }
+
+  private static byte[] hmac(byte[] key, String message) {
     try {
       Mac mac = Mac.getInstance(HMAC);
       mac.init(new SecretKeySpec(key, HMAC));
-      return Base64.getUrlEncoder()
-          .withoutPadding()
-          .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
+      return mac.doFinal(message.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException | InvalidKeyException e) {
       throw new IllegalStateException("HmacSHA256 is unavailable", e);
     }
+  }
+
+  /** HMAC-SHA256 of the UTF-8 bytes of {@code path} under {@code key}, base64url, no padding. */
+  public static String signature(byte[] key, String path) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(hmac(key, path));
   }
 }

@@ -19,15 +19,16 @@ import java.util.TreeSet;
 
 /**
  * Validates a {@code POST /v1/derivatives} body given as a JSON tree and normalises it: {@code
- * source}, either {@code target} or explicit {@code steps}, and {@code wait}. Target options and
- * step parameters are checked against the declarations in {@code protocol}'s {@code Capabilities}
- * (names, types, bounds, allowed values, patterns), so the rules live in one place; whether an
- * option applies to the chain from the source is the planner's to say. Unknown members are
- * rejected, and so is any string holding a control character ({@link ControlCharacters}); every
- * violation names its JSON pointer (RFC 6901).
+ * source}, either {@code target} or explicit {@code steps}, {@code wait} and {@code callback}
+ * ({@link CallbackUrlPolicy}). Target options and step parameters are checked against the
+ * declarations in {@code protocol}'s {@code Capabilities} (names, types, bounds, allowed values,
+ * patterns), so the rules live in one place; whether an option applies to the chain from the source
+ * is the planner's to say. Unknown members are rejected, and so is any string holding a control
+ * character ({@link ControlCharacters}); every violation names its JSON pointer (RFC 6901).
  */
 public final class RequestValidator {
-  private static final Set<String> ROOT_FIELDS = Set.of("source", "target", "steps", "wait");
+  private static final Set<String> ROOT_FIELDS =
+      Set.of("source", "target", "steps", "wait", "callback");
   private static final Set<String> STEP_FIELDS = Set.of("capability", "operation", "params");
 
   /**
@@ -47,6 +48,7 @@ public final class RequestValidator {
 
   private final List<CapabilityDescriptor> capabilities;
   private final Map<String, ParameterDescriptor> targetOptions;
+  private final CallbackUrlPolicy callbackPolicy;
 
   /**
    * A validator for the targets that {@code capabilities} can produce, with the target options of
@@ -63,6 +65,20 @@ public final class RequestValidator {
    */
   public RequestValidator(
       List<CapabilityDescriptor> capabilities, List<ParameterDescriptor> targetOptions) {
+    this(capabilities, targetOptions, CallbackUrlPolicy.deployed());
+  }
+
+  /**
+   * @param capabilities the capabilities deployed: target media types and explicit steps are
+   *     checked against them
+   * @param targetOptions the options a target may give besides {@code mediaType}
+   * @param callbackPolicy which {@code callback} URLs are accepted
+   */
+  public RequestValidator(
+      List<CapabilityDescriptor> capabilities,
+      List<ParameterDescriptor> targetOptions,
+      CallbackUrlPolicy callbackPolicy) {
+    this.callbackPolicy = callbackPolicy;
     this.capabilities = List.copyOf(capabilities);
     Map<String, ParameterDescriptor> options = new LinkedHashMap<>();
     targetOptions.forEach(o -> options.put(o.name(), o));
@@ -100,10 +116,11 @@ public final class RequestValidator {
       target = target(targetNode, violations);
     }
     int wait = waitSeconds(body.get("wait"), violations);
+    String callback = callback(body.get("callback"), violations);
     if (!violations.isEmpty()) {
       throw new InvalidRequestException(violations);
     }
-    return new DerivativeRequest(source, target, steps, wait);
+    return new DerivativeRequest(source, target, steps, wait, callback);
   }
 
   private SourceSpec source(JsonNode source, List<Violation> violations) {
@@ -251,6 +268,19 @@ public final class RequestValidator {
       specs.add(new StepSpec(capability.get().name(), operation.get().name(), params));
     }
     return specs;
+  }
+
+  private String callback(JsonNode callback, List<Violation> violations) {
+    if (callback == null || callback.isNull()) {
+      return null;
+    }
+    if (!callback.isTextual()) {
+      violations.add(new Violation("/callback", "must be a string (an https URL)"));
+      return null;
+    }
+    String url = callback.asText();
+    callbackPolicy.problem(url).ifPresent(p -> violations.add(new Violation("/callback", p)));
+    return url;
   }
 
   private static int waitSeconds(JsonNode wait, List<Violation> violations) {

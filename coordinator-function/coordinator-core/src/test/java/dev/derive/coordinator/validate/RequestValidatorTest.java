@@ -47,6 +47,13 @@ class RequestValidatorTest {
     String longKey = "k".repeat(1025);
     return Stream.of(
         rejects("/extra", b -> b.put("extra", 1)),
+        rejects("/callback", b -> b.put("callback", 42)),
+        rejects("/callback", b -> b.put("callback", "http://hooks.example.com/derive")),
+        rejects("/callback", b -> b.put("callback", "https://user:secret@hooks.example.com/")),
+        rejects("/callback", b -> b.put("callback", "https://hooks.example.com/a\nb")),
+        rejects("/callback", b -> b.put("callback", "https://10.0.0.7/hook")),
+        rejects("/callback", b -> b.put("callback", "https://127.0.0.1/hook")),
+        rejects("/callback", b -> b.put("callback", "/relative/hook")),
         rejects("/source", b -> b.remove("source")),
         rejects("/source", b -> b.put("source", "photos/cat.jpg")),
         rejects("/source/extra", b -> source(b).put("extra", true)),
@@ -165,6 +172,29 @@ class RequestValidatorTest {
     assertThat(e).as("expected a violation at %s", pointer).isNotNull();
     assertThat(e.violations()).extracting(Violation::pointer).containsExactly(pointer);
     assertThat(e.getMessage()).startsWith(pointer + ": ");
+  }
+
+  @Test
+  void acceptsAnHttpsCallback() {
+    ObjectNode body = valid();
+    body.put("callback", "https://hooks.example.com/derive?tenant=7");
+
+    assertThat(validator.validate(body).callback())
+        .isEqualTo("https://hooks.example.com/derive?tenant=7");
+  }
+
+  @Test
+  void acceptsAnHttpLoopbackCallbackOnlyForLocalWork() {
+    ObjectNode body = valid();
+    body.put("callback", "http://127.0.0.1:8125/hook");
+    RequestValidator local =
+        new RequestValidator(
+            Capabilities.ALL, Capabilities.TARGET_OPTIONS, CallbackUrlPolicy.allowingLoopback());
+
+    assertThat(local.validate(body).callback()).isEqualTo("http://127.0.0.1:8125/hook");
+    InvalidRequestException deployed =
+        catchThrowableOfType(InvalidRequestException.class, () -> validator.validate(body));
+    assertThat(deployed.getMessage()).isEqualTo("/callback: must be an https URL");
   }
 
   static Stream<Arguments> acceptedBounds() {

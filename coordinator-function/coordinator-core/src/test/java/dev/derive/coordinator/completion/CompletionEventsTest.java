@@ -1,0 +1,330 @@
+package dev.derive.coordinator.completion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Jobs;
+import dev.derive.coordinator.LocalAws;
+import dev.derive.coordinator.claim.DynamoDbCompletionOutbox;
+import dev.derive.coordinator.claim.DynamoDbJobStore;
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.MutableClock;
+import dev.derive.coordinator.lifecycle.ProgressOutcome;
+import dev.derive.coordinator.lifecycle.RecordingDispatcher;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.message.StepError;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.protocol.message.StepResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * Completion events and callbacks, once per job end, on a real endpoint (moto): the jobs table on
+ * DynamoDB, a bus with a rule whose target is an SQS queue (as the local cloud provisions it), the
+ * callback queue on SQS. The faults: a step result delivered twice, the progress function dying
+ * right after the write that ends the job, a dead letter after the end, a callback registered while
+ * the job runs or after it ended.
+ */
+class CompletionEventsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration LEASE = Duration.ofSeconds(2220);
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+  private final DynamoDbClient dynamoDb = LocalAws.dynamoDb();
+  private final SqsClient sqs = LocalAws.sqs();
+  private final EventBridgeClient events = AwsClients.eventBridge(LocalAws.endpoint());
+  private final String table = LocalAws.createJobsTable(dynamoDb);
+  private final JobStore store = new DynamoDbJobStore(dynamoDb, table);
+  private final DynamoDbCompletionOutbox outbox = new DynamoDbCompletionOutbox(dynamoDb, table);
+  private final String eventsQueue = LocalAws.createQueue(sqs);
+  private final String callbackQueue = LocalAws.createQueue(sqs);
+  private final String bus = "bus-" + UUID.randomUUID();
+  private final RecordingDispatcher dispatcher = new RecordingDispatcher();
+  private final AtomicInteger crashesToCome = new AtomicInteger();
+
+  /** The bus, unless told to crash: the process dies after the terminal write. */
+  private final CompletionPublisher publisher =
+      new CompletionPublisher() {
+        private final EventBridgeCompletionPublisher bridge =
+            new EventBridgeCompletionPublisher(events, bus);
+
+        @Override
+        public void publish(CompletionEvent event) {
+          if (crashesToCome.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("injected crash before PutEvents");
+          }
+          bridge.publish(event);
+        }
+      };
+
+  private final CompletionNotifier notifier =
+      new CompletionNotifier(outbox, publisher, new SqsCallbackQueue(sqs, callbackQueue));
+  private final JobLifecycle lifecycle =
+      new JobLifecycle(
+          store,
+          dispatcher,
+          null,
+          c -> LEASE,
+          Duration.ofSeconds(60),
+          Duration.ofDays(1),
+          clock,
+          notifier);
+  private final CallbackRegistrar registrar =
+      new CallbackRegistrar(
+          outbox,
+          new SqsCallbackQueue(sqs, callbackQueue),
+          "derivatives",
+          Clock.systemUTC(),
+          () -> UUID.randomUUID().toString());
+
+  CompletionEventsTest() {
+    events.createEventBus(b -> b.name(bus));
+    String queueArn =
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(eventsQueue).attributeNames(QueueAttributeName.QUEUE_ARN))
+            .attributes()
+            .get(QueueAttributeName.QUEUE_ARN);
+    events.putRule(
+        b ->
+            b.name("completions")
+                .eventBusName(bus)
+                .eventPattern("{\"source\":[\"" + CompletionEvent.SOURCE + "\"]}"));
+    events.putTargets(
+        b -> b.rule("completions").eventBusName(bus).targets(t -> t.id("queue").arn(queueArn)));
+  }
+
+  private StepMessage started(String id, int steps) {
+    Job candidate = Jobs.claimed(id, steps, clock.instant(), Duration.ofSeconds(60));
+    lifecycle.claim(candidate);
+    return dispatcher.last();
+  }
+
+  private static StepResult success(StepMessage step) {
+    return StepResult.success(step, 10, 1000, 2000, false).withAttempt(1);
+  }
+
+  private List<JsonNode> drain(String queue) {
+    List<JsonNode> bodies = new ArrayList<>();
+    while (true) {
+      List<Message> messages =
+          sqs.receiveMessage(b -> b.queueUrl(queue).maxNumberOfMessages(10)).messages();
+      if (messages.isEmpty()) {
+        return bodies;
+      }
+      for (Message m : messages) {
+        try {
+          bodies.add(JSON.readTree(m.body()));
+        } catch (java.io.IOException e) {
+          throw new AssertionError("not JSON: " + m.body(), e);
+        }
+        sqs.deleteMessage(b -> b.queueUrl(queue).receiptHandle(m.receiptHandle()));
+      }
+    }
+  }
+
+  @Test
+  void theLastStepsSuccessPublishesOneDerivativeSucceededEventWithAStableId() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+
+    assertThat(lifecycle.apply(success(step))).isEqualTo(ProgressOutcome.SUCCEEDED);
+
+    List<JsonNode> published = drain(eventsQueue);
+    assertThat(published).hasSize(1);
+    JsonNode event = published.get(0);
+    assertThat(event.path("source").asText()).isEqualTo("dev.derive");
+    assertThat(event.path("detail-type").asText()).isEqualTo("Derivative Succeeded");
+    JsonNode detail = event.path("detail");
+    assertThat(detail.path("eventId").asText()).isEqualTo(id + ":" + step.executionId());
+    assertThat(detail.path("fingerprint").asText()).isEqualTo(id);
+    assertThat(detail.path("source").path("key").asText()).isEqualTo(Jobs.SOURCE.key());
+    assertThat(detail.path("location").path("key").asText()).isEqualTo("derivatives/" + id);
+    assertThat(detail.path("location").path("contentPath").asText())
+        .isEqualTo("/v1/derivatives/" + id + "/content");
+    assertThat(detail.path("steps").get(0).path("capability").asText()).isEqualTo("image");
+    assertThat(detail.has("error")).isFalse();
+    assertThat(outbox.pending(id)).isEmpty();
+  }
+
+  @Test
+  void aStepResultDeliveredTwicePublishesOneEvent() {
+    String id = Jobs.newId();
+    StepResult result = success(started(id, 1));
+
+    lifecycle.apply(result);
+    assertThat(lifecycle.apply(result)).isEqualTo(ProgressOutcome.IGNORED);
+
+    assertThat(drain(eventsQueue)).hasSize(1);
+  }
+
+  @Test
+  void aCrashAfterTheTerminalWriteIsPublishedWhenTheResultIsDeliveredAgain() {
+    String id = Jobs.newId();
+    StepResult result = success(started(id, 1));
+    crashesToCome.set(1);
+
+    assertThatThrownBy(() -> lifecycle.apply(result)).hasMessageContaining("injected crash");
+    assertThat(store.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(drain(eventsQueue)).isEmpty();
+    assertThat(outbox.pending(id)).isPresent();
+
+    assertThat(lifecycle.apply(result)).isEqualTo(ProgressOutcome.IGNORED); // the redelivery
+    assertThat(lifecycle.apply(result)).isEqualTo(ProgressOutcome.IGNORED); // and one more
+
+    List<JsonNode> published = drain(eventsQueue);
+    assertThat(published).hasSize(1);
+    assertThat(published.get(0).path("detail").path("eventId").asText())
+        .isEqualTo(id + ":" + result.executionId());
+  }
+
+  @Test
+  void aFailedStepPublishesDerivativeFailedWithTheErrorCountedFromOne() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+
+    lifecycle.apply(
+        StepResult.failure(step, new StepError("corrupt-input", "not a JPEG", false), 1000, 2000)
+            .withAttempt(1));
+
+    JsonNode event = drain(eventsQueue).get(0);
+    assertThat(event.path("detail-type").asText()).isEqualTo("Derivative Failed");
+    JsonNode error = event.path("detail").path("error");
+    assertThat(error.path("type").asText()).isEqualTo("corrupt-input");
+    assertThat(error.path("step").asInt()).isEqualTo(1);
+    assertThat(error.path("retryable").asBoolean()).isFalse();
+    assertThat(event.path("detail").has("location")).isFalse();
+  }
+
+  @Test
+  void aDeadLetteredStepPublishesDerivativeFailedOnceThoughTheDeadLetterComesTwice() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 2);
+
+    assertThat(lifecycle.deadLettered(step, 3)).isEqualTo(ProgressOutcome.FAILED);
+    assertThat(lifecycle.deadLettered(step, 3)).isEqualTo(ProgressOutcome.IGNORED);
+
+    List<JsonNode> published = drain(eventsQueue);
+    assertThat(published).hasSize(1);
+    assertThat(published.get(0).path("detail").path("error").path("type").asText())
+        .isEqualTo("dead-lettered");
+  }
+
+  @Test
+  void aDeadLetteredResultOfAnEndedJobPublishesItsPendingEvent() {
+    String id = Jobs.newId();
+    StepResult result = success(started(id, 1));
+    crashesToCome.set(1);
+    assertThatThrownBy(() -> lifecycle.apply(result)).isInstanceOf(IllegalStateException.class);
+
+    assertThat(lifecycle.resultDeadLettered(result)).isEqualTo(ProgressOutcome.IGNORED);
+
+    assertThat(drain(eventsQueue)).hasSize(1);
+  }
+
+  @Test
+  void aJobThatFailsToDispatchPublishesDerivativeFailed() {
+    String id = Jobs.newId();
+    dispatcher.failNext(1);
+
+    assertThatThrownBy(
+            () -> lifecycle.claim(Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60))))
+        .isInstanceOf(dev.derive.coordinator.dispatch.DispatchFailedException.class);
+
+    List<JsonNode> published = drain(eventsQueue);
+    assertThat(published).hasSize(1);
+    assertThat(published.get(0).path("detail").path("error").path("type").asText())
+        .isEqualTo("dispatch-failed");
+  }
+
+  @Test
+  void callbacksRegisteredWhileTheJobRunsAreQueuedOnceEachWhenItEnds() {
+    String id = Jobs.newId();
+    StepResult result = success(started(id, 1));
+    String first =
+        registrar.register(id, false, "https://a.example/hook", Map.of("preset", "thumb"));
+    String second = registrar.register(id, false, "https://b.example/hook", Map.of());
+    crashesToCome.set(1);
+    assertThatThrownBy(() -> lifecycle.apply(result)).isInstanceOf(IllegalStateException.class);
+
+    lifecycle.apply(result);
+    lifecycle.apply(result);
+
+    List<JsonNode> deliveries = drain(callbackQueue);
+    assertThat(deliveries)
+        .extracting(d -> d.path("id").asText())
+        .containsExactlyInAnyOrder(first, second);
+    JsonNode body = read(deliveries.get(0).path("body").asText());
+    assertThat(body.path("type").asText()).isEqualTo("Derivative Succeeded");
+    assertThat(body.path("eventId").asText()).isEqualTo(id + ":" + result.executionId());
+    assertThat(body.path("detail").path("fingerprint").asText()).isEqualTo(id);
+  }
+
+  @Test
+  void aCallbackRegisteredAfterTheJobEndedIsQueuedAtOnceWithThatEnd() {
+    String id = Jobs.newId();
+    StepResult result = success(started(id, 1));
+    lifecycle.apply(result);
+    drain(callbackQueue);
+
+    String delivery = registrar.register(id, false, "https://a.example/hook", Map.of());
+
+    List<JsonNode> deliveries = drain(callbackQueue);
+    assertThat(deliveries).hasSize(1);
+    assertThat(deliveries.get(0).path("id").asText()).isEqualTo(delivery);
+    assertThat(read(deliveries.get(0).path("body").asText()).path("eventId").asText())
+        .isEqualTo(id + ":" + result.executionId());
+    assertThat(drain(eventsQueue)).hasSize(1); // the job's own event, not one per callback
+  }
+
+  @Test
+  void aRequestAnsweredFromTheCacheIsCalledBackAtOnceWithoutAnEvent() {
+    String id = Jobs.newId();
+
+    registrar.register(id, true, "https://a.example/hook", Map.of("preset", "thumb"));
+
+    List<JsonNode> deliveries = drain(callbackQueue);
+    assertThat(deliveries).hasSize(1);
+    JsonNode body = read(deliveries.get(0).path("body").asText());
+    assertThat(body.path("detail").path("cached").asBoolean()).isTrue();
+    assertThat(body.path("eventId").isNull()).isTrue();
+    assertThat(body.path("request").path("preset").asText()).isEqualTo("thumb");
+    assertThat(drain(eventsQueue)).isEmpty();
+  }
+
+  @Test
+  void aJobHoldsAtMostAHundredCallbacks() {
+    String id = Jobs.newId();
+    started(id, 1);
+    for (int i = 0; i < CompletionOutbox.MAX_CALLBACKS; i++) {
+      registrar.register(id, false, "https://a.example/" + i, Map.of());
+    }
+
+    assertThatThrownBy(() -> registrar.register(id, false, "https://a.example/x", Map.of()))
+        .isInstanceOf(TooManyCallbacksException.class);
+  }
+
+  private static JsonNode read(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
