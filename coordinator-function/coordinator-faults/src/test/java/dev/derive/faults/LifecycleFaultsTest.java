@@ -74,6 +74,33 @@ class LifecycleFaultsTest {
     assertThat(cloud.executions.values()).extracting(AtomicInteger::get).containsOnly(1);
   }
 
+  /**
+   * The coordinator looks up the derivative of a remembered source beside the GET that confirms the
+   * source ({@code LookAhead}); a source replaced under the same key must make the guess worthless,
+   * never serve the old source's derivative.
+   */
+  @Test
+  void aSourceReplacedUnderTheSameKeyIsNeverAnsweredWithTheOldSourcesDerivative() {
+    FaultyCloud cloud = cloud(20);
+    String key = key("replaced.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("first version"));
+    Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    Submission again = cloud.request(FaultyCloud.thumbnail(key, 64));
+    assertThat(again.jobId()).isEqualTo(first.jobId());
+    assertThat(again.status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    cloud.putSource(key, FaultyCloud.jpegBytes("second version"));
+    Submission replaced = cloud.request(FaultyCloud.thumbnail(key, 64));
+
+    assertThat(replaced.jobId()).isNotEqualTo(first.jobId());
+    assertThat(replaced.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    Job made = cloud.job(replaced.jobId()).orElseThrow();
+    assertThat(made.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertCorrectBytes(cloud, made);
+  }
+
   @Test
   void aStepKilledOnEveryDeliveryEndsFailedByItsDeadLetterAndARetryRunsAgain() {
     FaultyCloud cloud = cloud(2);

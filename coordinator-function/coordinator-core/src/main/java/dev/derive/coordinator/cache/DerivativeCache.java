@@ -64,6 +64,14 @@ public final class DerivativeCache {
   }
 
   /**
+   * Starts looking up {@code guessedFingerprint} now, beside whatever the caller does next (see
+   * {@link LookAhead}); an empty guess starts nothing.
+   */
+  public LookAhead lookAhead(Optional<String> guessedFingerprint) {
+    return LookAhead.start(this, guessedFingerprint);
+  }
+
+  /**
    * Looks up the output of the steps with {@code fingerprint} made as an intermediate of a longer
    * chain, at {@code intermediates/<fingerprint>} (one HeadObject, never remembered): it is
    * content-addressed by the same fingerprint, so it is the same bytes as the derivative. It lives

@@ -71,6 +71,19 @@ public final class SourceInspector {
   }
 
   /**
+   * The identity this instance found for {@code source} when it last inspected it, unconfirmed: the
+   * object may have changed since (only {@link #inspect} says). For starting work that {@link
+   * #inspect} then confirms or discards.
+   */
+  public Optional<SourceIdentity> remembered(SourceSpec source) {
+    return Optional.ofNullable(identities.get(memoryKey(source)));
+  }
+
+  private static String memoryKey(SourceSpec source) {
+    return source.key() + '\0' + source.versionId();
+  }
+
+  /**
    * Identifies the source of a request.
    *
    * @throws SourceNotFoundException if the object (or version) does not exist
@@ -80,7 +93,7 @@ public final class SourceInspector {
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails otherwise
    */
   public SourceIdentity inspect(SourceSpec source) {
-    String memoryKey = source.key() + '\0' + source.versionId();
+    String memoryKey = memoryKey(source);
     SourceIdentity known = identities.get(memoryKey);
     ObjectStart start =
         objects

@@ -1,6 +1,7 @@
 package dev.derive.coordinator.service;
 
 import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.cache.LookAhead;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.identity.SourceIdentity;
@@ -91,12 +92,12 @@ public final class DerivativeService {
    */
   public Submission submit(DerivativeRequest request, String traceId) {
     Duration wait = Duration.ofSeconds(request.waitSeconds());
+    // The derivative's HEAD runs beside the source's confirming GET when the source is known.
+    LookAhead lookAhead =
+        cache.lookAhead(inspector.remembered(request.source()).flatMap(k -> guess(k, request)));
     SourceIdentity source = inspector.inspect(request.source());
-    Plan plan =
-        request.target() != null
-            ? planner.plan(source, request.target())
-            : planner.plan(source, request.steps());
-    Optional<PresignedDownload> cached = cache.lookup(plan.fingerprint());
+    Plan plan = plan(source, request);
+    Optional<PresignedDownload> cached = lookAhead.lookup(plan.fingerprint());
     if (cached.isEmpty() && planner.mayBeIntermediate(plan)) {
       // made as the start of a longer chain: the same fingerprint, so the same bytes
       cached = cache.lookupIntermediate(plan.fingerprint());
@@ -150,6 +151,24 @@ public final class DerivativeService {
             + "; request the derivative again to retry",
         index,
         true);
+  }
+
+  private Plan plan(SourceIdentity source, DerivativeRequest request) {
+    return request.target() != null
+        ? planner.plan(source, request.target())
+        : planner.plan(source, request.steps());
+  }
+
+  /**
+   * The fingerprint {@code request} has if its source is still {@code remembered}; empty when that
+   * identity plans to nothing (the confirmed identity's planning then says why).
+   */
+  private Optional<String> guess(SourceIdentity remembered, DerivativeRequest request) {
+    try {
+      return Optional.of(plan(remembered, request).fingerprint());
+    } catch (RuntimeException noPlan) {
+      return Optional.empty();
+    }
   }
 
   /** For each RUNNING step, its start plus its worker's timeout; {@code null} for the others. */
