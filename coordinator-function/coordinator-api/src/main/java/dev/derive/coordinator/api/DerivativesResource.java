@@ -20,7 +20,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.Optional;
-import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -74,7 +73,7 @@ public class DerivativesResource {
   public Response submit(JsonNode body) {
     Submission submission =
         service.submit(
-            validator.validate(presets.current().expand(body)), UUID.randomUUID().toString());
+            validator.validate(presets.current().expand(body)), RequestTelemetry.traceId());
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
           service.awaitEnd(submission.jobId(), submission.maxWait(), PollSchedule.WAITING_REQUEST);

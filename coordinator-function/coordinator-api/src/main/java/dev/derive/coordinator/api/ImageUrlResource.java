@@ -25,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -101,7 +100,7 @@ public class ImageUrlResource {
     Submission submission =
         service.submit(
             validator.validate(url.requestBody(presets.current(), autoMediaType)),
-            UUID.randomUUID().toString());
+            RequestTelemetry.traceId());
     if (submission.isReady()) {
       return found(submission.download());
     }

@@ -4,12 +4,14 @@ import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.protocol.telemetry.XRayTraceHeader;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * The {@link StepDispatcher} on SQS: one {@code SendMessage} of the JSON-encoded {@link
@@ -48,12 +50,24 @@ public final class SqsStepDispatcher implements StepDispatcher {
     if (step.traceId() != null) {
       attributes.put("traceId", string(step.traceId()));
     }
+    String xrayTrace = XRayTraceHeader.current();
     try {
       sqs.sendMessage(
-          b ->
-              b.queueUrl(queueUrl)
-                  .messageBody(MessageCodec.encode(step))
-                  .messageAttributes(attributes));
+          b -> {
+            b.queueUrl(queueUrl)
+                .messageBody(MessageCodec.encode(step))
+                .messageAttributes(attributes);
+            if (xrayTrace != null) {
+              // X-Ray follows the job from this invocation into the worker's (AWSTraceHeader)
+              b.messageSystemAttributesWithStrings(
+                  Map.of(
+                      XRayTraceHeader.SQS_ATTRIBUTE,
+                      MessageSystemAttributeValue.builder()
+                          .dataType("String")
+                          .stringValue(xrayTrace)
+                          .build()));
+            }
+          });
     } catch (SdkException e) {
       throw new DispatchFailedException(
           "SendMessage of step " + step.stepIndex() + " of job " + step.jobId() + " failed", e);

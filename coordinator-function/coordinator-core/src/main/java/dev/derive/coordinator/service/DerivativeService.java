@@ -25,6 +25,9 @@ import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.identity.Fingerprint;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.telemetry.Correlation;
+import dev.derive.protocol.telemetry.EmbeddedMetrics;
+import dev.derive.protocol.telemetry.Metric;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +53,7 @@ public final class DerivativeService {
   private final Function<String, Duration> stepTimeout;
   private final Duration retention;
   private final Clock clock;
+  private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
   /**
    * @param lifecycle the claim and dispatch protocol on the jobs table and the queues
@@ -97,14 +101,20 @@ public final class DerivativeService {
         cache.lookAhead(inspector.remembered(request.source()).flatMap(k -> guess(k, request)));
     SourceIdentity source = inspector.inspect(request.source());
     Plan plan = plan(source, request);
+    Correlation.job(plan.fingerprint(), null, null, null, traceId);
     Optional<PresignedDownload> cached = lookAhead.lookup(plan.fingerprint());
     if (cached.isEmpty() && planner.mayBeIntermediate(plan)) {
       // made as the start of a longer chain: the same fingerprint, so the same bytes
       cached = cache.lookupIntermediate(plan.fingerprint());
     }
     if (cached.isPresent()) {
-      return new Submission(
-          plan.fingerprint(), JobStatus.SUCCEEDED, cached.get(), wait, Submission.Outcome.CACHED);
+      return requested(
+          new Submission(
+              plan.fingerprint(),
+              JobStatus.SUCCEEDED,
+              cached.get(),
+              wait,
+              Submission.Outcome.CACHED));
     }
     Start start = firstMissingStep(plan);
     Instant now = clock.instant();
@@ -119,21 +129,48 @@ public final class DerivativeService {
             traceId);
     ClaimOutcome claim = lifecycle.claim(candidate);
     Job job = claim.job();
-    return switch (claim.kind()) {
-      case MADE ->
-          new Submission(
-              job.jobId(),
-              JobStatus.SUCCEEDED,
-              cache.download(job.jobId()),
-              wait,
-              Submission.Outcome.CACHED);
-      case FAILED -> throw new JobFailedException(job.jobId(), job.error());
-      case JOINED -> {
-        LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
-        yield new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.JOINED);
-      }
-      case WON -> new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.STARTED);
-    };
+    Correlation.put(Correlation.EXECUTION_ID, job.executionId());
+    Submission answered =
+        switch (claim.kind()) {
+          case MADE ->
+              new Submission(
+                  job.jobId(),
+                  JobStatus.SUCCEEDED,
+                  cache.download(job.jobId()),
+                  wait,
+                  Submission.Outcome.CACHED);
+          case FAILED -> {
+            metrics.write(
+                EmbeddedMetrics.event()
+                    .value(Metric.REQUESTS, 1)
+                    .dimension(Metric.Dimension.OUTCOME, "failed-recently"));
+            throw new JobFailedException(job.jobId(), job.error());
+          }
+          case JOINED -> {
+            LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
+            yield new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.JOINED);
+          }
+          case WON ->
+              new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.STARTED);
+        };
+    return requested(answered);
+  }
+
+  /**
+   * Counts a derivative request by how it was answered ({@link Metric#REQUESTS}, outcome {@code
+   * cached}, {@code joined} or {@code started}; rejections are counted by the API).
+   */
+  private Submission requested(Submission submission) {
+    if (submission.outcome() == Submission.Outcome.STARTED) {
+      LOG.info(() -> "request starts job " + submission.jobId());
+    }
+    metrics.write(
+        EmbeddedMetrics.event()
+            .value(Metric.REQUESTS, 1)
+            .dimension(
+                Metric.Dimension.OUTCOME,
+                submission.outcome().name().toLowerCase(java.util.Locale.ROOT)));
+    return submission;
   }
 
   private static JobError stalled(Job job) {

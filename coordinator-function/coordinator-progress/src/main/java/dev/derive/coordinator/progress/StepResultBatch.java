@@ -8,6 +8,9 @@ import dev.derive.protocol.message.MalformedMessageException;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.protocol.telemetry.Correlation;
+import dev.derive.protocol.telemetry.EmbeddedMetrics;
+import dev.derive.protocol.telemetry.Metric;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +43,7 @@ public class StepResultBatch {
 
   private final JobLifecycle lifecycle;
   private final int stepMaxReceives;
+  private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
   /**
    * @param stepMaxReceives the capability queues' {@code maxReceiveCount} ({@code
@@ -57,9 +61,22 @@ public class StepResultBatch {
 
   /** Processes every message; returns the ids of those to be delivered again. */
   public SQSBatchResponse process(SQSEvent event) {
+    return process(event, null);
+  }
+
+  /**
+   * Processes every message of the invocation {@code requestId}, each log line naming the job,
+   * step, execution and trace id of the message it concerns; returns the ids of those to be
+   * delivered again.
+   */
+  public SQSBatchResponse process(SQSEvent event, String requestId) {
+    Correlation.invocation(requestId);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
     for (SQSEvent.SQSMessage message : records) {
+      Correlation.put(
+          Correlation.XRAY_TRACE,
+          message.getAttributes() == null ? null : message.getAttributes().get("AWSTraceHeader"));
       try {
         ProgressOutcome outcome = apply(message);
         if (outcome != null) {
@@ -68,6 +85,8 @@ public class StepResultBatch {
       } catch (RuntimeException e) {
         LOG.warnf(e, "message %s failed; SQS will deliver it again", message.getMessageId());
         failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
+      } finally {
+        Correlation.clearJob();
       }
     }
     return new SQSBatchResponse(failures);
@@ -79,7 +98,11 @@ public class StepResultBatch {
     boolean deadLetter = arn != null && arn.endsWith(DEAD_LETTER_SUFFIX);
     if (!deadLetter) {
       StepResult result = decode(message, StepResult.class);
-      return result == null ? null : lifecycle.apply(result);
+      if (result == null) {
+        return null;
+      }
+      correlate(result);
+      return lifecycle.apply(result);
     }
     StepMessage step;
     try {
@@ -88,10 +111,36 @@ public class StepResultBatch {
       step = null; // the step-results dead-letter queue holds step results
     }
     if (step != null) {
+      Correlation.job(
+          step.jobId(), step.stepIndex(), step.capability(), step.executionId(), step.traceId());
+      deadLettered(step.capability());
       return lifecycle.deadLettered(step, stepMaxReceives);
     }
     StepResult result = decode(message, StepResult.class);
-    return result == null ? null : lifecycle.resultDeadLettered(result);
+    if (result == null) {
+      return null;
+    }
+    correlate(result);
+    deadLettered(result.capability());
+    return lifecycle.resultDeadLettered(result);
+  }
+
+  private static void correlate(StepResult result) {
+    Correlation.job(
+        result.jobId(),
+        result.stepIndex(),
+        result.capability(),
+        result.executionId(),
+        result.traceId());
+  }
+
+  /** Counts a step message or step result taken from a dead-letter queue ({@link Metric}). */
+  private void deadLettered(String capability) {
+    LOG.warn("step dead-lettered");
+    metrics.write(
+        EmbeddedMetrics.event()
+            .value(Metric.DEAD_LETTERED_STEPS, 1)
+            .dimension(Metric.Dimension.CAPABILITY, capability));
   }
 
   private static <T> T decode(SQSEvent.SQSMessage message, Class<T> type) {

@@ -16,6 +16,6 @@ public class StepResultsHandler implements RequestHandler<SQSEvent, SQSBatchResp
 
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-    return batch.process(event);
+    return batch.process(event, context == null ? null : context.getAwsRequestId());
   }
 }

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFa
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import dev.derive.worker.runtime.store.ObjectStore;
 import java.time.Clock;
@@ -139,33 +140,38 @@ public final class StepBatchProcessor {
   public SQSBatchResponse process(SQSEvent event, Context context) {
     List<SQSMessage> records =
         event == null || event.getRecords() == null ? List.of() : event.getRecords();
+    Correlation.invocation(context == null ? null : context.getAwsRequestId());
     List<BatchItemFailure> failures = new ArrayList<>();
     long invocationBudget = -1;
     for (SQSMessage record : records) {
-      StepOutcome outcome;
-      String poisonedBy = health.poisonedBy();
-      long budget = poisonedBy == null ? budgetMillis(context) : 0;
-      if (poisonedBy != null) {
-        outcome =
-            runner.handBackUnstarted(
-                record,
-                StepErrorTypes.WORKER_FAILED,
-                "not started: this worker process is being replaced (" + poisonedBy + ")",
-                "it was not started: its worker process had to be replaced after an earlier step"
-                    + " broke it");
-      } else if (budget == Long.MAX_VALUE) {
-        outcome = runner.run(record, StepBudget.UNLIMITED);
-      } else if (budget <= 0) {
-        outcome = defer(record);
-      } else {
-        if (invocationBudget < 0) {
-          invocationBudget = budget;
+      try {
+        StepOutcome outcome;
+        String poisonedBy = health.poisonedBy();
+        long budget = poisonedBy == null ? budgetMillis(context) : 0;
+        if (poisonedBy != null) {
+          outcome =
+              runner.handBackUnstarted(
+                  record,
+                  StepErrorTypes.WORKER_FAILED,
+                  "not started: this worker process is being replaced (" + poisonedBy + ")",
+                  "it was not started: its worker process had to be replaced after an earlier step"
+                      + " broke it");
+        } else if (budget == Long.MAX_VALUE) {
+          outcome = runner.run(record, StepBudget.UNLIMITED);
+        } else if (budget <= 0) {
+          outcome = defer(record);
+        } else {
+          if (invocationBudget < 0) {
+            invocationBudget = budget;
+          }
+          boolean whole = budget >= WHOLE_INVOCATION_FRACTION * invocationBudget;
+          outcome = runner.run(record, new StepBudget(budget, whole));
         }
-        boolean whole = budget >= WHOLE_INVOCATION_FRACTION * invocationBudget;
-        outcome = runner.run(record, new StepBudget(budget, whole));
-      }
-      if (!outcome.processed()) {
-        failures.add(new BatchItemFailure(record.getMessageId()));
+        if (!outcome.processed()) {
+          failures.add(new BatchItemFailure(record.getMessageId()));
+        }
+      } finally {
+        Correlation.clearJob(); // the next record's lines name their own job
       }
     }
     String poisonedBy = health.poisonedBy();

@@ -8,6 +8,7 @@ import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import dev.derive.worker.runtime.store.ObjectChangedException;
 import dev.derive.worker.runtime.store.ObjectNotFoundException;
@@ -119,6 +120,7 @@ final class StepRunner {
     }
 
     Progress progress = new Progress(receiveCount(record), startedNanos, budget);
+    correlate(record, step, startedAtMillis, progress.attempt);
     try {
       StepOutcome outcome = execute(step, startedAtMillis, progress);
       log(record, step, progress, startedNanos, outcome, null, null);
@@ -184,6 +186,7 @@ final class StepRunner {
       return StepOutcome.RETRY;
     }
     Progress progress = new Progress(receiveCount(record), startedNanos, StepBudget.UNLIMITED);
+    correlate(record, step, clock.millis(), progress.attempt);
     if (settings.lastDelivery(progress.attempt)) {
       long now = clock.millis();
       return reportExhausted(record, step, progress, startedNanos, now, errorType, cause);
@@ -362,6 +365,30 @@ final class StepRunner {
    * The 1-based delivery attempt of {@code record}: SQS's {@code ApproximateReceiveCount}
    * attribute, or 1 when it is absent or unreadable.
    */
+  /**
+   * Puts the step's correlation fields (and the X-Ray trace header SQS carried as {@code
+   * AWSTraceHeader}) on this thread's log lines until the batch processor clears them, and records
+   * the pick-up: the time the message spent in its queue ({@code SentTimestamp}) and its delivery.
+   */
+  private void correlate(SQSMessage record, StepMessage step, long nowMillis, int attempt) {
+    Correlation.job(
+        step.jobId(), step.stepIndex(), step.capability(), step.executionId(), step.traceId());
+    Map<String, String> attributes = record.getAttributes();
+    Correlation.put(
+        Correlation.XRAY_TRACE, attributes == null ? null : attributes.get("AWSTraceHeader"));
+    stepLog.pickedUp(step.capability(), queueAgeMillis(attributes, nowMillis), attempt);
+  }
+
+  /** Milliseconds since SQS received the message ({@code SentTimestamp}), or null if unknown. */
+  static Long queueAgeMillis(Map<String, String> attributes, long nowMillis) {
+    String sent = attributes == null ? null : attributes.get("SentTimestamp");
+    try {
+      return sent == null ? null : Math.max(0, nowMillis - Long.parseLong(sent.trim()));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
   static int receiveCount(SQSMessage record) {
     Map<String, String> attributes = record.getAttributes();
     String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");

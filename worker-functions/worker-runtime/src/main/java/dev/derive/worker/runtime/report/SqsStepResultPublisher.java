@@ -2,8 +2,11 @@ package dev.derive.worker.runtime.report;
 
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.protocol.telemetry.XRayTraceHeader;
+import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
@@ -25,10 +28,19 @@ public final class SqsStepResultPublisher implements StepResultPublisher {
 
   @Override
   public void publish(StepResult result) {
-    sqs.sendMessage(
-        SendMessageRequest.builder()
-            .queueUrl(queueUrl)
-            .messageBody(MessageCodec.encode(result))
-            .build());
+    SendMessageRequest.Builder request =
+        SendMessageRequest.builder().queueUrl(queueUrl).messageBody(MessageCodec.encode(result));
+    String xrayTrace = XRayTraceHeader.current();
+    if (xrayTrace != null) {
+      // X-Ray follows the job from this worker invocation into the progress function's
+      request.messageSystemAttributesWithStrings(
+          Map.of(
+              XRayTraceHeader.SQS_ATTRIBUTE,
+              MessageSystemAttributeValue.builder()
+                  .dataType("String")
+                  .stringValue(xrayTrace)
+                  .build()));
+    }
+    sqs.sendMessage(request.build());
   }
 }
