@@ -1,5 +1,8 @@
 package dev.derive.coordinator.progress;
 
+import dev.derive.coordinator.claim.DynamoDbJobStore;
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.config.AwsSdkClients;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.service.CoordinatorFactory;
@@ -19,6 +22,17 @@ public class ProgressBeans {
   @Singleton
   CoordinatorSettings settings(Config config) {
     return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
+  }
+
+  /**
+   * The jobs table, read once per ended job for {@link
+   * dev.derive.protocol.telemetry.Metric#JOB_DURATION} (its claim time); all writes go through the
+   * lifecycle.
+   */
+  @Produces
+  @Singleton
+  JobStore jobStore(CoordinatorSettings settings) {
+    return new DynamoDbJobStore(AwsSdkClients.dynamoDb(), settings.jobsTable());
   }
 
   /** The lifecycle that applies step results and dead letters, wired onto DynamoDB and SQS. */

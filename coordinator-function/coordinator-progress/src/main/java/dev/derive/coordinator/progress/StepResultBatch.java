@@ -2,6 +2,7 @@ package dev.derive.coordinator.progress;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
 import dev.derive.protocol.message.MalformedMessageException;
@@ -42,6 +43,7 @@ public class StepResultBatch {
   private static final Logger LOG = Logger.getLogger(StepResultBatch.class);
 
   private final JobLifecycle lifecycle;
+  private final JobStore jobs;
   private final int stepMaxReceives;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
@@ -51,11 +53,13 @@ public class StepResultBatch {
    */
   StepResultBatch(
       JobLifecycle lifecycle,
+      JobStore jobs,
       @org.eclipse.microprofile.config.inject.ConfigProperty(
               name = "STEP_MAX_RECEIVE_COUNT",
               defaultValue = "0")
           int stepMaxReceives) {
     this.lifecycle = lifecycle;
+    this.jobs = jobs;
     this.stepMaxReceives = stepMaxReceives;
   }
 
@@ -81,6 +85,9 @@ public class StepResultBatch {
         ProgressOutcome outcome = apply(message);
         if (outcome != null) {
           LOG.infof("message %s: %s", message.getMessageId(), outcome);
+          if (outcome == ProgressOutcome.SUCCEEDED || outcome == ProgressOutcome.FAILED) {
+            jobEnded(outcome);
+          }
         }
       } catch (RuntimeException e) {
         LOG.warnf(e, "message %s failed; SQS will deliver it again", message.getMessageId());
@@ -123,6 +130,35 @@ public class StepResultBatch {
     correlate(result);
     deadLettered(result.capability());
     return lifecycle.resultDeadLettered(result);
+  }
+
+  /**
+   * Writes {@link Metric#JOB_DURATION}: from the job's claim to now, read from its record (one
+   * strongly consistent GetItem per ended job). Never fails the message: a metric is not worth a
+   * redelivery.
+   */
+  private void jobEnded(ProgressOutcome outcome) {
+    String jobId = Correlation.get(Correlation.JOB_ID);
+    if (jobId == null) {
+      return;
+    }
+    try {
+      jobs.find(jobId)
+          .ifPresent(
+              job ->
+                  metrics.write(
+                      EmbeddedMetrics.event()
+                          .value(
+                              Metric.JOB_DURATION,
+                              Math.max(
+                                  0, System.currentTimeMillis() - job.createdAt().toEpochMilli()))
+                          .dimension(
+                              Metric.Dimension.OUTCOME,
+                              outcome == ProgressOutcome.SUCCEEDED ? "succeeded" : "failed")
+                          .property("steps", job.plan().size())));
+    } catch (RuntimeException e) {
+      LOG.debugf(e, "no job duration for %s", jobId);
+    }
   }
 
   private static void correlate(StepResult result) {

@@ -2,6 +2,9 @@ package dev.derive.infra.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.infra.local.cli.DeriveCommand;
+import dev.derive.infra.local.cli.FunctionOutput;
+import dev.derive.infra.local.cli.LocalCloudState;
+import dev.derive.infra.local.cli.OperatorCommands;
 import dev.derive.infra.local.cli.UploadCommand;
 import dev.derive.infra.local.resources.ProvisionedResource;
 import java.net.URI;
@@ -36,6 +39,10 @@ public final class LocalCloudMain {
   public static void main(String[] args) throws InterruptedException {
     // Testcontainers (LocalStack mode) brings SLF4J without a binding; keep its notice quiet.
     System.setProperty("slf4j.internal.verbosity", "ERROR");
+    if (args.length > 0 && OperatorCommands.NAMES.contains(args[0])) {
+      System.exit(OperatorCommands.run(args, stateDir(), System.out, System.err));
+      return;
+    }
     if (args.length > 0 && args[0].equals("upload")) {
       upload(args);
       return;
@@ -92,6 +99,10 @@ public final class LocalCloudMain {
       return;
     }
     builder = LocalCloudOptions.builder(template).httpPort(port);
+    output =
+        new FunctionOutput(
+            System.out, System.console() != null, stateDir().resolve(LocalCloudState.LOG_NAME));
+    builder.log(output);
     if (stackName != null) {
       builder.stackName(stackName);
     }
@@ -99,6 +110,14 @@ public final class LocalCloudMain {
     properties.forEach(builder::property);
     up(builder.build());
   }
+
+  /** Where {@code up} leaves its state for the operator commands ({@code -Dderive.state}). */
+  private static Path stateDir() {
+    return Path.of(System.getProperty("derive.state", ".derive"));
+  }
+
+  /** The output of {@code up}: the function log file, the terminal, the EMF summary. */
+  private static FunctionOutput output;
 
   private static void up(LocalCloudOptions options) throws InterruptedException {
     long started = System.nanoTime();
@@ -117,6 +136,14 @@ public final class LocalCloudMain {
                 () -> {
                   System.out.println("stopping the local cloud");
                   cloud.close();
+                  System.out.println(output.metricsSummary());
+                  output.close();
+                  try {
+                    java.nio.file.Files.deleteIfExists(
+                        stateDir().resolve(LocalCloudState.FILE_NAME));
+                  } catch (java.io.IOException e) {
+                    // a stale state file only makes the next operator command fail to connect
+                  }
                   stopped.countDown();
                 },
                 "local-cloud-stop"));
@@ -133,6 +160,17 @@ public final class LocalCloudMain {
       }
     }
     System.out.println("API: " + cloud.apiUri());
+    try {
+      new LocalCloudState(
+              cloud.endpoint().uri(),
+              cloud.endpoint().region(),
+              options.stackName(),
+              stateDir().resolve(LocalCloudState.LOG_NAME))
+          .write(stateDir());
+    } catch (java.io.IOException e) {
+      System.err.println(
+          "cannot write the state for ./derive status|logs|redrive: " + e.getMessage());
+    }
     System.out.println("ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
     stopped.await();
   }
