@@ -138,12 +138,28 @@ class CoordinatorEndToEndTest {
   /**
    * Issue 14 item 10: the template routes every path to the coordinator, and the local API passes a
    * path with braces on: each is answered as problem+json, never API Gateway's or an HTML page.
+   * Issue 15: the local cloud's console takes {@code GET /} and its own files, nothing else.
    */
   @Test
-  void theRootAndAPathWithBracesAreProblemJson404s() throws Exception {
-    HttpResponse<String> root = api.get("/");
-    assertThat(root.statusCode()).isEqualTo(404);
-    assertThat(root.headers().firstValue("content-type")).hasValue("application/problem+json");
+  void anUnknownPathAndAPathWithBracesAreProblemJson404s() throws Exception {
+    for (String unknown : List.of("/nowhere", "/console/nowhere.js", "/console/../pom.xml")) {
+      HttpResponse<String> response = api.get(unknown);
+      assertThat(response.statusCode()).as(unknown).isEqualTo(404);
+      assertThat(response.headers().firstValue("content-type"))
+          .as(unknown)
+          .hasValue("application/problem+json");
+    }
+    HttpResponse<String> postToRoot = api.post("/", "{}");
+    assertThat(postToRoot.statusCode()).isEqualTo(404);
+    assertThat(postToRoot.headers().firstValue("content-type"))
+        .hasValue("application/problem+json");
+
+    HttpResponse<String> console = api.get("/");
+    assertThat(console.statusCode()).isEqualTo(200);
+    assertThat(console.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+    assertThat(console.body()).contains("<title>Derive console</title>");
+    assertThat(api.get("/console/console.js").headers().firstValue("content-type"))
+        .hasValue("text/javascript; charset=utf-8");
 
     String braces;
     try (java.net.Socket socket =

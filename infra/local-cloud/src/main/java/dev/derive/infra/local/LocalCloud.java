@@ -3,6 +3,7 @@ package dev.derive.infra.local;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.AwsEndpoint;
 import dev.derive.infra.endpoint.AwsEndpoints;
+import dev.derive.infra.local.http.ConsoleSite;
 import dev.derive.infra.local.http.HttpApiServer;
 import dev.derive.infra.local.http.HttpEventMapper;
 import dev.derive.infra.local.http.Route;
@@ -180,6 +181,7 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     httpApi =
         HttpApiServer.start(
             options.httpPort(),
+            ConsoleSite.packaged(),
             new RouteTable(routes),
             new HttpEventMapper(StackProvisioner.LOCAL_API_ID, StackReferences.ACCOUNT_ID, region),
             this,

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * MB limit {@code 413 {"message":"Request Entity Too Large"}}; an invocation that has not answered
  * within the integration timeout (API Gateway's is 30 s) {@code 503 {"message":"Service
  * Unavailable"}}, while the invocation itself runs on to its own end. Every response carries an
- * {@code apigw-requestid} header. Any request-target reaches the routes (over {@link
+ * {@code apigw-requestid} header. The web console ({@link ConsoleSite}) answers its own paths
+ * before the routes are looked at. Any request-target reaches the routes (over {@link
  * NettyHttpServer}), with characters a URI path may not hold percent-encoded. See
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html.
  */
@@ -52,14 +53,17 @@ public final class HttpApiServer implements AutoCloseable {
   private final FunctionInvoker invoker;
   private final Consumer<String> log;
   private final Duration integrationTimeout;
+  private final ConsoleSite console;
 
   private HttpApiServer(
+      ConsoleSite console,
       RouteTable routes,
       HttpEventMapper events,
       FunctionInvoker invoker,
       Consumer<String> log,
       Duration integrationTimeout) {
     this.integrationTimeout = integrationTimeout;
+    this.console = console;
     this.routes = routes;
     this.events = events;
     this.invoker = invoker;
@@ -80,7 +84,25 @@ public final class HttpApiServer implements AutoCloseable {
       FunctionInvoker invoker,
       Consumer<String> log,
       Duration integrationTimeout) {
-    HttpApiServer api = new HttpApiServer(routes, events, invoker, log, integrationTimeout);
+    return start(port, ConsoleSite.none(), routes, events, invoker, log, integrationTimeout);
+  }
+
+  /**
+   * Starts serving on 127.0.0.1:{@code port}, {@code console}'s pages first and the routes after
+   * (see {@link ConsoleSite#answer}).
+   *
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public static HttpApiServer start(
+      int port,
+      ConsoleSite console,
+      RouteTable routes,
+      HttpEventMapper events,
+      FunctionInvoker invoker,
+      Consumer<String> log,
+      Duration integrationTimeout) {
+    HttpApiServer api =
+        new HttpApiServer(console, routes, events, invoker, log, integrationTimeout);
     try {
       api.server =
           NettyHttpServer.start(
@@ -106,10 +128,15 @@ public final class HttpApiServer implements AutoCloseable {
     String routeKey = "-";
     try {
       HttpRequest request = received.body() == null ? null : request(received);
+      Optional<HttpResponse> page =
+          request == null ? Optional.empty() : console.answer(request.method(), request.rawPath());
       if (received.body() == null) {
         response = HttpResponse.message(413, "Request Entity Too Large");
       } else if (request == null) {
         response = HttpResponse.message(400, "Bad Request");
+      } else if (page.isPresent()) {
+        routeKey = "console";
+        response = page.get();
       } else {
         Optional<RouteTable.Match> match = routes.find(request.method(), request.rawPath());
         if (match.isEmpty()) {

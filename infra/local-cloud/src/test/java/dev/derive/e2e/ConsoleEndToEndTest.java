@@ -1,0 +1,302 @@
+package dev.derive.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.infra.local.LocalCloud;
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web console (issue 15) in a real browser: Debian's headless chromium, driven through
+ * chromium-driver, against the shared local cloud. Uploads a real sample through the console's
+ * presigned PUT (cross-origin to moto), asks for a thumbnail, watches the steps complete and the
+ * image appear with the right dimensions, asks again and sees the cache answer, and sees a broken
+ * file's error as the API said it. A screenshot of each state is written under {@code
+ * target/console-screenshots/}.
+ */
+@ExtendWith(LocalCloudExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleEndToEndTest {
+  /** A size no other end-to-end test asks for, so the first request is not a cache hit. */
+  private static final int BOX = 211;
+
+  private static final Duration JOB_TIMEOUT = Duration.ofSeconds(90);
+
+  private static ConsoleBrowser browser;
+  private static LocalCloud cloud;
+  private static Path samples;
+
+  @BeforeAll
+  static void openTheConsole(SharedLocalCloud shared) {
+    cloud = shared.cloud();
+    samples = shared.samples();
+    browser = ConsoleBrowser.start(Path.of("target/console-screenshots"));
+  }
+
+  @AfterAll
+  static void closeTheBrowser() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aPhotoBecomesAThumbnailWithItsStepsAndTheCacheAnswersTheSecondTime() throws Exception {
+    WebDriver page = load();
+    browser.screenshot("1-console-loaded");
+
+    page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
+    new Select(page.findElement(By.id("mediaType"))).selectByValue("image/jpeg");
+    type(page.findElement(By.id("option-width")), String.valueOf(BOX));
+    type(page.findElement(By.id("option-height")), String.valueOf(BOX));
+    new Select(page.findElement(By.id("option-fit"))).selectByValue("inside");
+
+    Path photo = samples.resolve("exif/Landscape_6.jpg");
+    page.findElement(By.id("file-input")).sendKeys(photo.toRealPath().toString());
+    WebElement upload =
+        waitFor(page, By.cssSelector("#uploads li[data-state]"), Duration.ofSeconds(30));
+    assertThat(upload.getDomAttribute("data-state")).as(upload.getText()).isEqualTo("uploaded");
+    assertThat(upload.getText()).contains("uploads/").contains("Landscape_6.jpg");
+    browser.screenshot("2-photo-uploaded");
+
+    page.findElement(By.id("make")).click();
+    WebElement job = awaitJob(page, 1);
+    browser.screenshot("3-thumbnail-made", job);
+
+    assertThat(job.getDomAttribute("data-state")).as(job.getText()).isEqualTo("SHOWN");
+    assertThat(job.findElement(By.cssSelector(".outcome")).getDomAttribute("data-outcome"))
+        .isEqualTo("started");
+    List<WebElement> steps = job.findElements(By.cssSelector("tr.step"));
+    assertThat(steps).hasSize(1);
+    assertThat(steps.get(0).getDomAttribute("data-status")).isEqualTo("SUCCEEDED");
+    assertThat(steps.get(0).getText()).contains("image").contains("resize").contains("ms");
+    WebElement image = job.findElement(By.cssSelector("img.result-image"));
+    int width = Integer.parseInt(image.getDomAttribute("data-width"));
+    int height = Integer.parseInt(image.getDomAttribute("data-height"));
+    BufferedImage original = ImageIO.read(photo.toFile());
+    assertThat(width).as("the longer side fills the box").isEqualTo(BOX);
+    assertThat(height)
+        .as("upright, in the original's proportions")
+        .isCloseTo(
+            (int)
+                Math.round(
+                    BOX
+                        * (double) Math.min(original.getWidth(), original.getHeight())
+                        / Math.max(original.getWidth(), original.getHeight())),
+            org.assertj.core.data.Offset.offset(1));
+    assertThat(job.findElement(By.cssSelector(".result-caption")).getText())
+        .contains("image/jpeg")
+        .contains(width + "×" + height + " px");
+    assertThat(job.findElement(By.cssSelector("a.download")).getDomAttribute("href"))
+        .contains("X-Amz-Signature");
+    String curl = job.findElement(By.cssSelector(".curl-post")).getDomProperty("textContent");
+    assertThat(curl)
+        .contains("curl -s -i -X POST '" + cloud.apiUri() + "/v1/derivatives'")
+        .contains("\"width\":" + BOX)
+        .contains("/v1/derivatives/" + job.getDomAttribute("data-job-id"));
+    assertThat(page.findElements(By.cssSelector("#gallery li"))).hasSize(1);
+
+    page.findElement(By.id("make")).click();
+    WebElement again = awaitJob(page, 2);
+    browser.screenshot("4-thumbnail-from-the-cache", again);
+    assertThat(again.findElement(By.cssSelector(".outcome")).getDomAttribute("data-outcome"))
+        .isEqualTo("cached");
+    assertThat(again.findElement(By.cssSelector(".outcome")).getText()).contains("from the cache");
+    assertThat(again.getDomAttribute("data-job-id")).isEqualTo(job.getDomAttribute("data-job-id"));
+    assertThat(page.findElements(By.cssSelector("#gallery li"))).hasSize(2);
+    assertNothingCameFromOutside(page);
+  }
+
+  @Test
+  @Order(2)
+  void aBrokenFileShowsItsErrorAsTheProblemSaysIt() throws Exception {
+    WebDriver page = load();
+    page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
+    new Select(page.findElement(By.id("mediaType"))).selectByValue("image/webp");
+    type(page.findElement(By.id("option-width")), "64");
+    type(page.findElement(By.id("option-height")), "64");
+
+    page.findElement(By.id("file-input"))
+        .sendKeys(
+            samples.resolve("png/xhdn0g08.png").toRealPath().toString()); // IHDR checksum wrong
+    waitFor(page, By.cssSelector("#uploads li[data-state=uploaded]"), Duration.ofSeconds(30));
+    page.findElement(By.id("make")).click();
+    WebElement job = awaitJob(page, 1);
+    browser.screenshot("5-broken-file-failed", job);
+
+    assertThat(job.getDomAttribute("data-state")).as(job.getText()).isEqualTo("FAILED");
+    WebElement problem = job.findElement(By.cssSelector(".problem"));
+    assertThat(problem.getDomAttribute("role")).isEqualTo("alert");
+    assertThat(problem.getText())
+        .contains("https://derive.dev/problems/corrupt-input")
+        .contains("Step 1 failed");
+    assertThat(job.findElements(By.cssSelector("img.result-image"))).isEmpty();
+  }
+
+  @Test
+  @Order(3)
+  void anInvalidTargetShowsTheProblemNamingItsPointer() throws Exception {
+    WebDriver page = load();
+    page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
+    type(page.findElement(By.id("option-width")), "0");
+    page.findElement(By.id("file-input"))
+        .sendKeys(samples.resolve("exif/Landscape_6.jpg").toRealPath().toString());
+    waitFor(page, By.cssSelector("#uploads li[data-state=uploaded]"), Duration.ofSeconds(30));
+    page.findElement(By.id("make")).click();
+    WebElement job = awaitJob(page, 1);
+    browser.screenshot("6-invalid-request", job);
+
+    WebElement problem = job.findElement(By.cssSelector(".problem"));
+    assertThat(problem.getText())
+        .contains("Invalid request (400)")
+        .contains("/target/width")
+        .contains("must be between 1 and 16384, got 0");
+  }
+
+  @Test
+  @Order(4)
+  void atPhoneWidthNothingScrollsSidewaysAndTheKeyboardReachesEveryControl() throws Exception {
+    WebDriver page = load();
+    page.manage().window().setSize(new Dimension(390, 844));
+    try {
+      browser.screenshot("7-phone-width");
+      assertThat(sidewaysOverflow(page)).as("sideways px, preset form").isLessThanOrEqualTo(0);
+      page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
+      browser.screenshot("7-phone-width-target-form");
+      assertThat(sidewaysOverflow(page)).as("sideways px, target form").isLessThanOrEqualTo(0);
+      page.findElement(By.cssSelector("input[name=mode][value=preset]")).click();
+
+      page.findElement(By.id("file-input"))
+          .sendKeys(samples.resolve("exif/Landscape_6.jpg").toRealPath().toString());
+      waitFor(page, By.cssSelector("#uploads li[data-state=uploaded]"), Duration.ofSeconds(30));
+      java.util.Set<String> reached = new java.util.HashSet<>();
+      Actions keyboard = new Actions(page);
+      ((JavascriptExecutor) page).executeScript("document.querySelector('a.skip').focus();");
+      for (int i = 0; i < 40 && !reached.contains("make"); i++) {
+        keyboard.sendKeys(Keys.TAB).perform(); // as a user's key, not typed into an element
+        String id = page.switchTo().activeElement().getDomAttribute("id");
+        if (id != null) {
+          reached.add(id);
+        }
+      }
+      assertThat(reached).contains("file-input", "preset", "make");
+      keyboard.sendKeys(Keys.ENTER).perform(); // on the make button
+      WebElement job = awaitJob(page, 1);
+      assertThat(job.getDomAttribute("data-state")).as(job.getText()).isEqualTo("SHOWN");
+      browser.screenshot("8-phone-width-keyboard-result", job);
+    } finally {
+      page.manage().window().setSize(new Dimension(1280, 1400));
+    }
+  }
+
+  @Test
+  @Order(5)
+  void askingTwiceAtOnceJoinsTheRunningJob() throws Exception {
+    WebDriver page = load();
+    page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
+    type(page.findElement(By.id("option-width")), "173");
+    type(page.findElement(By.id("option-height")), "173");
+    page.findElement(By.id("file-input"))
+        .sendKeys(samples.resolve("exif/Landscape_6.jpg").toRealPath().toString());
+    waitFor(page, By.cssSelector("#uploads li[data-state=uploaded]"), Duration.ofSeconds(30));
+
+    WebElement make = page.findElement(By.id("make"));
+    make.click();
+    waitFor(page, By.cssSelector("#job-1[data-job-id]"), Duration.ofSeconds(30));
+    make.click(); // while the image step of the first runs (it takes seconds on the local cloud)
+    WebElement first = awaitJob(page, 1);
+    WebElement second = awaitJob(page, 2);
+    browser.screenshot("9-second-request-joined", second);
+
+    assertThat(first.findElement(By.cssSelector(".outcome")).getDomAttribute("data-outcome"))
+        .isEqualTo("started");
+    assertThat(second.findElement(By.cssSelector(".outcome")).getDomAttribute("data-outcome"))
+        .isEqualTo("joined");
+    assertThat(second.findElement(By.cssSelector(".outcome")).getText())
+        .contains("Joined a running job");
+    assertThat(second.getDomAttribute("data-job-id"))
+        .isEqualTo(first.getDomAttribute("data-job-id"));
+    assertThat(second.getDomAttribute("data-state")).isEqualTo("SHOWN");
+  }
+
+  /** Opens the console at the API's root and waits until its form is made from the API. */
+  private static WebDriver load() {
+    WebDriver page = browser.driver();
+    page.get(cloud.apiUri() + "/");
+    waitFor(page, By.cssSelector("form#target[data-ready=true]"), Duration.ofSeconds(30));
+    return page;
+  }
+
+  /** The {@code n}th job card once its job has ended and its result (or error) is shown. */
+  private static WebElement awaitJob(WebDriver page, int n) {
+    return waitFor(
+        page,
+        By.cssSelector("#job-" + n + "[data-state=SHOWN], #job-" + n + "[data-state=FAILED]"),
+        JOB_TIMEOUT);
+  }
+
+  private static WebElement waitFor(WebDriver page, By locator, Duration timeout) {
+    try {
+      return new WebDriverWait(page, timeout).until(d -> d.findElement(locator));
+    } catch (org.openqa.selenium.TimeoutException e) {
+      browser.screenshot("timed-out");
+      throw new AssertionError(
+          "waited "
+              + timeout.toSeconds()
+              + " s for "
+              + locator
+              + "; the page says: "
+              + page.findElement(By.tagName("main")).getText(),
+          e);
+    }
+  }
+
+  /** How far the page is wider than the window, in CSS pixels (0 or less: nothing sideways). */
+  private static int sidewaysOverflow(WebDriver page) {
+    Object overflow =
+        ((JavascriptExecutor) page)
+            .executeScript(
+                "return document.documentElement.scrollWidth"
+                    + " - document.documentElement.clientWidth;");
+    return ((Number) overflow).intValue();
+  }
+
+  private static void type(WebElement input, String text) {
+    input.clear();
+    input.sendKeys(text);
+  }
+
+  /** Every resource the page loaded came from the loopback address: nothing from the internet. */
+  private static void assertNothingCameFromOutside(WebDriver page) {
+    @SuppressWarnings("unchecked")
+    List<String> urls =
+        (List<String>)
+            ((JavascriptExecutor) page)
+                .executeScript(
+                    "return performance.getEntriesByType('resource').map(e => e.name)"
+                        + ".concat([location.href]);");
+    assertThat(urls)
+        .isNotEmpty()
+        .allMatch(u -> u.startsWith("http://127.0.0.1:") || u.startsWith("blob:"));
+  }
+}
