@@ -517,6 +517,13 @@ final class FaultyCloud {
     }
 
     @Override
+    public dev.derive.coordinator.claim.StepWrite recordLastSuccess(
+        String jobId, String executionId, int step, StepRun run, Instant now) {
+      check();
+      return tableStore.recordLastSuccess(jobId, executionId, step, run, now);
+    }
+
+    @Override
     public boolean recordFailure(
         String jobId, String executionId, int step, StepRun run, JobError error, Instant now) {
       check();

@@ -186,6 +186,35 @@ public final class DynamoDbJobStore implements JobStore {
       boolean lastStep,
       Instant now,
       Instant leaseExpiresAt) {
+    Update update = successUpdate(stepIndex, run, lastStep, now, leaseExpiresAt);
+    return updateAtStep(
+        jobId, executionId, stepIndex, update.expression(), update.names(), update.values());
+  }
+
+  @Override
+  public StepWrite recordLastSuccess(
+      String jobId, String executionId, int stepIndex, StepRun run, Instant now) {
+    Update update = successUpdate(stepIndex, run, true, now, now);
+    Map<String, AttributeValue> values = new HashMap<>(update.values());
+    values.put(":stepCount", n(stepIndex + 1L));
+    return writeAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        " AND size(#steps) = :stepCount",
+        update.expression(),
+        update.names(),
+        values,
+        true);
+  }
+
+  /** An update expression with its attribute names and values. */
+  private record Update(
+      String expression, Map<String, String> names, Map<String, AttributeValue> values) {}
+
+  /** Step {@code stepIndex} SUCCEEDED; the job SUCCEEDED (completion pending) or at the next. */
+  private static Update successUpdate(
+      int stepIndex, StepRun run, boolean lastStep, Instant now, Instant leaseExpiresAt) {
     JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
     Map<String, String> names = new HashMap<>();
     names.put("#steps", JobItems.STEPS);
@@ -203,10 +232,7 @@ public final class DynamoDbJobStore implements JobStore {
       names.put("#completion", JobItems.COMPLETION);
       values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
     }
-    return updateAtStep(
-        jobId,
-        executionId,
-        stepIndex,
+    return new Update(
         "SET #steps["
             + stepIndex
             + "] = :run, #currentStep = :next, #status = :newStatus,"
@@ -262,6 +288,25 @@ public final class DynamoDbJobStore implements JobStore {
       String expression,
       Map<String, String> names,
       Map<String, AttributeValue> values) {
+    return writeAtStep(
+            jobId, executionId, stepIndex, extraCondition, expression, names, values, false)
+        .recorded();
+  }
+
+  /**
+   * One {@code UpdateItem} of {@code expression} under {@link #AT_STEP_CONDITION} followed by
+   * {@code extraCondition}; when {@code readOnFailure}, a failed condition returns the item as it
+   * is ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}: no read request of its own).
+   */
+  private StepWrite writeAtStep(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      String extraCondition,
+      String expression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values,
+      boolean readOnFailure) {
     Map<String, String> allNames = new HashMap<>(names);
     allNames.put("#executionId", JobItems.EXECUTION_ID);
     allNames.put("#currentStep", JobItems.CURRENT_STEP);
@@ -279,10 +324,17 @@ public final class DynamoDbJobStore implements JobStore {
                   .updateExpression(expression)
                   .conditionExpression(AT_STEP_CONDITION + extraCondition)
                   .expressionAttributeNames(allNames)
-                  .expressionAttributeValues(allValues));
-      return true;
+                  .expressionAttributeValues(allValues)
+                  .returnValuesOnConditionCheckFailure(
+                      readOnFailure
+                          ? ReturnValuesOnConditionCheckFailure.ALL_OLD
+                          : ReturnValuesOnConditionCheckFailure.NONE));
+      return StepWrite.applied();
     } catch (ConditionalCheckFailedException staleOrDuplicate) {
-      return false;
+      return StepWrite.notApplied(
+          staleOrDuplicate.hasItem() && !staleOrDuplicate.item().isEmpty()
+              ? Optional.of(JobItems.fromItem(staleOrDuplicate.item()))
+              : Optional.empty());
     } catch (SdkException e) {
       throw new JobStoreException("UpdateItem of job " + jobId + " failed", e);
     }

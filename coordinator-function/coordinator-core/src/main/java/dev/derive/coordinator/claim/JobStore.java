@@ -96,6 +96,20 @@ public interface JobStore {
       Instant leaseExpiresAt);
 
   /**
+   * Records the last step of a job SUCCEEDED without reading the job first: what {@link
+   * #recordSuccess} with {@code lastStep} does (the job SUCCEEDED, its completion notice pending),
+   * applied only while the job is at the step and that step is its plan's last. On DynamoDB one
+   * conditional {@code UpdateItem} that, when it does not apply, returns the record as it is
+   * ({@code ReturnValuesOnConditionCheckFailure}), so the caller decides as after {@link #find} at
+   * no further read.
+   *
+   * @return recorded, or not with the job as it is now
+   * @throws JobStoreException on a store failure
+   */
+  StepWrite recordLastSuccess(
+      String jobId, String executionId, int stepIndex, StepRun run, Instant now);
+
+  /**
    * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error} and, in
    * the same write, its completion notice pending.
    *

@@ -3,6 +3,7 @@ package dev.derive.coordinator.lifecycle;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.StepWrite;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
@@ -10,6 +11,7 @@ import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepError;
@@ -168,7 +170,25 @@ public final class JobLifecycle {
    *     advance is recorded, and the repeated result dispatches the step)
    */
   public ProgressOutcome apply(StepResult result) {
-    Optional<Job> found = store.find(result.jobId());
+    Optional<Job> found;
+    if (endsItsJob(result)) {
+      // The common end of a job in one write, no read before it; any other case is decided
+      // below on the record the write that did not apply returned.
+      StepWrite write =
+          store.recordLastSuccess(
+              result.jobId(),
+              result.executionId(),
+              result.stepIndex(),
+              run(result, StepRun.SUCCEEDED),
+              clock.instant());
+      if (write.recorded()) {
+        notifier.announce(result.jobId());
+        return ProgressOutcome.SUCCEEDED;
+      }
+      found = write.current();
+    } else {
+      found = store.find(result.jobId());
+    }
     if (found.isEmpty()) {
       LOG.warning(() -> "step result for unknown job " + result.jobId() + " dropped");
       return ProgressOutcome.UNKNOWN_JOB;
@@ -404,6 +424,18 @@ public final class JobLifecycle {
                 + " at step "
                 + job.currentStep());
     return ProgressOutcome.IGNORED;
+  }
+
+  /**
+   * Whether {@code result} reports a success that wrote the job's derivative itself ({@code
+   * derivatives/<jobId>}): only the last step of a plan writes there, intermediates go elsewhere.
+   * The store's write checks that it is the last step all the same.
+   */
+  private static boolean endsItsJob(StepResult result) {
+    return result.succeeded()
+        && !result.isStarted()
+        && result.output() != null
+        && DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
   }
 
   private static StepRun run(StepResult result, String status) {

@@ -124,6 +124,17 @@ public final class InMemoryJobStore implements JobStore {
   }
 
   @Override
+  public synchronized StepWrite recordLastSuccess(
+      String jobId, String executionId, int stepIndex, StepRun run, Instant now) {
+    Job job = jobs.get(jobId);
+    if (!atStep(job, executionId, stepIndex) || job.steps().size() != stepIndex + 1) {
+      return StepWrite.notApplied(Optional.ofNullable(job));
+    }
+    recordSuccess(jobId, executionId, stepIndex, run, true, now, now);
+    return StepWrite.applied();
+  }
+
+  @Override
   public synchronized boolean recordFailure(
       String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now) {
     if (!atStep(jobs.get(jobId), executionId, stepIndex)) {

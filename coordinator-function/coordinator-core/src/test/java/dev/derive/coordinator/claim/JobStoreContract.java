@@ -192,6 +192,46 @@ abstract class JobStoreContract {
   }
 
   @Test
+  void theLastStepsSuccessEndsTheJobInOneWrite() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
+
+    assertThat(store().recordLastSuccess(job.jobId(), job.executionId(), 0, run, T0).recorded())
+        .isTrue();
+
+    Job ended = store().find(job.jobId()).orElseThrow();
+    assertThat(ended.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(ended.steps().get(0).status()).isEqualTo(StepRun.SUCCEEDED);
+  }
+
+  @Test
+  void aLastStepWriteThatDoesNotApplyAnswersWithTheRecordAsItIs() {
+    Job twoSteps = claim(Jobs.newId(), 2, T0);
+    StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
+
+    StepWrite notLast =
+        store().recordLastSuccess(twoSteps.jobId(), twoSteps.executionId(), 0, run, T0);
+    assertThat(notLast.recorded()).as("step 0 of 2 is not the last").isFalse();
+    assertThat(notLast.current().orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+    assertThat(store().find(twoSteps.jobId()).orElseThrow().currentStep()).isZero();
+
+    Job one = claim(Jobs.newId(), 1, T0);
+    assertThat(store().recordLastSuccess(one.jobId(), one.executionId(), 0, run, T0).recorded())
+        .isTrue();
+    StepWrite duplicate = store().recordLastSuccess(one.jobId(), one.executionId(), 0, run, T0);
+    assertThat(duplicate.recorded()).as("a duplicate").isFalse();
+    assertThat(duplicate.current().orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    StepWrite stale = store().recordLastSuccess(one.jobId(), "another execution", 0, run, T0);
+    assertThat(stale.recorded()).isFalse();
+    assertThat(stale.current().orElseThrow().executionId()).isEqualTo(one.executionId());
+
+    assertThat(store().recordLastSuccess(Jobs.newId(), "x", 0, run, T0).current())
+        .as("no such job")
+        .isEmpty();
+  }
+
+  @Test
   void startedMakesTheJobRunningAndRenewsTheLease() {
     Job job = claim(Jobs.newId(), 1, T0);
     StepRun running = new StepRun("image", StepRun.RUNNING, T0.plusSeconds(1), null, 0, false, 2);
