@@ -58,6 +58,13 @@ public class CoordinatorBeans {
     return CoordinatorFactory.signingKeys(settings);
   }
 
+  /** The callbacks of {@code POST /v1/derivatives} requests ({@code CALLBACK_QUEUE_URL}). */
+  @Produces
+  @Singleton
+  CallbackRequests callbackRequests(CoordinatorSettings settings) {
+    return new CallbackRequests(CoordinatorFactory.callbackRegistrar(settings));
+  }
+
   /** The presigned uploads behind {@code /v1/uploads}. */
   @Produces
   @Singleton

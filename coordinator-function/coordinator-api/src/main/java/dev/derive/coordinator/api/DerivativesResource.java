@@ -8,6 +8,7 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.service.PollSchedule;
 import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import jakarta.ws.rs.Consumes;
@@ -34,12 +35,17 @@ public class DerivativesResource {
   private final RequestValidator validator;
   private final DerivativeService service;
   private final PresetCatalogue presets;
+  private final CallbackRequests callbacks;
 
   DerivativesResource(
-      RequestValidator validator, DerivativeService service, PresetCatalogue presets) {
+      RequestValidator validator,
+      DerivativeService service,
+      PresetCatalogue presets,
+      CallbackRequests callbacks) {
     this.validator = validator;
     this.service = service;
     this.presets = presets;
+    this.callbacks = callbacks;
   }
 
   /**
@@ -57,7 +63,8 @@ public class DerivativesResource {
               + "\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"},\"wait\":10}"
               + " or {\"source\":{...},\"steps\":[{\"capability\":\"pdf\",\"operation\":"
               + "\"render\",\"params\":{\"page\":1}}]}"
-              + " or {\"source\":{...},\"preset\":\"thumb\"} (GET /v1/presets)")
+              + " or {\"source\":{...},\"preset\":\"thumb\"} (GET /v1/presets);"
+              + " any of them may add \"callback\":\"https://...\" (docs/completion-events.md)")
   @APIResponse(responseCode = "200", description = "The derivative exists; download it")
   @APIResponse(responseCode = "202", description = "A job makes it; follow Location")
   @APIResponse(responseCode = "400", description = "Invalid request (problem+json)")
@@ -71,9 +78,9 @@ public class DerivativesResource {
               + " document (password-required), or the derivative failed")
   @APIResponse(responseCode = "503", description = "AWS did not answer in time; retry")
   public Response submit(JsonNode body) {
+    DerivativeRequest request = validator.validate(presets.current().expand(body));
     Submission submission =
-        service.submit(
-            validator.validate(presets.current().expand(body)), RequestTelemetry.traceId());
+        callbacks.submit(request, body, () -> service.submit(request, RequestTelemetry.traceId()));
     if (!submission.isReady() && submission.maxWait().isPositive()) {
       Optional<JobView> ended =
           service.awaitEnd(submission.jobId(), submission.maxWait(), PollSchedule.WAITING_REQUEST);

@@ -134,6 +134,20 @@ public class ProblemMappers {
         "service-unavailable", "the jobs table did not answer in time; retry shortly");
   }
 
+  /** A job already calls back as many receivers as it may: 503 with Retry-After. */
+  @ServerExceptionMapper
+  public Response tooManyCallbacks(dev.derive.coordinator.completion.TooManyCallbacksException e) {
+    return Problems.unavailable("too-many-callbacks", e.getMessage());
+  }
+
+  /** The callback queue did not take a callback: 503 with Retry-After. */
+  @ServerExceptionMapper
+  public Response callbackQueue(dev.derive.coordinator.completion.CompletionPublishException e) {
+    LOG.warn("callback queue unavailable", e);
+    return Problems.unavailable(
+        "service-unavailable", "the callback could not be registered in time; retry shortly");
+  }
+
   /** S3 did not answer (in time): 503 with Retry-After. */
   @ServerExceptionMapper
   public Response objectStore(ObjectStoreException e) {

@@ -2,10 +2,21 @@ package dev.derive.coordinator.service;
 
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.cache.RecentHits;
+import dev.derive.coordinator.claim.DynamoDbCompletionOutbox;
 import dev.derive.coordinator.claim.DynamoDbJobStore;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.completion.CallbackQueue;
+import dev.derive.coordinator.completion.CallbackRegistrar;
+import dev.derive.coordinator.completion.CallbackRetries;
+import dev.derive.coordinator.completion.CallbackSender;
+import dev.derive.coordinator.completion.CompletionNotifier;
+import dev.derive.coordinator.completion.CompletionPublishException;
+import dev.derive.coordinator.completion.CompletionPublisher;
+import dev.derive.coordinator.completion.EventBridgeCompletionPublisher;
+import dev.derive.coordinator.completion.SqsCallbackQueue;
 import dev.derive.coordinator.config.AwsSdkClients;
 import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.config.MissingSettingException;
 import dev.derive.coordinator.dispatch.SqsStepDispatcher;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
@@ -18,9 +29,11 @@ import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlSigningKeys;
+import dev.derive.coordinator.validate.CallbackUrlPolicy;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
+import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +46,9 @@ import java.util.UUID;
  * SnapStart snapshot).
  */
 public final class CoordinatorFactory {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(CoordinatorFactory.class.getName());
+
   private CoordinatorFactory() {}
 
   /** The API's service: validation through dispatch, on AWS. */
@@ -68,9 +84,127 @@ public final class CoordinatorFactory {
         Clock.systemUTC());
   }
 
-  /** The validator of {@code POST /v1/derivatives} bodies, for the capabilities deployed. */
+  /**
+   * The validator of {@code POST /v1/derivatives} bodies, for the capabilities deployed and the
+   * callback URL policy ({@link #callbackUrlPolicy}).
+   */
   public static RequestValidator requestValidator(CoordinatorSettings settings) {
-    return new RequestValidator(settings.deployed(Capabilities.ALL));
+    return new RequestValidator(
+        settings.deployed(Capabilities.ALL),
+        Capabilities.TARGET_OPTIONS,
+        callbackUrlPolicy(settings));
+  }
+
+  /**
+   * Which callback URLs are accepted and called: public https ones, and loopback ones as well when
+   * {@code CALLBACK_ALLOW_LOOPBACK=true} (local work; the template's {@code
+   * CallbackAllowLoopback}).
+   */
+  public static CallbackUrlPolicy callbackUrlPolicy(CoordinatorSettings settings) {
+    boolean loopback =
+        settings.lookup().apply("CALLBACK_ALLOW_LOOPBACK").map(Boolean::parseBoolean).orElse(false);
+    return loopback ? CallbackUrlPolicy.allowingLoopback() : CallbackUrlPolicy.deployed();
+  }
+
+  /**
+   * Publishes job ends: on the EventBridge bus {@code EVENT_BUS_NAME} and to the callback queue
+   * {@code CALLBACK_QUEUE_URL}. Without a bus the event is only logged; with neither, nothing is
+   * published (a coordinator wired for tests).
+   */
+  public static CompletionNotifier completionNotifier(CoordinatorSettings settings) {
+    Optional<String> bus = settings.lookup().apply("EVENT_BUS_NAME").filter(b -> !b.isBlank());
+    Optional<CallbackQueue> callbacks = callbackQueue(settings);
+    if (bus.isEmpty() && callbacks.isEmpty()) {
+      return CompletionNotifier.disabled();
+    }
+    CompletionPublisher publisher =
+        bus.<CompletionPublisher>map(
+                name -> new EventBridgeCompletionPublisher(AwsSdkClients.eventBridge(), name))
+            .orElse(
+                event ->
+                    LOG.info(
+                        () ->
+                            "no EVENT_BUS_NAME: completion event "
+                                + event.eventId()
+                                + " not published"));
+    return new CompletionNotifier(
+        new DynamoDbCompletionOutbox(AwsSdkClients.dynamoDb(), settings.jobsTable()),
+        publisher,
+        callbacks.orElse(
+            delivery -> {
+              throw new CompletionPublishException(
+                  "no CALLBACK_QUEUE_URL: callback " + delivery.id() + " cannot be queued", null);
+            }));
+  }
+
+  /**
+   * Registers the callbacks of {@code POST /v1/derivatives} requests on their jobs, or queues them
+   * at once ({@link CallbackRegistrar}); empty without {@code CALLBACK_QUEUE_URL}, and then a
+   * request with a callback is refused.
+   */
+  public static Optional<CallbackRegistrar> callbackRegistrar(CoordinatorSettings settings) {
+    return callbackQueue(settings)
+        .map(
+            queue ->
+                new CallbackRegistrar(
+                    new DynamoDbCompletionOutbox(AwsSdkClients.dynamoDb(), settings.jobsTable()),
+                    queue,
+                    settings.derivativesBucket(),
+                    Clock.systemUTC(),
+                    () -> UUID.randomUUID().toString()));
+  }
+
+  /** Default pause after a callback's first failed attempt: 30 s ({@link CallbackRetries}). */
+  public static final long DEFAULT_CALLBACK_RETRY_BASE_SECONDS = 30;
+
+  /** How long the callback signing key read from its secret is used before it is read again. */
+  public static final Duration CALLBACK_KEYS_TTL = Duration.ofSeconds(300);
+
+  /**
+   * Sends callbacks, signed with the key in the Secrets Manager secret {@code
+   * CALLBACK_SIGNING_SECRET} (re-read every 300 s), else the hex key(s) in {@code
+   * CALLBACK_SIGNING_KEY} (local work).
+   *
+   * @throws MissingSettingException if neither is set
+   */
+  public static CallbackSender callbackSender(CoordinatorSettings settings) {
+    Optional<String> secret =
+        settings.lookup().apply("CALLBACK_SIGNING_SECRET").filter(v -> !v.isBlank());
+    SigningKeySource keys =
+        secret.isPresent()
+            ? SigningKeySource.fromSecret(
+                AwsSdkClients.secretsManager(), secret.get(), CALLBACK_KEYS_TTL, Clock.systemUTC())
+            : SigningKeySource.fixed(
+                UrlSigningKeys.parse(
+                    settings
+                        .lookup()
+                        .apply("CALLBACK_SIGNING_KEY")
+                        .filter(v -> !v.isBlank())
+                        .orElseThrow(
+                            () ->
+                                new MissingSettingException(
+                                    "CALLBACK_SIGNING_SECRET or CALLBACK_SIGNING_KEY"))));
+    return new CallbackSender(
+        keys, callbackUrlPolicy(settings), InetAddress::getAllByName, Clock.systemUTC());
+  }
+
+  /** When failed callbacks are tried again ({@code CALLBACK_RETRY_BASE_SECONDS}, default 30). */
+  public static CallbackRetries callbackRetries(CoordinatorSettings settings) {
+    return new CallbackRetries(
+        Duration.ofSeconds(
+            settings
+                .lookup()
+                .apply("CALLBACK_RETRY_BASE_SECONDS")
+                .map(Long::parseLong)
+                .orElse(DEFAULT_CALLBACK_RETRY_BASE_SECONDS)));
+  }
+
+  private static Optional<CallbackQueue> callbackQueue(CoordinatorSettings settings) {
+    return settings
+        .lookup()
+        .apply("CALLBACK_QUEUE_URL")
+        .filter(url -> !url.isBlank())
+        .map(url -> new SqsCallbackQueue(AwsSdkClients.sqs(), url));
   }
 
   /** Default time a presets document is used before it is read again: 60 s. */
@@ -151,7 +285,8 @@ public final class CoordinatorFactory {
         settings::stepLease,
         settings.dispatchLease(),
         settings.permanentFailureHold(),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        completionNotifier(settings));
   }
 
   private static JobStore jobStore(CoordinatorSettings settings) {

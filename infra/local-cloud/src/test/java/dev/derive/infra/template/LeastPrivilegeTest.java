@@ -66,6 +66,8 @@ class LeastPrivilegeTest {
     expected.add(new Grant("dynamodb:GetItem", "JobsTable"));
     expected.add(new Grant("dynamodb:UpdateItem", "JobsTable"));
     model.capabilityQueues().forEach(q -> expected.add(new Grant("sqs:SendMessage", q)));
+    expected.add(new Grant("events:PutEvents", COMPLETION_BUS));
+    expected.add(new Grant("sqs:SendMessage", "CallbackQueue"));
 
     assertThat(model.grants(model.template.resource("CoordinatorApiFunction")))
         .containsExactlyInAnyOrderElementsOf(expected);
@@ -77,9 +79,23 @@ class LeastPrivilegeTest {
     expected.add(new Grant("dynamodb:GetItem", "JobsTable"));
     expected.add(new Grant("dynamodb:UpdateItem", "JobsTable"));
     model.capabilityQueues().forEach(q -> expected.add(new Grant("sqs:SendMessage", q)));
+    expected.add(new Grant("events:PutEvents", COMPLETION_BUS));
+    expected.add(new Grant("sqs:SendMessage", "CallbackQueue"));
 
     assertThat(model.grants(model.template.resource("CoordinatorProgressFunction")))
         .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** The bus completion events go to: the stack's own, or the one {@code EventBusName} names. */
+  private static final String COMPLETION_BUS =
+      "EventBus or arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/"
+          + "${EventBusName}";
+
+  /** Besides its queue, only the signing secret (a conditional statement, not counted here). */
+  @Test
+  void theCallbackFunctionOnlyPausesItsOwnQueue() {
+    assertThat(model.grants(model.template.resource("CallbackFunction")))
+        .containsExactly(new Grant("sqs:ChangeMessageVisibility", "CallbackQueue"));
   }
 
   @Test

@@ -150,6 +150,7 @@ final class TemplateModel {
       case Intrinsic.GetAtt getAtt when getAtt.attribute().equals("Arn") -> getAtt.logicalId();
       case Intrinsic.Sub sub -> sub.template().replaceAll("\\$\\{([A-Za-z0-9]+)\\.Arn}", "$1");
       case Intrinsic.Ref ref -> "Ref " + ref.name();
+      case Intrinsic.If choice -> arn(choice.whenTrue()) + " or " + arn(choice.whenFalse());
       default -> String.valueOf(resource);
     };
   }

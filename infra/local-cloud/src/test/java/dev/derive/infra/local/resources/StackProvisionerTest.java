@@ -53,7 +53,9 @@ class StackProvisionerTest {
             List.of(
                 new BucketProvisioner(s3, "derive-local"),
                 new QueueProvisioner(sqs, "derive-local"),
-                new TableProvisioner(dynamoDb, "derive-local")),
+                new TableProvisioner(dynamoDb, "derive-local"),
+                new EventBusProvisioner(AwsClients.eventBridge(endpoint), "derive-local"),
+                new RuleProvisioner(AwsClients.eventBridge(endpoint), "derive-local", line -> {})),
             "derive-local",
             "us-east-1",
             line -> {})

@@ -263,6 +263,8 @@ class TemplateReaderTest {
             "AWS::S3::Bucket",
             "AWS::SQS::Queue",
             "AWS::DynamoDB::Table",
+            "AWS::Events::EventBus",
+            "AWS::Events::Rule",
             FunctionDefinitions.TYPE,
             LayerDefinitions.TYPE);
 

@@ -1,0 +1,129 @@
+package dev.derive.coordinator.progress;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.derive.coordinator.completion.CallbackDelivery;
+import dev.derive.coordinator.completion.CallbackRetries;
+import dev.derive.coordinator.completion.CallbackSender;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Delivers a batch of callbacks from the callback queue, one attempt each ({@link CallbackSender}).
+ * A delivered callback is acknowledged; a failed one is a batch item failure whose message is made
+ * invisible for the {@link CallbackRetries} pause first ({@code ChangeMessageVisibility}), so SQS
+ * offers it again after that pause and, once {@code maxReceiveCount} attempts have failed, moves it
+ * to the callback dead-letter queue: the dead-letter record (with an alarm on it). Only the
+ * receiver's host and the outcome are logged: not the URL's path or query (they may hold a token),
+ * nor the body, nor the response.
+ */
+@ApplicationScoped
+public class CallbackBatch {
+  private static final Logger LOG = Logger.getLogger(CallbackBatch.class);
+
+  private final CallbackSender sender;
+  private final CallbackRetries retries;
+  private final SqsClient sqs;
+  private final String queueUrl;
+  private final int maxAttempts;
+
+  /**
+   * @param queueUrl the callback queue ({@code CALLBACK_QUEUE_URL}), whose messages' visibility is
+   *     changed
+   * @param maxAttempts its {@code maxReceiveCount} ({@code CALLBACK_MAX_RECEIVE_COUNT}), to say in
+   *     the log when a delivery is dead-lettered
+   */
+  CallbackBatch(
+      CallbackSender sender,
+      CallbackRetries retries,
+      SqsClient sqs,
+      @ConfigProperty(name = "CALLBACK_QUEUE_URL") String queueUrl,
+      @ConfigProperty(name = "CALLBACK_MAX_RECEIVE_COUNT", defaultValue = "8") int maxAttempts) {
+    this.sender = sender;
+    this.retries = retries;
+    this.sqs = sqs;
+    this.queueUrl = queueUrl;
+    this.maxAttempts = maxAttempts;
+  }
+
+  /** Attempts every delivery; returns the ids of those to be attempted again. */
+  public SQSBatchResponse process(SQSEvent event) {
+    List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+    List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
+    for (SQSEvent.SQSMessage message : records) {
+      if (!deliver(message)) {
+        failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
+      }
+    }
+    return new SQSBatchResponse(failures);
+  }
+
+  /** One attempt; whether the message is done with (delivered, or malformed and dropped). */
+  private boolean deliver(SQSEvent.SQSMessage message) {
+    CallbackDelivery delivery;
+    try {
+      delivery = CallbackDelivery.decode(message.getBody() == null ? "" : message.getBody());
+    } catch (IllegalArgumentException e) {
+      LOG.errorf("dropping callback message %s: %s", message.getMessageId(), e.getMessage());
+      return true;
+    }
+    int attempt = receiveCount(message);
+    String host = host(delivery.url());
+    CallbackSender.Attempt result = sender.send(delivery);
+    if (result.delivered()) {
+      LOG.infof(
+          "callback %s to %s delivered on attempt %d: %s",
+          delivery.id(), host, attempt, result.outcome());
+      return true;
+    }
+    if (attempt >= maxAttempts) {
+      LOG.errorf(
+          "callback %s to %s failed on its last attempt %d (%s): dead-lettered",
+          delivery.id(), host, attempt, result.outcome());
+      return false;
+    }
+    Duration pause = retries.delayAfter(attempt);
+    LOG.warnf(
+        "callback %s to %s failed on attempt %d (%s): next attempt in %d s",
+        delivery.id(), host, attempt, result.outcome(), pause.toSeconds());
+    try {
+      sqs.changeMessageVisibility(
+          b ->
+              b.queueUrl(queueUrl)
+                  .receiptHandle(message.getReceiptHandle())
+                  .visibilityTimeout((int) pause.toSeconds()));
+    } catch (RuntimeException e) {
+      LOG.warnf(
+          "callback %s: pause not set (%s); the queue's visibility timeout applies",
+          delivery.id(), e.getMessage());
+    }
+    return false;
+  }
+
+  private static int receiveCount(SQSEvent.SQSMessage message) {
+    String count =
+        message.getAttributes() == null
+            ? null
+            : message.getAttributes().get("ApproximateReceiveCount");
+    try {
+      return count == null ? 1 : Math.max(1, Integer.parseInt(count));
+    } catch (NumberFormatException e) {
+      return 1;
+    }
+  }
+
+  private static String host(String url) {
+    try {
+      String host = URI.create(url).getHost();
+      return host == null ? "?" : host;
+    } catch (IllegalArgumentException e) {
+      return "?";
+    }
+  }
+}
