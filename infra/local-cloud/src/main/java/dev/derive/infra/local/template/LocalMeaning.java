@@ -13,6 +13,9 @@ public final class LocalMeaning {
   private static final Map<String, String> SKIPPED =
       Map.ofEntries(
           Map.entry("AWS::CloudWatch::Alarm", "alarms are not evaluated locally"),
+          Map.entry(
+              "AWS::CloudWatch::Dashboard",
+              "no dashboard locally: ./derive up lists the EMF metrics it saw when it stops"),
           Map.entry("AWS::Logs::LogGroup", "function output is printed to the console instead"),
           Map.entry("AWS::S3::BucketPolicy", "bucket policies are not enforced locally"),
           Map.entry("AWS::SQS::QueuePolicy", "queue policies are not enforced locally"),
