@@ -18,6 +18,10 @@ import org.jsoup.nodes.Document;
  * URI resolves to nothing, so no file, class-path or network resource is ever read.
  */
 final class PdfWriter {
+  static {
+    JulXRLogger.install(); // openhtmltopdf's lines as the function's JSON log, its chatter at debug
+  }
+
   private final long maxOutputBytes;
 
   PdfWriter(long maxOutputBytes) {
