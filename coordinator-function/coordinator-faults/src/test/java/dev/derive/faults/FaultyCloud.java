@@ -517,6 +517,13 @@ final class FaultyCloud {
     }
 
     @Override
+    public dev.derive.coordinator.claim.StepWrite recordAdvance(
+        String jobId, String executionId, int step, StepRun run, Instant now, Instant lease) {
+      check();
+      return tableStore.recordAdvance(jobId, executionId, step, run, now, lease);
+    }
+
+    @Override
     public dev.derive.coordinator.claim.StepWrite recordLastSuccess(
         String jobId, String executionId, int step, StepRun run, Instant now) {
       check();

@@ -16,7 +16,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The {@link JobStore} on a DynamoDB table with partition key {@code jobId} (S) and TTL attribute
@@ -192,6 +194,26 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   @Override
+  public StepWrite recordAdvance(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      Instant now,
+      Instant leaseExpiresAt) {
+    Update update = successUpdate(stepIndex, run, false, now, leaseExpiresAt);
+    return writeAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        " AND size(#steps) > :next",
+        update.expression(),
+        update.names(),
+        update.values(),
+        true);
+  }
+
+  @Override
   public StepWrite recordLastSuccess(
       String jobId, String executionId, int stepIndex, StepRun run, Instant now) {
     Update update = successUpdate(stepIndex, run, true, now, now);
@@ -295,8 +317,9 @@ public final class DynamoDbJobStore implements JobStore {
 
   /**
    * One {@code UpdateItem} of {@code expression} under {@link #AT_STEP_CONDITION} followed by
-   * {@code extraCondition}; when {@code readOnFailure}, a failed condition returns the item as it
-   * is ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}: no read request of its own).
+   * {@code extraCondition}; when {@code returnRecord}, the item comes back either way, as written
+   * ({@code ReturnValues.ALL_NEW}) or, when the condition fails, as it is ({@code
+   * ReturnValuesOnConditionCheckFailure.ALL_OLD}): no read request of its own.
    */
   private StepWrite writeAtStep(
       String jobId,
@@ -306,7 +329,7 @@ public final class DynamoDbJobStore implements JobStore {
       String expression,
       Map<String, String> names,
       Map<String, AttributeValue> values,
-      boolean readOnFailure) {
+      boolean returnRecord) {
     Map<String, String> allNames = new HashMap<>(names);
     allNames.put("#executionId", JobItems.EXECUTION_ID);
     allNames.put("#currentStep", JobItems.CURRENT_STEP);
@@ -317,19 +340,23 @@ public final class DynamoDbJobStore implements JobStore {
     allValues.put(":pending", s(JobStatus.PENDING.name()));
     allValues.put(":running", s(JobStatus.RUNNING.name()));
     try {
-      dynamoDb.updateItem(
-          b ->
-              b.tableName(table)
-                  .key(Map.of(JobItems.JOB_ID, s(jobId)))
-                  .updateExpression(expression)
-                  .conditionExpression(AT_STEP_CONDITION + extraCondition)
-                  .expressionAttributeNames(allNames)
-                  .expressionAttributeValues(allValues)
-                  .returnValuesOnConditionCheckFailure(
-                      readOnFailure
-                          ? ReturnValuesOnConditionCheckFailure.ALL_OLD
-                          : ReturnValuesOnConditionCheckFailure.NONE));
-      return StepWrite.applied();
+      UpdateItemResponse response =
+          dynamoDb.updateItem(
+              b ->
+                  b.tableName(table)
+                      .key(Map.of(JobItems.JOB_ID, s(jobId)))
+                      .updateExpression(expression)
+                      .conditionExpression(AT_STEP_CONDITION + extraCondition)
+                      .expressionAttributeNames(allNames)
+                      .expressionAttributeValues(allValues)
+                      .returnValues(returnRecord ? ReturnValue.ALL_NEW : ReturnValue.NONE)
+                      .returnValuesOnConditionCheckFailure(
+                          returnRecord
+                              ? ReturnValuesOnConditionCheckFailure.ALL_OLD
+                              : ReturnValuesOnConditionCheckFailure.NONE));
+      return response.hasAttributes() && !response.attributes().isEmpty()
+          ? StepWrite.applied(JobItems.fromItem(response.attributes()))
+          : StepWrite.applied();
     } catch (ConditionalCheckFailedException staleOrDuplicate) {
       return StepWrite.notApplied(
           staleOrDuplicate.hasItem() && !staleOrDuplicate.item().isEmpty()

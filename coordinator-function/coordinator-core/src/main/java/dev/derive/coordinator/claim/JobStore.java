@@ -96,6 +96,25 @@ public interface JobStore {
       Instant leaseExpiresAt);
 
   /**
+   * Records step {@code stepIndex} SUCCEEDED and the job at the next step without reading the job
+   * first: what {@link #recordSuccess} with {@code lastStep} false does, applied only while the job
+   * is at the step and that step is not its plan's last. On DynamoDB one conditional {@code
+   * UpdateItem} that returns the record either way: as written (to dispatch the next step from), or
+   * as it is when the write does not apply.
+   *
+   * @param leaseExpiresAt the job's lease until the next step is known to be queued
+   * @return recorded with the job as written, or not with the job as it is now
+   * @throws JobStoreException on a store failure
+   */
+  StepWrite recordAdvance(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      Instant now,
+      Instant leaseExpiresAt);
+
+  /**
    * Records the last step of a job SUCCEEDED without reading the job first: what {@link
    * #recordSuccess} with {@code lastStep} does (the job SUCCEEDED, its completion notice pending),
    * applied only while the job is at the step and that step is its plan's last. On DynamoDB one

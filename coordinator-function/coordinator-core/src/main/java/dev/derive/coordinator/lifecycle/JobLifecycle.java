@@ -13,6 +13,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRun;
 import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepErrorTypes;
@@ -184,6 +185,24 @@ public final class JobLifecycle {
       if (write.recorded()) {
         notifier.announce(result.jobId());
         return ProgressOutcome.SUCCEEDED;
+      }
+      found = write.current();
+    } else if (advancesItsJob(result)) {
+      // Likewise the advance: the write returns the job, the next step is dispatched from it.
+      Instant now = clock.instant();
+      StepWrite write =
+          store.recordAdvance(
+              result.jobId(),
+              result.executionId(),
+              result.stepIndex(),
+              run(result, StepRun.SUCCEEDED),
+              now,
+              now.plus(longestStepLease()));
+      if (write.recorded()) {
+        Job job = write.current().orElseThrow();
+        dispatcher.dispatch(StepMessages.of(job, result.stepIndex() + 1, result.output()));
+        dispatched(job, result.stepIndex() + 1);
+        return ProgressOutcome.ADVANCED;
       }
       found = write.current();
     } else {
@@ -436,6 +455,29 @@ public final class JobLifecycle {
         && !result.isStarted()
         && result.output() != null
         && DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
+  }
+
+  /**
+   * Whether {@code result} reports a success that wrote an intermediate (anything but {@code
+   * derivatives/<jobId>}): not the last step, so the job advances. The store's write checks it.
+   */
+  private static boolean advancesItsJob(StepResult result) {
+    return result.succeeded()
+        && !result.isStarted()
+        && result.output() != null
+        && !DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
+  }
+
+  /**
+   * The lease an advance writes before it knows the next step's capability: the longest horizon of
+   * any; the mark that the step is queued sets its own at once. (Only a progress function that dies
+   * between the advance and the send leaves it, and then the redelivered result sends the step.)
+   */
+  private Duration longestStepLease() {
+    return Capabilities.ALL.stream()
+        .map(capability -> stepLease.apply(capability.name()))
+        .max(Duration::compareTo)
+        .orElseThrow();
   }
 
   private static StepRun run(StepResult result, String status) {

@@ -124,6 +124,22 @@ public final class InMemoryJobStore implements JobStore {
   }
 
   @Override
+  public synchronized StepWrite recordAdvance(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRun run,
+      Instant now,
+      Instant leaseExpiresAt) {
+    Job job = jobs.get(jobId);
+    if (!atStep(job, executionId, stepIndex) || job.steps().size() <= stepIndex + 1) {
+      return StepWrite.notApplied(Optional.ofNullable(job));
+    }
+    recordSuccess(jobId, executionId, stepIndex, run, false, now, leaseExpiresAt);
+    return StepWrite.applied(jobs.get(jobId));
+  }
+
+  @Override
   public synchronized StepWrite recordLastSuccess(
       String jobId, String executionId, int stepIndex, StepRun run, Instant now) {
     Job job = jobs.get(jobId);

@@ -192,6 +192,30 @@ abstract class JobStoreContract {
   }
 
   @Test
+  void anAdvanceIsOneWriteThatReturnsTheJobAsWrittenOrAsItIs() {
+    Job job = claim(Jobs.newId(), 2, T0);
+    StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
+    Instant lease = T0.plusSeconds(60);
+
+    StepWrite advanced = store().recordAdvance(job.jobId(), job.executionId(), 0, run, T0, lease);
+
+    assertThat(advanced.recorded()).isTrue();
+    Job written = advanced.current().orElseThrow();
+    assertThat(written.currentStep()).isEqualTo(1);
+    assertThat(written.status()).isEqualTo(JobStatus.RUNNING);
+    assertThat(written.plan().size()).isEqualTo(2);
+    assertThat(written.leaseExpiresAt()).isEqualTo(lease);
+
+    StepWrite duplicate = store().recordAdvance(job.jobId(), job.executionId(), 0, run, T0, lease);
+    assertThat(duplicate.recorded()).as("a duplicate").isFalse();
+    assertThat(duplicate.current().orElseThrow().currentStep()).isEqualTo(1);
+
+    StepWrite last = store().recordAdvance(job.jobId(), job.executionId(), 1, run, T0, lease);
+    assertThat(last.recorded()).as("the last step does not advance").isFalse();
+    assertThat(last.current().orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+  }
+
+  @Test
   void theLastStepsSuccessEndsTheJobInOneWrite() {
     Job job = claim(Jobs.newId(), 1, T0);
     StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
