@@ -1,5 +1,6 @@
 package dev.derive.coordinator.api;
 
+import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
@@ -7,6 +8,7 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.service.PollSchedule;
 import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.coordinator.url.DerivativeCdn;
 import dev.derive.coordinator.url.ForbiddenUrlException;
 import dev.derive.coordinator.url.FormatNegotiation;
 import dev.derive.coordinator.url.ImageUrl;
@@ -37,13 +39,17 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *
  * <ul>
  *   <li>made (or made within {@code IMAGE_URL_WAIT_SECONDS}, default 5) → {@code 302} to the
- *       presigned download, {@code Cache-Control: public, max-age} a quarter of the download URL's
- *       remaining lifetime, so browsers and CDNs keep the redirect only while it works;
+ *       derivative: with {@code DERIVATIVES_CDN_URL} set (the CloudFront distribution of
+ *       template.yaml) to its path there, {@code Cache-Control: public, max-age=}{@value
+ *       #CDN_REDIRECT_MAX_AGE_SECONDS}; otherwise to the presigned download, {@code max-age} a
+ *       quarter of the download URL's remaining lifetime, so browsers and CDNs keep the redirect
+ *       only while it works;
  *   <li>still running → {@code 503} problem+json with {@code Retry-After} (RFC 9110 section
  *       10.2.3);
  *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}); invalid options → 400;
  *       unsigned, wrongly signed or expired → 403;
- *   <li>{@code f:auto} answers carry {@code Vary: Accept} (RFC 9110 section 12.5.5).
+ *   <li>{@code f:auto} answers carry {@code Vary: Accept} (RFC 9110 section 12.5.5), problems
+ *       included.
  * </ul>
  */
 @Path("/v1/{signature}/{path: .+}")
@@ -51,11 +57,20 @@ public class ImageUrlResource {
   /** Seconds a client should wait before asking again for a derivative still being made. */
   static final int RETRY_AFTER_SECONDS = 2;
 
+  /**
+   * How long browsers and the CDN keep a redirect to the CDN's copy of a derivative: an hour. The
+   * CDN URL does not expire, but the derivative does ({@code DerivativeRetentionDays}, counted from
+   * its making), and an expired one is made again under the same path only when its image URL is
+   * asked again: an hour bounds how long a cached redirect can point at nothing.
+   */
+  static final int CDN_REDIRECT_MAX_AGE_SECONDS = 3600;
+
   private final RequestValidator validator;
   private final DerivativeService service;
   private final PresetCatalogue presets;
   private final SigningKeySource keys;
   private final Duration wait;
+  private final Optional<DerivativeCdn> cdn;
   private final Clock clock = Clock.systemUTC();
 
   ImageUrlResource(
@@ -63,12 +78,14 @@ public class ImageUrlResource {
       DerivativeService service,
       PresetCatalogue presets,
       SigningKeySource keys,
-      @ConfigProperty(name = "IMAGE_URL_WAIT_SECONDS", defaultValue = "5") int waitSeconds) {
+      @ConfigProperty(name = "IMAGE_URL_WAIT_SECONDS", defaultValue = "5") int waitSeconds,
+      @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn) {
     this.validator = validator;
     this.service = service;
     this.presets = presets;
     this.keys = keys;
     this.wait = Duration.ofSeconds(Math.min(waitSeconds, RequestValidator.MAX_WAIT_SECONDS));
+    this.cdn = DerivativeCdn.of(cdn);
   }
 
   /** Redirects to the derivative the signed URL names, making it first if need be. */
@@ -91,8 +108,12 @@ public class ImageUrlResource {
     try {
       Response response = answer(url, FormatNegotiation.pick(accept));
       return negotiated ? vary(response) : response;
-    } catch (JobFailedException e) {
-      return negotiated ? vary(Problems.of(e)) : Problems.of(e);
+    } catch (CoordinatorException e) {
+      // the answer depends on Accept for a failure too (another format may have another outcome)
+      if (!negotiated) {
+        throw e;
+      }
+      return vary(Problems.of(e));
     }
   }
 
@@ -102,12 +123,12 @@ public class ImageUrlResource {
             validator.validate(url.requestBody(presets.current(), autoMediaType)),
             RequestTelemetry.traceId());
     if (submission.isReady()) {
-      return found(submission.download());
+      return found(submission.jobId(), submission.download());
     }
     Optional<JobView> ended =
         service.awaitEnd(submission.jobId(), wait, PollSchedule.WAITING_REQUEST);
     if (ended.isPresent() && ended.get().status() == JobStatus.SUCCEEDED) {
-      return found(ended.get().download());
+      return found(ended.get().id(), ended.get().download());
     }
     if (ended.isPresent() && ended.get().status() == JobStatus.FAILED) {
       throw new JobFailedException(ended.get().id(), ended.get().error());
@@ -125,7 +146,13 @@ public class ImageUrlResource {
             Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))));
   }
 
-  private Response found(PresignedDownload download) {
+  private Response found(String id, PresignedDownload download) {
+    if (cdn.isPresent()) {
+      return Response.status(Response.Status.FOUND)
+          .location(cdn.get().location(id, download.url()))
+          .header("Cache-Control", "public, max-age=" + CDN_REDIRECT_MAX_AGE_SECONDS)
+          .build();
+    }
     long left = Duration.between(clock.instant(), download.expiresAt()).toSeconds();
     return Response.status(Response.Status.FOUND)
         .location(URI.create(download.url().toString()))

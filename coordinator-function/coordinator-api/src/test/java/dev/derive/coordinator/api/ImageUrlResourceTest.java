@@ -184,6 +184,21 @@ class ImageUrlResourceTest {
   }
 
   @Test
+  void formatAutoProblemsVaryOnAcceptToo() {
+    Response missing = get(signed("/f:auto/w:83/urls/no-such.jpg"), "image/avif");
+    Response invalid = get(signed("/f:auto/w:100000/" + KEY), "image/avif");
+    Response fixed = get(signed("/f:webp/w:83/urls/no-such.jpg"), "image/avif");
+
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(missing.contentType()).startsWith(PROBLEM);
+    assertThat(missing.header("Vary")).isEqualTo("Accept");
+    assertThat(invalid.statusCode()).isEqualTo(400);
+    assertThat(invalid.header("Vary")).isEqualTo("Accept");
+    assertThat(fixed.statusCode()).isEqualTo(404);
+    assertThat(fixed.header("Vary")).isNull();
+  }
+
+  @Test
   void aMissMadeWithinTheWaitIsA302() throws Exception {
     String queue = ConfigProvider.getConfig().getValue("IMAGE_QUEUE_URL", String.class);
     CompletableFuture<Void> worker =

@@ -86,6 +86,25 @@ class LeastPrivilegeTest {
         .containsExactlyInAnyOrderElementsOf(expected);
   }
 
+  /** The upload-events function submits like the API, without presigning or callbacks. */
+  @Test
+  void theUploadEventsFunctionReadsSourcesClaimsJobsAndDispatchesToEveryCapability() {
+    Set<Grant> expected = new LinkedHashSet<>();
+    expected.add(new Grant("s3:GetObject", SOURCE_OBJECTS));
+    expected.add(new Grant("s3:GetObjectVersion", SOURCE_OBJECTS));
+    expected.add(new Grant("s3:GetObject", DERIVATIVE_OBJECTS));
+    expected.add(new Grant("s3:GetObject", INTERMEDIATE_OBJECTS));
+    expected.add(new Grant("s3:ListBucket", "SourceBucket"));
+    expected.add(new Grant("s3:ListBucket", "DerivativesBucket"));
+    expected.add(new Grant("dynamodb:PutItem", "JobsTable"));
+    expected.add(new Grant("dynamodb:GetItem", "JobsTable"));
+    expected.add(new Grant("dynamodb:UpdateItem", "JobsTable"));
+    model.capabilityQueues().forEach(q -> expected.add(new Grant("sqs:SendMessage", q)));
+
+    assertThat(model.grants(model.template.resource("CoordinatorUploadEventsFunction")))
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
   /** The bus completion events go to: the stack's own, or the one {@code EventBusName} names. */
   private static final String COMPLETION_BUS =
       "EventBus or arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/"
@@ -126,6 +145,8 @@ class LeastPrivilegeTest {
     Set<String> checked = new LinkedHashSet<>(model.workers().keySet());
     checked.add("CoordinatorApiFunction");
     checked.add("CoordinatorProgressFunction");
+    checked.add("CoordinatorUploadEventsFunction");
+    checked.add("CallbackFunction");
 
     assertThat(model.functions())
         .extracting(Template.Resource::logicalId)

@@ -35,11 +35,18 @@ final class TemplateModel {
     return template.resourcesOfType(FUNCTION);
   }
 
-  /** Functions with an SQS event on a queue other than the step-results queue, by logical id. */
+  /**
+   * The capability workers by logical id: functions built from {@code worker-functions/} with an
+   * SQS event on a queue other than the step-results queue (the coordinator's functions consume
+   * queues too: step results, dead letters, upload events, callbacks).
+   */
   Map<String, Template.Resource> workers() {
     Map<String, Template.Resource> workers = new LinkedHashMap<>();
     for (Template.Resource function : functions()) {
-      if (consumedQueues(function).stream().anyMatch(q -> !q.equals(STEP_RESULTS_QUEUE))) {
+      boolean workerCode =
+          String.valueOf(function.properties().get("CodeUri")).startsWith("worker-functions/");
+      if (workerCode
+          && consumedQueues(function).stream().anyMatch(q -> !q.equals(STEP_RESULTS_QUEUE))) {
         workers.put(function.logicalId(), function);
       }
     }

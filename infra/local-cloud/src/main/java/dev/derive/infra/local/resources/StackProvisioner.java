@@ -22,13 +22,17 @@ import java.util.function.Consumer;
  * ({@code AWS::Serverless::Function}), HTTP APIs ({@code AWS::Serverless::HttpApi}) and layer
  * versions ({@code AWS::Serverless::LayerVersion}) are not created here, only registered (a
  * function's {@code Ref} is its name, an API's its id, a layer version's its ARN, {@link
- * LayerDefinitions#arn}: the functions that list it get its content in their {@code /opt}).
+ * LayerDefinitions#arn}: the functions that list it get its content in their {@code /opt}). A
+ * CloudFront distribution is not created either; it is registered with an empty {@code Ref}, {@code
+ * Id} and {@code DomainName}, so {@code https://${Cdn.DomainName}} reads {@code https://}, a URL
+ * with no host, which the coordinator takes as "no CDN" (it then redirects to presigned URLs).
  */
 public final class StackProvisioner {
   /** The API id the local HTTP API reports ({@code Ref} of an {@code AWS::Serverless::HttpApi}). */
   public static final String LOCAL_API_ID = "localapi";
 
   private static final String HTTP_API = "AWS::Serverless::HttpApi";
+  private static final String CDN = "AWS::CloudFront::Distribution";
 
   private final Map<String, ResourceProvisioner> provisioners = new LinkedHashMap<>();
   private final String stackName;
@@ -68,6 +72,7 @@ public final class StackProvisioner {
       if (local != null) {
         references.register(local.logicalId(), local.reference(), local.attributes());
         created.put(local.logicalId(), local);
+        LocalMeaning.skipped(resource, references).ifPresent(log);
       } else if (LocalMeaning.isSkipped(resource.type())) {
         log.accept(LocalMeaning.skipped(resource, references).orElseThrow());
       } else if (!provisioners.containsKey(resource.type())) {
@@ -121,6 +126,10 @@ public final class StackProvisioner {
           LayerDefinitions.arn(region, LayerDefinitions.layerName(resource, references, stackName));
       return new ProvisionedResource(
           resource.logicalId(), resource.type(), arn, Map.of("LayerVersionArn", arn));
+    }
+    if (resource.type().equals(CDN)) {
+      return new ProvisionedResource(
+          resource.logicalId(), resource.type(), "", Map.of("DomainName", "", "Id", ""));
     }
     if (resource.type().equals(HTTP_API)) {
       return new ProvisionedResource(

@@ -31,6 +31,9 @@ public final class LocalMeaning {
           Map.entry(
               "AWS::CloudFront::OriginRequestPolicy",
               "no CDN locally: the coordinator redirects to presigned URLs instead"),
+          Map.entry(
+              "AWS::CloudFront::Function",
+              "no CDN locally: the coordinator redirects to presigned URLs instead"),
           Map.entry("AWS::SNS::Topic", "alarm notifications are not sent locally"),
           Map.entry("AWS::SNS::Subscription", "alarm notifications are not sent locally"),
           Map.entry("AWS::IAM::Role", "IAM is not enforced locally"),
