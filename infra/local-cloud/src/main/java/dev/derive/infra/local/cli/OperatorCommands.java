@@ -17,14 +17,16 @@ import software.amazon.awssdk.core.exception.SdkException;
  *   <li>{@code logs JOB [--since HOURS]}: one job's lines across all functions, in order ({@link
  *       LogsCommand});
  *   <li>{@code redrive CAPABILITY}: a dead-letter queue back into its queue ({@link
- *       RedriveCommand}).
+ *       RedriveCommand});
+ *   <li>{@code events}: the completion events seen, and the dead-lettered callbacks ({@link
+ *       EventsCommand}).
  * </ul>
  *
  * Exit status 2 for a usage error, 1 when the stack cannot be reached or refuses.
  */
 public final class OperatorCommands {
   /** The commands this class runs. */
-  public static final List<String> NAMES = List.of("status", "logs", "redrive");
+  public static final List<String> NAMES = List.of("status", "logs", "redrive", "events");
 
   private OperatorCommands() {}
 
@@ -60,7 +62,7 @@ public final class OperatorCommands {
         positional.add(arg);
       }
     }
-    int wanted = command.equals("status") ? 0 : 1;
+    int wanted = command.equals("status") || command.equals("events") ? 0 : 1;
     if (positional.size() != wanted) {
       return usage(err, command + (wanted == 0 ? " takes no argument" : " takes one argument"));
     }
@@ -78,6 +80,8 @@ public final class OperatorCommands {
           }
         }
         case "redrive" -> new RedriveCommand(target).redrive(positional.get(0), out);
+        case "events" ->
+            new EventsCommand(target, stateDir.resolve("completion-events.jsonl")).print(out);
         default -> {
           return usage(err, "unknown command " + command);
         }
@@ -99,7 +103,8 @@ public final class OperatorCommands {
     err.println(
         "usage: ./derive status [--stack NAME --region REGION]\n"
             + "       ./derive logs JOB [--since HOURS] [--stack NAME --region REGION]\n"
-            + "       ./derive redrive CAPABILITY|step-results [--stack NAME --region REGION]");
+            + "       ./derive redrive CAPABILITY|step-results [--stack NAME --region REGION]\n"
+            + "       ./derive events [--stack NAME --region REGION]");
     return 2;
   }
 }
