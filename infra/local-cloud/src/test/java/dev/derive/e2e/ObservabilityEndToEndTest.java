@@ -4,15 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.local.LocalCloud;
+import dev.derive.infra.local.cli.LogsCommand;
+import dev.derive.infra.local.cli.OperatorTarget;
+import dev.derive.infra.local.cli.RedriveCommand;
+import dev.derive.infra.local.cli.StatusCommand;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,6 +32,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Derive's telemetry end to end on the local cloud: one Markdown document made into a JPEG
@@ -28,7 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * as an operator would: every line naming the job is structured JSON with the correlation fields,
  * the client's id comes back on the workers' lines, the EMF documents parse and name Derive's
  * metrics, and no presigned URL's signature or credential is ever written (ImageUrlEndToEndTest
- * checks the URL signing key).
+ * checks the URL signing key). The operator's commands ({@code ./derive status|logs|redrive}) run
+ * against the same cloud.
  */
 @ExtendWith(LocalCloudExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -192,6 +210,106 @@ class ObservabilityEndToEndTest {
         assertThat(line).as(function).doesNotContainIgnoringCase("x-amz-security-token=");
       }
     }
+  }
+
+  @Test
+  void statusListsEveryQueueWithItsDeadLetterDepthAndTheJobsInFlight() throws Exception {
+    try (OperatorTarget target = target("derive-local", null)) {
+      String status = printed(out -> new StatusCommand(target).print(out));
+
+      assertThat(status).contains("queue", "waiting", "in flight", "dead-lettered");
+      for (String queue : List.of("image", "pdf", "text", "markup", "step-results")) {
+        assertThat(status).containsPattern("(?m)^" + queue + " +[0-9]+ +[0-9]+ +[0-9]+$");
+      }
+      assertThat(status).containsPattern("jobs in flight: [0-9]+");
+    }
+  }
+
+  @Test
+  void logsPrintsTheJobsLinesOfEveryFunctionInOrder(@TempDir Path folder) throws Exception {
+    Path log = folder.resolve("functions.log");
+    List<String> all = new ArrayList<>();
+    for (String function : FUNCTIONS) {
+      cloud.functionLog(function).forEach(line -> all.add("[" + function + "] " + line));
+    }
+    Files.write(log, all);
+    try (OperatorTarget target = target("derive-local", log)) {
+      String lines = printed(out -> new LogsCommand(target).print(jobId, Duration.ZERO, out));
+
+      assertThat(lines)
+          .contains(
+              "CoordinatorApiFunction request starts job",
+              "MarkupWorkerFunction step succeeded",
+              "PdfWorkerFunction step succeeded",
+              "ImageWorkerFunction step succeeded",
+              "trace=" + clientTraceId)
+          .doesNotContain("\"_aws\"");
+    }
+  }
+
+  @Test
+  void redriveMovesEveryDeadLetteredMessageBackWithItsAttributes() throws Exception {
+    String stack = "redrive-" + UUID.randomUUID().toString().substring(0, 8);
+    try (OperatorTarget target = target(stack, null)) {
+      SqsClient sqs = target.sqs();
+      String queue = sqs.createQueue(b -> b.queueName(stack + "-image")).queueUrl();
+      String dlq = sqs.createQueue(b -> b.queueName(stack + "-image-dlq")).queueUrl();
+      for (int i = 0; i < 12; i++) {
+        int n = i;
+        sqs.sendMessage(
+            b ->
+                b.queueUrl(dlq)
+                    .messageBody("{\"n\":" + n + "}")
+                    .messageAttributes(
+                        Map.of(
+                            "jobId",
+                            MessageAttributeValue.builder()
+                                .dataType("String")
+                                .stringValue("job-" + n)
+                                .build())));
+      }
+
+      int moved =
+          new RedriveCommand(target)
+              .redrive("image", new PrintStream(OutputStream.nullOutputStream()));
+
+      assertThat(moved).isEqualTo(12);
+      Set<String> bodies = new HashSet<>();
+      for (int tries = 0; tries < 10 && bodies.size() < 12; tries++) {
+        for (Message m :
+            sqs.receiveMessage(
+                    b -> b.queueUrl(queue).maxNumberOfMessages(10).messageAttributeNames("All"))
+                .messages()) {
+          assertThat(m.messageAttributes().get("jobId").stringValue()).startsWith("job-");
+          bodies.add(m.body());
+        }
+      }
+      assertThat(bodies).hasSize(12);
+      assertThat(
+              sqs.getQueueAttributes(
+                      b ->
+                          b.queueUrl(dlq)
+                              .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                  .attributes()
+                  .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+          .isEqualTo("0");
+    }
+  }
+
+  private OperatorTarget target(String stack, Path log) {
+    return new OperatorTarget(
+        stack, AwsClients.sqs(cloud.endpoint()), AwsClients.dynamoDb(cloud.endpoint()), null, log);
+  }
+
+  /** What {@code command} printed. */
+  private static String printed(PrintingCommand command) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    command.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private interface PrintingCommand {
+    void run(PrintStream out) throws Exception;
   }
 
   private static boolean isRuntimeLine(String line) {
