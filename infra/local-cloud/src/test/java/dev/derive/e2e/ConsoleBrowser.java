@@ -112,7 +112,12 @@ final class ConsoleBrowser implements AutoCloseable {
     if (configured != null) {
       Path path = Path.of(configured);
       if (!Files.isExecutable(path)) {
-        fail(property + "=" + configured + " is not an executable file");
+        fail(
+            property
+                + "="
+                + configured
+                + " is not an executable file; Debian's chromium and chromium-driver: "
+                + INSTALL);
       }
       return path;
     }
