@@ -93,6 +93,20 @@ class ImageUrlEndToEndTest {
   }
 
   @Test
+  void noLineOfTheLocalCloudOrItsFunctionsHoldsTheSigningKeyOrAPresignedSignature()
+      throws Exception {
+    URI url = signed("/rs:fit:64:64/f:webp/" + sourceKey);
+    HttpResponse<String> answer = NO_REDIRECTS.send(get(url), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(answer.body()).isIn(302, 503);
+
+    assertThat(LOG).isNotEmpty();
+    for (String line : LOG) {
+      assertThat(line).doesNotContainIgnoringCase(signingKey);
+      assertThat(line).doesNotContain("X-Amz-Signature", "X-Amz-Credential");
+    }
+  }
+
+  @Test
   void aSignedThumbnailUrlRedirectsToTheDerivativeThenHitsAtOnce() throws Exception {
     URI url = signed("/rs:fit:256:256/f:webp/" + sourceKey);
     long deliveredBefore = cloud.deliveredMessages(WORKER);
