@@ -211,9 +211,9 @@ public final class CoordinatorFactory {
   public static final long DEFAULT_PRESETS_TTL_SECONDS = 60;
 
   /**
-   * The presets in force: the document {@code PRESETS_LOCATION} names ({@code ssm:<name>} or {@code
-   * file:<path>}), re-read every {@code PRESETS_TTL_SECONDS} (default 60), or the built-in presets
-   * when it is unset. Validated with {@code validator}.
+   * The presets in force: the document {@code PRESETS_LOCATION} names ({@code ssm:<name>}, {@code
+   * s3://<bucket>/<key>} or {@code file:<path>}), re-read every {@code PRESETS_TTL_SECONDS}
+   * (default 60), or the built-in presets when it is unset. Validated with {@code validator}.
    *
    * @throws dev.derive.coordinator.preset.InvalidPresetsException if the document is invalid
    * @throws IllegalArgumentException if the location has another form
@@ -224,7 +224,12 @@ public final class CoordinatorFactory {
         settings
             .lookup()
             .apply("PRESETS_LOCATION")
-            .map(location -> PresetSource.of(location, AwsSdkClients::ssm))
+            .map(
+                location ->
+                    PresetSource.of(
+                        location,
+                        AwsSdkClients::ssm,
+                        () -> AwsSdkClients.s3(settings.s3PathStyle())))
             .orElse(null);
     long ttl =
         settings

@@ -19,14 +19,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterType;
 
 /** The presets document read from SSM on a real endpoint (moto) and from a file. */
 class PresetCatalogueTest {
   private static SsmClient ssm;
+  private static S3Client s3;
   private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
@@ -42,11 +45,13 @@ class PresetCatalogueTest {
                     AwsBasicCredentials.create(endpoint.accessKeyId(), endpoint.secretAccessKey())))
             .httpClient(UrlConnectionHttpClient.create())
             .build();
+    s3 = dev.derive.infra.endpoint.AwsClients.s3(endpoint);
   }
 
   @AfterAll
   static void close() {
     ssm.close();
+    s3.close();
   }
 
   private static String parameter(String document) {
@@ -66,7 +71,7 @@ class PresetCatalogueTest {
 
   private PresetCatalogue catalogue(String location) {
     return new PresetCatalogue(
-        PresetSource.of(location, () -> ssm), validator, Duration.ofSeconds(60), clock);
+        PresetSource.of(location, () -> ssm, () -> s3), validator, Duration.ofSeconds(60), clock);
   }
 
   @Test
@@ -132,9 +137,28 @@ class PresetCatalogueTest {
   }
 
   @Test
+  void presetsAreReadFromAnS3Object() {
+    String bucket = "presets-" + UUID.randomUUID();
+    s3.createBucket(b -> b.bucket(bucket));
+    s3.putObject(
+        b -> b.bucket(bucket).key("derive/presets.json"),
+        RequestBody.fromString(preset("banner", 1200)));
+
+    PresetCatalogue catalogue = catalogue("s3://" + bucket + "/derive/presets.json");
+
+    assertThat(catalogue.current().find("banner")).isPresent();
+    assertThat(catalogue.current().find("thumb"))
+        .as("the document replaces the built-in")
+        .isEmpty();
+  }
+
+  @Test
   void anotherLocationFormIsRefused() {
-    assertThatThrownBy(() -> catalogue("s3://bucket/presets.json"))
+    assertThatThrownBy(() -> catalogue("https://example.com/presets.json"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("ssm:<parameter name> or file:<path>");
+        .hasMessageContaining("ssm:<parameter name>, s3://<bucket>/<key> or file:<path>");
+    assertThatThrownBy(() -> catalogue("s3://bucket-only"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("needs a bucket and a key");
   }
 }
