@@ -35,7 +35,7 @@ public class CallbackBatch {
 
   /**
    * @param queueUrl the callback queue ({@code CALLBACK_QUEUE_URL}), whose messages' visibility is
-   *     changed
+   *     changed (empty in the other functions of this artifact, which never run this batch)
    * @param maxAttempts its {@code maxReceiveCount} ({@code CALLBACK_MAX_RECEIVE_COUNT}), to say in
    *     the log when a delivery is dead-lettered
    */
@@ -43,12 +43,12 @@ public class CallbackBatch {
       CallbackSender sender,
       CallbackRetries retries,
       SqsClient sqs,
-      @ConfigProperty(name = "CALLBACK_QUEUE_URL") String queueUrl,
+      @ConfigProperty(name = "CALLBACK_QUEUE_URL") java.util.Optional<String> queueUrl,
       @ConfigProperty(name = "CALLBACK_MAX_RECEIVE_COUNT", defaultValue = "8") int maxAttempts) {
     this.sender = sender;
     this.retries = retries;
     this.sqs = sqs;
-    this.queueUrl = queueUrl;
+    this.queueUrl = queueUrl.orElse("");
     this.maxAttempts = maxAttempts;
   }
 
@@ -92,6 +92,12 @@ public class CallbackBatch {
     LOG.warnf(
         "callback %s to %s failed on attempt %d (%s): next attempt in %d s",
         delivery.id(), host, attempt, result.outcome(), pause.toSeconds());
+    if (queueUrl.isBlank()) {
+      LOG.warnf(
+          "callback %s: no CALLBACK_QUEUE_URL, the queue's visibility timeout applies",
+          delivery.id());
+      return false;
+    }
     try {
       sqs.changeMessageVisibility(
           b ->
