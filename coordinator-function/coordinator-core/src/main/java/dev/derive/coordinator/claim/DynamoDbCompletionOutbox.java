@@ -50,18 +50,10 @@ public final class DynamoDbCompletionOutbox implements CompletionOutbox {
 
   @Override
   public Optional<PendingCompletion> pending(String jobId) {
-    GetItemResponse response;
-    try {
-      response =
-          dynamoDb.getItem(
-              b -> b.tableName(table).key(Map.of(JobItems.JOB_ID, s(jobId))).consistentRead(true));
-    } catch (SdkException e) {
-      throw new JobStoreException("GetItem of job " + jobId + " failed", e);
-    }
-    if (!response.hasItem() || response.item().isEmpty()) {
+    Map<String, AttributeValue> item = read(jobId);
+    if (item == null) {
       return Optional.empty();
     }
-    Map<String, AttributeValue> item = response.item();
     AttributeValue notice = item.get(JobItems.COMPLETION);
     Job job = JobItems.fromItem(item);
     if (notice == null
@@ -139,6 +131,7 @@ public final class DynamoDbCompletionOutbox implements CompletionOutbox {
     }
   }
 
+  /** The job's item, read strongly consistent; {@code null} when there is none. */
   private Map<String, AttributeValue> read(String jobId) {
     try {
       GetItemResponse response =
