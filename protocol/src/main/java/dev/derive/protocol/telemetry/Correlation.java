@@ -56,7 +56,8 @@ public final class Correlation {
   }
 
   /**
-   * Sets the job fields of this thread; a {@code null} argument leaves that field unset.
+   * Sets the job fields of this thread; a {@code null} argument leaves that field unset. The X-Ray
+   * trace header set for the invocation or message stays.
    *
    * @param jobId the job's fingerprint
    * @param stepIndex the step's 0-based index, or {@code null} for the job as a whole
@@ -66,7 +67,6 @@ public final class Correlation {
    */
   public static void job(
       String jobId, Integer stepIndex, String capability, String executionId, String traceId) {
-    clearJob();
     put(JOB_ID, jobId);
     put(STEP_INDEX, stepIndex == null ? null : stepIndex.toString());
     put(CAPABILITY, capability);
@@ -89,7 +89,7 @@ public final class Correlation {
     return value == null ? null : value.toString();
   }
 
-  /** Removes the job fields of this thread (the invocation's stay). */
+  /** Removes the job fields and the X-Ray trace header of this thread (the invocation's stay). */
   public static void clearJob() {
     for (String key : JOB_KEYS) {
       MDC.remove(key);

@@ -86,6 +86,18 @@ class EmbeddedMetricsTest {
   }
 
   @Test
+  void settingTheJobKeepsTheXRayTraceHeaderTheRequestStartedWith() {
+    Correlation.put(Correlation.XRAY_TRACE, "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1");
+
+    Correlation.job("ef".repeat(32), null, null, null, "client");
+
+    assertThat(Correlation.get(Correlation.XRAY_TRACE)).startsWith("Root=1-5759e988");
+    assertThat(Correlation.get(Correlation.STEP_INDEX)).isNull();
+    Correlation.clearJob();
+    assertThat(Correlation.get(Correlation.XRAY_TRACE)).isNull();
+  }
+
+  @Test
   void aNewInvocationClearsTheJobFieldsThePreviousOneLeft() {
     Correlation.job("cd".repeat(32), 1, "text", null, "t");
 
