@@ -18,7 +18,8 @@ final class AllowedMethods {
           DerivativesResource.class,
           UploadsResource.class,
           CapabilitiesResource.class,
-          PresetsResource.class);
+          PresetsResource.class,
+          ImageUrlResource.class);
 
   private AllowedMethods() {}
 
@@ -35,7 +36,7 @@ final class AllowedMethods {
         }
         Path sub = method.getAnnotation(Path.class);
         String template = trim(base + (sub == null ? "" : "/" + sub.value()));
-        if (wanted.matches(template.replaceAll("\\{[^/]+}", "[^/]+"))) {
+        if (wanted.matches(pattern(template))) {
           methods.add(httpMethod);
         }
       }
@@ -44,6 +45,14 @@ final class AllowedMethods {
       methods.add("HEAD");
     }
     return methods;
+  }
+
+  /**
+   * The regular expression of a JAX-RS path template: {@code {name}} is one segment, {@code {name:
+   * regex}} its regex (the image URL route's {@code {path: .+}} spans segments).
+   */
+  private static String pattern(String template) {
+    return template.replaceAll("\\{[^/:}]+:\\s*([^}]+)}", "$1").replaceAll("\\{[^/}]+}", "[^/]+");
   }
 
   private static String httpMethod(Method method) {

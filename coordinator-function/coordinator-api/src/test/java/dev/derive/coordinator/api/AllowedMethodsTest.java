@@ -14,4 +14,10 @@ class AllowedMethodsTest {
     assertThat(AllowedMethods.on("/v1/uploads")).containsExactly("POST");
     assertThat(AllowedMethods.on("/v2/nothing")).isEmpty();
   }
+
+  @Test
+  void anImageUrlOffersGetAcrossItsSegments() {
+    assertThat(AllowedMethods.on("/v1/c2lnbmF0dXJl/rs:fit:256:256/f:webp/uploads/u1/a.jpg"))
+        .containsExactly("GET", "HEAD");
+  }
 }
