@@ -153,20 +153,30 @@ class ConsoleEndToEndTest {
 
   @Test
   @Order(3)
-  void anInvalidTargetShowsTheProblemNamingItsPointer() throws Exception {
+  void twoFilesAtOnceWithAnInvalidTargetEachShowTheProblemNamingItsPointer() throws Exception {
     WebDriver page = load();
     page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
     type(page.findElement(By.id("option-width")), "0");
-    upload(page, "exif/Landscape_6.jpg");
+    page.findElement(By.id("file-input"))
+        .sendKeys( // a multiple file input takes several paths, one a line
+            samples.resolve("exif/Landscape_6.jpg").toRealPath()
+                + "\n"
+                + samples.resolve("exif/Portrait_5.jpg").toRealPath());
+    new WebDriverWait(page, Duration.ofSeconds(30))
+        .until(d -> d.findElements(By.cssSelector("#uploads li[data-state=uploaded]")).size() == 2);
     page.findElement(By.id("make")).click();
-    WebElement job = awaitJob(page, 1);
-    browser.screenshot("6-invalid-request", job);
-
-    WebElement problem = job.findElement(By.cssSelector(".problem"));
-    assertThat(problem.getText())
-        .contains("Invalid request (400)")
-        .contains("/target/width")
-        .contains("must be between 1 and 16384, got 0");
+    for (int n = 1; n <= 2; n++) {
+      WebElement job = awaitJob(page, n);
+      browser.screenshot("6-invalid-request-" + n, job);
+      assertThat(job.findElement(By.cssSelector(".problem")).getText())
+          .contains("Invalid request (400)")
+          .contains("/target/width")
+          .contains("must be between 1 and 16384, got 0");
+    }
+    assertThat(page.findElements(By.cssSelector("#jobs .job h3")))
+        .extracting(WebElement::getText)
+        .anyMatch(title -> title.startsWith("Landscape_6.jpg"))
+        .anyMatch(title -> title.startsWith("Portrait_5.jpg"));
   }
 
   @Test
@@ -208,10 +218,12 @@ class ConsoleEndToEndTest {
   void askingTwiceAtOnceJoinsTheRunningJob() throws Exception {
     WebDriver page = load();
     askForABox(page, 173);
-    upload(page, "exif/Landscape_6.jpg");
+    upload(page, "markdown-html/quick.html");
 
-    // two submits within milliseconds: the second POST meets the first one's claim, long before
-    // the image step (an SQS round trip and a worker) can have finished
+    // two submits within milliseconds; the second POST waits for the warm API instance or a new
+    // one (0.5 s apart was seen on a loaded machine, long enough for a one-step image job to end),
+    // while the chain markup -> pdf -> image (three workers, four SQS round trips) runs for
+    // seconds: the second POST joins it
     new Actions(page).doubleClick(page.findElement(By.id("make"))).perform();
     WebElement first = awaitJob(page, 1);
     WebElement second = awaitJob(page, 2);
@@ -227,6 +239,9 @@ class ConsoleEndToEndTest {
     assertThat(second.getDomAttribute("data-job-id"))
         .isEqualTo(first.getDomAttribute("data-job-id"));
     assertThat(second.getDomAttribute("data-state")).isEqualTo("SHOWN");
+    assertThat(first.findElements(By.cssSelector("tr.step")))
+        .extracting(row -> row.findElements(By.tagName("td")).get(1).getText())
+        .containsExactly("markup", "pdf", "image");
   }
 
   /** Opens the console at the API's root and waits until its form is made from the API. */
