@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Derivatives on upload (docs/derivatives-on-upload.md) end to end on the local cloud: the
@@ -30,7 +31,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * function exist. A photo uploaded through a presigned upload gets its {@code thumb} and {@code
  * preview} in the derivatives bucket without any derivative request; a JSON request for the preset
  * afterwards is a cache hit on the very object; the same bytes uploaded again to the key start no
- * execution; a key under no configured prefix gets nothing.
+ * execution; a key under no configured prefix gets nothing; a duplicate event starts nothing and a
+ * message that is no S3 event is dropped, not retried.
  */
 class DerivativesOnUploadEndToEndTest {
   private static final String WORKER = "ImageWorkerFunction";
@@ -113,6 +115,35 @@ class DerivativesOnUploadEndToEndTest {
     Map<String, S3Object> expected = new TreeMap<>(before);
     expected.putAll(made);
     assertThat(derivativeObjects().keySet()).isEqualTo(expected.keySet());
+
+    // The same event delivered again (SQS and EventBridge deliver at least once) and a message
+    // that is no S3 event: neither starts anything, neither is retried into the dead-letter queue.
+    long eventsBeforeDuplicate = cloud.deliveredMessages(UPLOAD_EVENTS);
+    String queue = cloud.queueUrl("UploadEventsQueue");
+    try (SqsClient sqs = AwsClients.sqs(cloud.endpoint())) {
+      sqs.sendMessage(b -> b.queueUrl(queue).messageBody(objectCreated(source, key)));
+      sqs.sendMessage(b -> b.queueUrl(queue).messageBody("{\"not\":\"an event\"}"));
+      await(() -> cloud.deliveredMessages(UPLOAD_EVENTS) - eventsBeforeDuplicate >= 2);
+      Thread.sleep(1_000);
+      assertThat(cloud.deliveredMessages(WORKER))
+          .as("no execution for a duplicate")
+          .isEqualTo(workerBefore);
+      assertThat(cloud.deliveredMessages(UPLOAD_EVENTS) - eventsBeforeDuplicate)
+          .as("both acknowledged, none delivered again")
+          .isEqualTo(2);
+      String dlq = cloud.queueUrl("UploadEventsDeadLetterQueue");
+      assertThat(sqs.receiveMessage(b -> b.queueUrl(dlq).waitTimeSeconds(1)).messages()).isEmpty();
+    }
+  }
+
+  /** An S3 {@code Object Created} event as EventBridge puts it on the queue. */
+  private static String objectCreated(String bucket, String key) {
+    return "{\"version\":\"0\",\"id\":\"duplicate\",\"detail-type\":\"Object Created\","
+        + "\"source\":\"aws.s3\",\"detail\":{\"bucket\":{\"name\":\""
+        + bucket
+        + "\"},\"object\":{\"key\":\""
+        + key
+        + "\"}}}";
   }
 
   private record HttpResponse(int status, JsonNode body) {}
