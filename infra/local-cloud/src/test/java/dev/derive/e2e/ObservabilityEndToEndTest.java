@@ -166,6 +166,24 @@ class ObservabilityEndToEndTest {
   }
 
   @Test
+  void theFirstStepMessageCarriesTheApisXRayTraceHeaderToTheWorker() throws Exception {
+    String apiTrace = null;
+    for (String line : cloud.functionLog("CoordinatorApiFunction")) {
+      if (line.contains("request starts job " + jobId)) {
+        apiTrace = parse("CoordinatorApiFunction", line).path("mdc").path("xrayTrace").asText();
+      }
+    }
+    assertThat(apiTrace).as("the API's X-Ray trace header").startsWith("Root=1-");
+    String workerTrace = null;
+    for (String line : cloud.functionLog("MarkupWorkerFunction")) {
+      if (line.contains(jobId) && line.contains("\"event\":\"step\"")) {
+        workerTrace = parse("MarkupWorkerFunction", line).path("mdc").path("xrayTrace").asText();
+      }
+    }
+    assertThat(workerTrace).as("AWSTraceHeader of the markup step message").isEqualTo(apiTrace);
+  }
+
+  @Test
   void theEmfDocumentsParseAndNameDerivesMetricsWithTheirDimensions() throws Exception {
     Set<String> seen = new HashSet<>();
     for (String function : FUNCTIONS) {
