@@ -95,11 +95,18 @@ class LeastPrivilegeTest {
         .containsExactlyInAnyOrderElementsOf(expected);
   }
 
-  /** The upload-events function submits like the API, without presigning or callbacks. */
+  /**
+   * The upload-events function submits like the API, without presigning; a job it ends (its first
+   * step not queued) is published with the callbacks other requests registered on it.
+   */
   @Test
-  void theUploadEventsFunctionReadsSourcesClaimsJobsAndDispatchesToEveryCapability() {
+  void theUploadEventsFunctionReadsSourcesClaimsJobsDispatchesAndPublishesWhatItEnds() {
+    Set<Grant> expected = submitGrants();
+    expected.add(new Grant("events:PutEvents", COMPLETION_BUS));
+    expected.add(new Grant("sqs:SendMessage", "CallbackQueue"));
+
     assertThat(model.grants(model.template.resource("CoordinatorUploadEventsFunction")))
-        .containsExactlyInAnyOrderElementsOf(submitGrants());
+        .containsExactlyInAnyOrderElementsOf(expected);
   }
 
   /** The bus completion events go to: the stack's own, or the one {@code EventBusName} names. */

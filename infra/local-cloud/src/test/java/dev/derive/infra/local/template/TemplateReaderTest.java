@@ -375,7 +375,10 @@ class TemplateReaderTest {
         new StackReferences(template, "derive-local", "us-east-1", overrides);
     for (Template.Resource resource : template.resources().values()) {
       String id = resource.logicalId();
-      references.register(id, "ref:" + id, Map.of("Arn", "arn:" + id, "QueueName", "name:" + id));
+      references.register(
+          id,
+          "ref:" + id,
+          Map.of("Arn", "arn:" + id, "QueueName", "name:" + id, "DomainName", "domain." + id));
     }
     return references;
   }
