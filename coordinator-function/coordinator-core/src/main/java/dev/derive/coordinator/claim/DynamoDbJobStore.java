@@ -9,6 +9,7 @@ import dev.derive.coordinator.job.StepRun;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
@@ -93,15 +95,18 @@ public final class DynamoDbJobStore implements JobStore {
       Map<String, String> names,
       Map<String, AttributeValue> values) {
     try {
-      dynamoDb.putItem(
-          b ->
-              b.tableName(table)
-                  .item(JobItems.toItem(candidate))
-                  .conditionExpression(condition)
-                  .expressionAttributeNames(names)
-                  .expressionAttributeValues(values)
-                  .returnValuesOnConditionCheckFailure(
-                      ReturnValuesOnConditionCheckFailure.ALL_OLD));
+      PutItemResponse replaced =
+          dynamoDb.putItem(
+              b ->
+                  b.tableName(table)
+                      .item(JobItems.toItem(candidate))
+                      .conditionExpression(condition)
+                      .expressionAttributeNames(names)
+                      .expressionAttributeValues(values)
+                      .returnValues(ReturnValue.ALL_OLD)
+                      .returnValuesOnConditionCheckFailure(
+                          ReturnValuesOnConditionCheckFailure.ALL_OLD));
+      carryOverCallbacks(candidate, replaced.attributes());
       return new ClaimResult(true, candidate);
     } catch (ConditionalCheckFailedException lost) {
       if (lost.hasItem() && !lost.item().isEmpty()) {
@@ -118,6 +123,52 @@ public final class DynamoDbJobStore implements JobStore {
       return new ClaimResult(false, existing);
     } catch (SdkException e) {
       throw new JobStoreException("PutItem of job " + candidate.jobId() + " failed", e);
+    }
+  }
+
+  /**
+   * Moves the callbacks of a record a claim replaced onto the new one, unless the replaced
+   * execution's completion notice was SENT (its callbacks were called back with its end). A
+   * replaced record that never announced an end is a lost execution (lease lapsed while PENDING or
+   * RUNNING) or one whose notice is still pending: its requests are called back when the new
+   * execution ends ({@code docs/completion-events.md}). The new record holds no callbacks yet (they
+   * are registered after a request is answered), so the list is at most {@link
+   * dev.derive.coordinator.completion.CompletionOutbox#MAX_CALLBACKS}. A claimer that dies between
+   * the two writes loses them.
+   */
+  private void carryOverCallbacks(Job candidate, Map<String, AttributeValue> replaced) {
+    if (replaced == null || !replaced.containsKey(JobItems.CALLBACKS)) {
+      return;
+    }
+    AttributeValue notice = replaced.get(JobItems.COMPLETION);
+    AttributeValue callbacks = replaced.get(JobItems.CALLBACKS);
+    if ((notice != null && JobItems.COMPLETION_SENT.equals(notice.s()))
+        || !callbacks.hasL()
+        || callbacks.l().isEmpty()) {
+      return;
+    }
+    try {
+      dynamoDb.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
+                  .updateExpression(
+                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :carried)")
+                  .conditionExpression("#executionId = :execution")
+                  .expressionAttributeNames(
+                      Map.of(
+                          "#callbacks", JobItems.CALLBACKS,
+                          "#executionId", JobItems.EXECUTION_ID))
+                  .expressionAttributeValues(
+                      Map.of(
+                          ":none", AttributeValue.fromL(List.of()),
+                          ":carried", callbacks,
+                          ":execution", s(candidate.executionId()))));
+    } catch (ConditionalCheckFailedException claimedAgain) {
+      // another claim replaced this one at once: it carries what it replaced
+    } catch (SdkException e) {
+      throw new JobStoreException(
+          "UpdateItem carrying callbacks over to job " + candidate.jobId() + " failed", e);
     }
   }
 

@@ -276,6 +276,46 @@ class CompletionEventsTest {
     assertThat(body.path("detail").path("fingerprint").asText()).isEqualTo(id);
   }
 
+  /**
+   * A lost execution (its lease lapsed before any end: e.g. the API died between claim and send)
+   * never announces; the claim that replaces it carries its callbacks over, so each is called back
+   * once, with the new execution's end.
+   */
+  @Test
+  void callbacksOfALostExecutionAreCalledBackWhenTheExecutionThatReplacedItEnds() {
+    String id = Jobs.newId();
+    started(id, 1);
+    String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
+    clock.advance(LEASE.plusSeconds(1));
+
+    StepResult result = success(started(id, 1)); // the new claim, past the lost one's lease
+    String joined = registrar.register(id, false, "https://b.example/hook", Map.of());
+    lifecycle.apply(result);
+
+    List<JsonNode> deliveries = drain(callbackQueue);
+    assertThat(deliveries)
+        .extracting(d -> d.path("id").asText())
+        .containsExactlyInAnyOrder(waiting, joined);
+    assertThat(read(deliveries.get(0).path("body").asText()).path("eventId").asText())
+        .isEqualTo(id + ":" + result.executionId());
+  }
+
+  /** A job that failed and was called back is retried by a new claim without calling back again. */
+  @Test
+  void callbacksAlreadyCalledBackWithAFailureAreNotCarriedToTheRetry() {
+    String id = Jobs.newId();
+    StepMessage first = started(id, 1);
+    registrar.register(id, false, "https://a.example/hook", Map.of());
+    lifecycle.apply(
+        StepResult.failure(first, new StepError("timeout", "it took too long", true), 1000, 2000)
+            .withAttempt(1));
+    assertThat(drain(callbackQueue)).hasSize(1);
+
+    lifecycle.apply(success(started(id, 1))); // a retryable failure is claimed again
+
+    assertThat(drain(callbackQueue)).isEmpty();
+  }
+
   @Test
   void aCallbackRegisteredAfterTheJobEndedIsQueuedAtOnceWithThatEnd() {
     String id = Jobs.newId();
