@@ -78,13 +78,9 @@ class PropertyOverridesTest {
   }
 
   private static FunctionDefinition function(Template template, String logicalId) {
-    StackReferences references =
-        new StackReferences(template, "derive-local", "us-east-1", Map.of());
-    for (Template.Resource resource : template.resources().values()) {
-      String id = resource.logicalId();
-      references.register(id, "ref:" + id, Map.of("Arn", "arn:" + id, "QueueName", "name:" + id));
-    }
-    return FunctionDefinitions.read(template, references, "derive-local").stream()
+    return FunctionDefinitions.read(
+            template, FakeStack.references(template, Map.of()), "derive-local")
+        .stream()
         .filter(f -> f.logicalId().equals(logicalId))
         .findFirst()
         .orElseThrow();

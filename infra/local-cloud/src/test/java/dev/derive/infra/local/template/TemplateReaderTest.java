@@ -371,15 +371,6 @@ class TemplateReaderTest {
   }
 
   private StackReferences referencesWithFakeResources(Map<String, String> overrides) {
-    StackReferences references =
-        new StackReferences(template, "derive-local", "us-east-1", overrides);
-    for (Template.Resource resource : template.resources().values()) {
-      String id = resource.logicalId();
-      references.register(
-          id,
-          "ref:" + id,
-          Map.of("Arn", "arn:" + id, "QueueName", "name:" + id, "DomainName", "domain." + id));
-    }
-    return references;
+    return FakeStack.references(template, overrides);
   }
 }
