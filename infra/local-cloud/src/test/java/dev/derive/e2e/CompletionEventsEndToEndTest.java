@@ -129,6 +129,14 @@ class CompletionEventsEndToEndTest {
         + "\"}";
   }
 
+  private static JsonNode json(String line) {
+    try {
+      return JSON.readTree(line);
+    } catch (java.io.IOException notJson) {
+      return JSON.createObjectNode();
+    }
+  }
+
   @Test
   void aFinishedJobPublishesOneEventAndCallsItsRequestBackOnceSigned() throws Exception {
     String key = api.upload(samples.resolve("exif/Portrait_5.jpg"));
@@ -152,6 +160,17 @@ class CompletionEventsEndToEndTest {
     assertThat(events.get(0).path("detail").path("eventId").asText())
         .isEqualTo(body.path("eventId").asText());
     assertThat(LOG).anyMatch(l -> l.contains("completion event " + body.path("eventId").asText()));
+    // the callback function's lines about this delivery name its job and execution (issue 13)
+    String execution = body.path("eventId").asText().substring(id.length() + 1);
+    List<JsonNode> delivered =
+        cloud.functionLog("CallbackFunction").stream()
+            .filter(l -> l.contains("delivered on attempt"))
+            .map(CompletionEventsEndToEndTest::json)
+            .filter(n -> n.path("mdc").path("jobId").asText().equals(id))
+            .toList();
+    assertThat(delivered).as(cloud.functionLog("CallbackFunction").toString()).hasSize(1);
+    assertThat(delivered.get(0).path("mdc").path("executionId").asText()).isEqualTo(execution);
+    assertThat(delivered.get(0).path("mdc").path("requestId").asText()).isNotBlank();
 
     // the same request again is answered from the cache, called back at once, and ends no job
     HttpResponse<String> cached = api.post("/v1/derivatives", thumbnail(key, 97, hook("again")));

@@ -30,6 +30,33 @@ public record CallbackDelivery(String id, String url, String body) {
     return new CallbackDelivery(callback.id(), callback.url(), CompletionEvent.json(body));
   }
 
+  /**
+   * The derivative and execution this delivery tells of, for correlating log lines: the body's
+   * {@code detail.fingerprint}, and the execution from its {@code eventId} ({@code
+   * <fingerprint>:<executionId>}; none for a cache hit, which ended no execution). Empty values
+   * when the body does not say.
+   */
+  public Subject subject() {
+    try {
+      JsonNode node = JSON.readTree(body);
+      String fingerprint = node.path("detail").path("fingerprint").asText(null);
+      String eventId = node.path("eventId").asText("");
+      int colon = eventId.indexOf(':');
+      String execution = colon > 0 ? eventId.substring(colon + 1) : null;
+      return new Subject(fingerprint, execution);
+    } catch (JsonProcessingException e) {
+      return new Subject(null, null);
+    }
+  }
+
+  /**
+   * What a delivery tells of.
+   *
+   * @param fingerprint the derivative's fingerprint (the job id), or null
+   * @param executionId the execution that ended, or null
+   */
+  public record Subject(String fingerprint, String executionId) {}
+
   /** This delivery as a queue message. */
   public String encode() {
     Map<String, Object> message = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.derive.coordinator.completion.CallbackDelivery;
 import dev.derive.coordinator.completion.CallbackRetries;
 import dev.derive.coordinator.completion.CallbackSender;
+import dev.derive.protocol.telemetry.Correlation;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Duration;
@@ -54,11 +55,24 @@ public class CallbackBatch {
 
   /** Attempts every delivery; returns the ids of those to be attempted again. */
   public SQSBatchResponse process(SQSEvent event) {
+    return process(event, null);
+  }
+
+  /**
+   * Attempts every delivery of the invocation {@code requestId}, each log line naming the job and
+   * execution the delivery tells of; returns the ids of those to be attempted again.
+   */
+  public SQSBatchResponse process(SQSEvent event, String requestId) {
+    Correlation.invocation(requestId);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
     for (SQSEvent.SQSMessage message : records) {
-      if (!deliver(message)) {
-        failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
+      try {
+        if (!deliver(message)) {
+          failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
+        }
+      } finally {
+        Correlation.clearJob();
       }
     }
     return new SQSBatchResponse(failures);
@@ -73,6 +87,8 @@ public class CallbackBatch {
       LOG.errorf("dropping callback message %s: %s", message.getMessageId(), e.getMessage());
       return true;
     }
+    CallbackDelivery.Subject subject = delivery.subject();
+    Correlation.job(subject.fingerprint(), null, null, subject.executionId(), null);
     int attempt = receiveCount(message);
     String host = host(delivery.url());
     CallbackSender.Attempt result = sender.send(delivery);

@@ -21,6 +21,6 @@ public class CallbacksHandler implements RequestHandler<SQSEvent, SQSBatchRespon
 
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-    return batch.process(event);
+    return batch.process(event, context == null ? null : context.getAwsRequestId());
   }
 }
