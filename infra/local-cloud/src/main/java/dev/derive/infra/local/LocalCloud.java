@@ -479,6 +479,13 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
    */
   @Override
   public void close() {
+    // Every poller first: moto may stop at the same time (its own shutdown hook, or Ctrl-C reaching
+    // its process group), and a mapping still polling would log each refused connection.
+    for (AutoCloseable closeable : toClose) {
+      if (closeable instanceof SqsEventSourceMapping mapping) {
+        mapping.stop();
+      }
+    }
     for (int i = toClose.size() - 1; i >= 0; i--) {
       try {
         toClose.get(i).close();

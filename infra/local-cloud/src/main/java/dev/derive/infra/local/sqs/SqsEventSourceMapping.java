@@ -195,6 +195,15 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     }
   }
 
+  /**
+   * Tells the pollers to stop after their current call, without waiting for them: a stack stopping
+   * all its mappings at once (its endpoint may already be gone) says so to every one first, so none
+   * keeps polling, and logging a refused connection, while another is joined.
+   */
+  public void stop() {
+    running = false;
+  }
+
   /** Stops polling; a batch being processed is finished first (up to the long-polling wait). */
   @Override
   public void close() {
