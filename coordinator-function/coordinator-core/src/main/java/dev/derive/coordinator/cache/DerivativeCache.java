@@ -68,7 +68,9 @@ public final class DerivativeCache {
    * {@link LookAhead}); an empty guess starts nothing.
    */
   public LookAhead lookAhead(Optional<String> guessedFingerprint) {
-    return LookAhead.start(this, guessedFingerprint);
+    // A recent hit is answered without a call: nothing to start beside the GET.
+    return LookAhead.start(
+        this, guessedFingerprint.filter(fingerprint -> recentHits.recent(fingerprint).isEmpty()));
   }
 
   /**

@@ -451,10 +451,7 @@ public final class JobLifecycle {
    * The store's write checks that it is the last step all the same.
    */
   private static boolean endsItsJob(StepResult result) {
-    return result.succeeded()
-        && !result.isStarted()
-        && result.output() != null
-        && DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
+    return finishedWithOutput(result) && writesItsDerivative(result);
   }
 
   /**
@@ -462,10 +459,15 @@ public final class JobLifecycle {
    * derivatives/<jobId>}): not the last step, so the job advances. The store's write checks it.
    */
   private static boolean advancesItsJob(StepResult result) {
-    return result.succeeded()
-        && !result.isStarted()
-        && result.output() != null
-        && !DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
+    return finishedWithOutput(result) && !writesItsDerivative(result);
+  }
+
+  private static boolean finishedWithOutput(StepResult result) {
+    return result.succeeded() && !result.isStarted() && result.output() != null;
+  }
+
+  private static boolean writesItsDerivative(StepResult result) {
+    return DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
   }
 
   /**
