@@ -15,7 +15,7 @@ import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.MutableClock;
@@ -498,7 +498,7 @@ final class FaultyCloud {
 
     @Override
     public boolean recordStarted(
-        String jobId, String executionId, int step, StepRun run, Instant now, Instant lease) {
+        String jobId, String executionId, int step, StepRecord run, Instant now, Instant lease) {
       check();
       return tableStore.recordStarted(jobId, executionId, step, run, now, lease);
     }
@@ -508,7 +508,7 @@ final class FaultyCloud {
         String jobId,
         String executionId,
         int step,
-        StepRun run,
+        StepRecord run,
         boolean last,
         Instant now,
         Instant lease) {
@@ -518,21 +518,21 @@ final class FaultyCloud {
 
     @Override
     public dev.derive.coordinator.claim.StepWrite recordAdvance(
-        String jobId, String executionId, int step, StepRun run, Instant now, Instant lease) {
+        String jobId, String executionId, int step, StepRecord run, Instant now, Instant lease) {
       check();
       return tableStore.recordAdvance(jobId, executionId, step, run, now, lease);
     }
 
     @Override
     public dev.derive.coordinator.claim.StepWrite recordLastSuccess(
-        String jobId, String executionId, int step, StepRun run, Instant now) {
+        String jobId, String executionId, int step, StepRecord run, Instant now) {
       check();
       return tableStore.recordLastSuccess(jobId, executionId, step, run, now);
     }
 
     @Override
     public boolean recordFailure(
-        String jobId, String executionId, int step, StepRun run, JobError error, Instant now) {
+        String jobId, String executionId, int step, StepRecord run, JobError error, Instant now) {
       check();
       return tableStore.recordFailure(jobId, executionId, step, run, error, now);
     }

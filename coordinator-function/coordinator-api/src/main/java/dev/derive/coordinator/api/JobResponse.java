@@ -3,7 +3,7 @@ package dev.derive.coordinator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobView;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.plan.PlannedStep;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.Operation;
@@ -85,7 +85,7 @@ public record JobResponse(
   static JobResponse of(JobView view) {
     List<StepResponse> steps = new ArrayList<>();
     for (int i = 0; i < view.steps().size(); i++) {
-      StepRun run = view.steps().get(i);
+      StepRecord run = view.steps().get(i);
       PlannedStep planned = i < view.plan().size() ? view.plan().get(i) : null;
       steps.add(
           new StepResponse(

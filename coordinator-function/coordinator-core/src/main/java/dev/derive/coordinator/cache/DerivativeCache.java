@@ -91,11 +91,12 @@ public final class DerivativeCache {
   }
 
   /**
-   * Whether the step output {@code ref} exists (one HeadObject).
+   * Whether the output {@code ref} of a step exists, wherever it lives: under {@code derivatives/}
+   * or {@code intermediates/} (one HeadObject).
    *
    * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
    */
-  public boolean contains(ObjectRef ref) {
+  public boolean stepOutputExists(ObjectRef ref) {
     return objects.head(ref.bucket(), ref.key(), ref.versionId()).isPresent();
   }
 

@@ -5,7 +5,7 @@ import static dev.derive.coordinator.claim.JobItems.s;
 
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
 import java.util.HashMap;
@@ -200,8 +200,8 @@ public final class DynamoDbJobStore implements JobStore {
             "#runStatus", "status",
             "#lease", JobItems.LEASE_EXPIRES_AT),
         Map.of(
-            ":pendingRun", s(StepRun.PENDING),
-            ":queuedRun", s(StepRun.QUEUED),
+            ":pendingRun", s(StepRecord.PENDING),
+            ":queuedRun", s(StepRecord.QUEUED),
             ":lease", n(leaseExpiresAt.getEpochSecond())));
   }
 
@@ -210,7 +210,7 @@ public final class DynamoDbJobStore implements JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       Instant now,
       Instant leaseExpiresAt) {
     return updateAtStep(
@@ -235,7 +235,7 @@ public final class DynamoDbJobStore implements JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       boolean lastStep,
       Instant now,
       Instant leaseExpiresAt) {
@@ -249,7 +249,7 @@ public final class DynamoDbJobStore implements JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       Instant now,
       Instant leaseExpiresAt) {
     Update update = successUpdate(stepIndex, run, false, now, leaseExpiresAt);
@@ -266,7 +266,7 @@ public final class DynamoDbJobStore implements JobStore {
 
   @Override
   public StepWrite recordLastSuccess(
-      String jobId, String executionId, int stepIndex, StepRun run, Instant now) {
+      String jobId, String executionId, int stepIndex, StepRecord run, Instant now) {
     Update update = successUpdate(stepIndex, run, true, now, now);
     Map<String, AttributeValue> values = new HashMap<>(update.values());
     values.put(":stepCount", n(stepIndex + 1L));
@@ -287,7 +287,7 @@ public final class DynamoDbJobStore implements JobStore {
 
   /** Step {@code stepIndex} SUCCEEDED; the job SUCCEEDED (completion pending) or at the next. */
   private static Update successUpdate(
-      int stepIndex, StepRun run, boolean lastStep, Instant now, Instant leaseExpiresAt) {
+      int stepIndex, StepRecord run, boolean lastStep, Instant now, Instant leaseExpiresAt) {
     JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
     Map<String, String> names = new HashMap<>();
     names.put("#steps", JobItems.STEPS);
@@ -317,7 +317,12 @@ public final class DynamoDbJobStore implements JobStore {
 
   @Override
   public boolean recordFailure(
-      String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now) {
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      JobError error,
+      Instant now) {
     return updateAtStep(
         jobId,
         executionId,

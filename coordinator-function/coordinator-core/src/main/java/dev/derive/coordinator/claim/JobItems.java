@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.ObjectRef;
@@ -89,7 +89,7 @@ final class JobItems {
 
   static Job fromItem(Map<String, AttributeValue> item) {
     Map<String, AttributeValue> source = item.get(SOURCE).m();
-    List<StepRun> runs = new ArrayList<>();
+    List<StepRecord> runs = new ArrayList<>();
     for (AttributeValue run : item.get(STEPS).l()) {
       runs.add(run(run.m()));
     }
@@ -117,7 +117,7 @@ final class JobItems {
         item.containsKey(EXECUTION_ID) ? item.get(EXECUTION_ID).s() : "");
   }
 
-  static AttributeValue runItem(StepRun run) {
+  static AttributeValue runItem(StepRecord run) {
     Map<String, AttributeValue> m = new HashMap<>();
     m.put("capability", s(run.capability()));
     m.put("status", s(run.status()));
@@ -150,8 +150,8 @@ final class JobItems {
     return AttributeValue.fromN(Long.toString(value));
   }
 
-  private static StepRun run(Map<String, AttributeValue> m) {
-    return new StepRun(
+  private static StepRecord run(Map<String, AttributeValue> m) {
+    return new StepRecord(
         str(m, "capability"),
         str(m, "status"),
         m.containsKey("startedAt")

@@ -2,7 +2,7 @@ package dev.derive.coordinator.claim;
 
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -73,7 +73,7 @@ public interface JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       Instant now,
       Instant leaseExpiresAt);
 
@@ -90,7 +90,7 @@ public interface JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       boolean lastStep,
       Instant now,
       Instant leaseExpiresAt);
@@ -110,7 +110,7 @@ public interface JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       Instant now,
       Instant leaseExpiresAt);
 
@@ -126,7 +126,7 @@ public interface JobStore {
    * @throws JobStoreException on a store failure
    */
   StepWrite recordLastSuccess(
-      String jobId, String executionId, int stepIndex, StepRun run, Instant now);
+      String jobId, String executionId, int stepIndex, StepRecord run, Instant now);
 
   /**
    * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error} and, in
@@ -136,5 +136,5 @@ public interface JobStore {
    * @throws JobStoreException on a store failure
    */
   boolean recordFailure(
-      String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now);
+      String jobId, String executionId, int stepIndex, StepRecord run, JobError error, Instant now);
 }

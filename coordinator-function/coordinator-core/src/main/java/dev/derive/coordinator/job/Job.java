@@ -36,7 +36,7 @@ public record Job(
     int currentStep,
     SourceIdentity source,
     ObjectRef output,
-    List<StepRun> steps,
+    List<StepRecord> steps,
     JobError error,
     Instant createdAt,
     Instant updatedAt,
@@ -107,10 +107,10 @@ public record Job(
     if (firstStep < 0 || firstStep >= plan.size()) {
       throw new IllegalArgumentException("no step " + firstStep + " in a plan of " + plan.size());
     }
-    List<StepRun> runs = new ArrayList<>();
+    List<StepRecord> runs = new ArrayList<>();
     for (int i = 0; i < plan.size(); i++) {
       String capability = plan.step(i).capability();
-      runs.add(i < firstStep ? StepRun.reused(capability, now) : StepRun.pending(capability));
+      runs.add(i < firstStep ? StepRecord.reused(capability, now) : StepRecord.pending(capability));
     }
     return new Job(
         plan.fingerprint(),

@@ -24,7 +24,7 @@ public record JobView(
     String id,
     JobStatus status,
     List<PlannedStep> plan,
-    List<StepRun> steps,
+    List<StepRecord> steps,
     JobError error,
     PresignedDownload download,
     List<Instant> expectedBy,

@@ -10,7 +10,7 @@ import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.capability.Capabilities;
@@ -129,7 +129,7 @@ public final class JobLifecycle {
     ClaimResult claim = store.claim(candidate, now, now.minus(permanentFailureHold));
     if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
       Job made = claim.job();
-      if (cache.contains(made.output())) {
+      if (cache.stepOutputExists(made.output())) {
         return new ClaimOutcome(ClaimOutcome.Kind.MADE, made);
       }
       LOG.info(
@@ -180,7 +180,7 @@ public final class JobLifecycle {
               result.jobId(),
               result.executionId(),
               result.stepIndex(),
-              run(result, StepRun.SUCCEEDED),
+              run(result, StepRecord.SUCCEEDED),
               clock.instant());
       if (write.recorded()) {
         notifier.announce(result.jobId());
@@ -195,7 +195,7 @@ public final class JobLifecycle {
               result.jobId(),
               result.executionId(),
               result.stepIndex(),
-              run(result, StepRun.SUCCEEDED),
+              run(result, StepRecord.SUCCEEDED),
               now,
               now.plus(longestStepLease()));
       if (write.recorded()) {
@@ -247,7 +247,7 @@ public final class JobLifecycle {
               job.jobId(),
               job.executionId(),
               index,
-              run(result, StepRun.RUNNING),
+              run(result, StepRecord.RUNNING),
               now,
               now.plus(leaseOf(job, index)));
       return changed ? ProgressOutcome.STARTED : ignored(result, job);
@@ -259,7 +259,7 @@ public final class JobLifecycle {
               job.jobId(),
               job.executionId(),
               index,
-              run(result, StepRun.FAILED),
+              run(result, StepRecord.FAILED),
               new JobError(error.type(), error.detail(), index, error.retryable()),
               now);
       if (!changed) {
@@ -275,7 +275,7 @@ public final class JobLifecycle {
             job.jobId(),
             job.executionId(),
             index,
-            run(result, StepRun.SUCCEEDED),
+            run(result, StepRecord.SUCCEEDED),
             last,
             now,
             now.plus(nextLease));
@@ -360,12 +360,12 @@ public final class JobLifecycle {
     if (job.currentStep() != index || index >= job.steps().size()) {
       return ProgressOutcome.IGNORED;
     }
-    StepRun before = job.steps().get(index);
+    StepRecord before = job.steps().get(index);
     Instant now = clock.instant();
-    StepRun failed =
-        new StepRun(
+    StepRecord failed =
+        new StepRecord(
             before.capability(),
-            StepRun.FAILED,
+            StepRecord.FAILED,
             before.startedAt(),
             now,
             0,
@@ -382,7 +382,7 @@ public final class JobLifecycle {
   /** Step {@code index - 1}'s success came again: dispatch step {@code index} if never queued. */
   private ProgressOutcome redispatchIfNeverQueued(Job job, ObjectRef previousOutput) {
     int index = job.currentStep();
-    if (!StepRun.PENDING.equals(job.steps().get(index).status())) {
+    if (!StepRecord.PENDING.equals(job.steps().get(index).status())) {
       return ProgressOutcome.IGNORED;
     }
     dispatcher.dispatch(StepMessages.of(job, index, previousOutput));
@@ -482,8 +482,8 @@ public final class JobLifecycle {
         .orElseThrow();
   }
 
-  private static StepRun run(StepResult result, String status) {
-    return new StepRun(
+  private static StepRecord run(StepResult result, String status) {
+    return new StepRecord(
         result.capability(),
         status,
         Instant.ofEpochMilli(result.startedAtMillis()),

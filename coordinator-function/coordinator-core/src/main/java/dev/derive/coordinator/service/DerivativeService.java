@@ -13,7 +13,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.job.JobView;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.ClaimOutcome;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
@@ -212,8 +212,8 @@ public final class DerivativeService {
   private List<Instant> expectedBy(Job job) {
     List<Instant> deadlines = new java.util.ArrayList<>();
     for (int i = 0; i < job.steps().size(); i++) {
-      StepRun run = job.steps().get(i);
-      boolean running = StepRun.RUNNING.equals(run.status()) && run.startedAt() != null;
+      StepRecord run = job.steps().get(i);
+      boolean running = StepRecord.RUNNING.equals(run.status()) && run.startedAt() != null;
       deadlines.add(running ? run.startedAt().plus(stepTimeout.apply(run.capability())) : null);
     }
     return deadlines;
@@ -233,11 +233,11 @@ public final class DerivativeService {
   private Start firstMissingStep(Plan plan) {
     for (int i = plan.size() - 2; i >= 0; i--) {
       ObjectRef output = plan.step(i).output();
-      if (cache.contains(output)) {
+      if (cache.stepOutputExists(output)) {
         return new Start(plan, i + 1);
       }
       Optional<ObjectRef> asDerivative = DerivativeFingerprint.asDerivative(output);
-      if (asDerivative.isPresent() && cache.contains(asDerivative.get())) {
+      if (asDerivative.isPresent() && cache.stepOutputExists(asDerivative.get())) {
         return new Start(plan.withStepOutput(i, asDerivative.get()), i + 1);
       }
     }

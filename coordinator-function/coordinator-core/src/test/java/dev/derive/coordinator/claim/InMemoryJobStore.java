@@ -2,7 +2,7 @@ package dev.derive.coordinator.claim;
 
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,10 +65,10 @@ public final class InMemoryJobStore implements JobStore {
       String jobId, String executionId, int stepIndex, Instant leaseExpiresAt) {
     Job job = jobs.get(jobId);
     if (!atStep(job, executionId, stepIndex)
-        || !StepRun.PENDING.equals(job.steps().get(stepIndex).status())) {
+        || !StepRecord.PENDING.equals(job.steps().get(stepIndex).status())) {
       return false;
     }
-    StepRun run = job.steps().get(stepIndex);
+    StepRecord run = job.steps().get(stepIndex);
     return update(
         jobId,
         j ->
@@ -77,9 +77,9 @@ public final class InMemoryJobStore implements JobStore {
                 j.status(),
                 j.currentStep(),
                 stepIndex,
-                new StepRun(
+                new StepRecord(
                     run.capability(),
-                    StepRun.QUEUED,
+                    StepRecord.QUEUED,
                     run.startedAt(),
                     run.finishedAt(),
                     run.outputBytes(),
@@ -95,7 +95,7 @@ public final class InMemoryJobStore implements JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       Instant now,
       Instant leaseExpiresAt) {
     if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
@@ -111,7 +111,7 @@ public final class InMemoryJobStore implements JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       boolean lastStep,
       Instant now,
       Instant leaseExpiresAt) {
@@ -128,7 +128,7 @@ public final class InMemoryJobStore implements JobStore {
       String jobId,
       String executionId,
       int stepIndex,
-      StepRun run,
+      StepRecord run,
       Instant now,
       Instant leaseExpiresAt) {
     Job job = jobs.get(jobId);
@@ -141,7 +141,7 @@ public final class InMemoryJobStore implements JobStore {
 
   @Override
   public synchronized StepWrite recordLastSuccess(
-      String jobId, String executionId, int stepIndex, StepRun run, Instant now) {
+      String jobId, String executionId, int stepIndex, StepRecord run, Instant now) {
     Job job = jobs.get(jobId);
     if (!atStep(job, executionId, stepIndex) || job.steps().size() != stepIndex + 1) {
       return StepWrite.notApplied(Optional.ofNullable(job));
@@ -152,7 +152,12 @@ public final class InMemoryJobStore implements JobStore {
 
   @Override
   public synchronized boolean recordFailure(
-      String jobId, String executionId, int stepIndex, StepRun run, JobError error, Instant now) {
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      JobError error,
+      Instant now) {
     if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
       return false;
     }
@@ -187,11 +192,11 @@ public final class InMemoryJobStore implements JobStore {
       JobStatus status,
       int currentStep,
       int runIndex,
-      StepRun run,
+      StepRecord run,
       JobError error,
       Instant updatedAt,
       Instant lease) {
-    List<StepRun> runs = new ArrayList<>(j.steps());
+    List<StepRecord> runs = new ArrayList<>(j.steps());
     runs.set(runIndex, run);
     return new Job(
         j.jobId(),
@@ -235,8 +240,8 @@ public final class InMemoryJobStore implements JobStore {
         j.executionId());
   }
 
-  private static StepRun storedRun(StepRun r) {
-    return new StepRun(
+  private static StepRecord storedRun(StepRecord r) {
+    return new StepRecord(
         r.capability(),
         r.status(),
         r.startedAt() == null ? null : Instant.ofEpochMilli(r.startedAt().toEpochMilli()),

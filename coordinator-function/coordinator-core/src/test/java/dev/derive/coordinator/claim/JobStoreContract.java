@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.derive.coordinator.Jobs;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,7 +67,7 @@ abstract class JobStoreContract {
                     job.jobId(),
                     job.executionId(),
                     0,
-                    StepRun.pending("image"),
+                    StepRecord.pending("image"),
                     new JobError("timeout", "slow", 0, retryable),
                     at))
         .isTrue();
@@ -149,7 +149,7 @@ abstract class JobStoreContract {
     assertThat(
             store()
                 .recordSuccess(
-                    job.jobId(), job.executionId(), 0, StepRun.pending("image"), true, T0, T0))
+                    job.jobId(), job.executionId(), 0, StepRecord.pending("image"), true, T0, T0))
         .isTrue();
     Instant muchLater = T0.plus(Duration.ofDays(30));
 
@@ -164,7 +164,8 @@ abstract class JobStoreContract {
   void aSucceededJobIsReplacedOnlyInTheExecutionSeen() {
     Job job = claim(Jobs.newId(), 1, T0);
     store()
-        .recordSuccess(job.jobId(), job.executionId(), 0, StepRun.pending("image"), true, T0, T0);
+        .recordSuccess(
+            job.jobId(), job.executionId(), 0, StepRecord.pending("image"), true, T0, T0);
     Job second = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
     Job third = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
 
@@ -178,7 +179,7 @@ abstract class JobStoreContract {
   @Test
   void stepWritesApplyOnlyAtTheStepOfTheCurrentExecution() {
     Job job = claim(Jobs.newId(), 2, T0);
-    StepRun run = StepRun.pending("image");
+    StepRecord run = StepRecord.pending("image");
 
     assertThat(store().recordSuccess(job.jobId(), "another", 0, run, false, T0, T0)).isFalse();
     assertThat(store().recordSuccess(job.jobId(), job.executionId(), 1, run, false, T0, T0))
@@ -194,7 +195,8 @@ abstract class JobStoreContract {
   @Test
   void anAdvanceIsOneWriteThatReturnsTheJobAsWrittenOrAsItIs() {
     Job job = claim(Jobs.newId(), 2, T0);
-    StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
+    StepRecord run =
+        new StepRecord("image", StepRecord.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
     Instant lease = T0.plusSeconds(60);
 
     StepWrite advanced = store().recordAdvance(job.jobId(), job.executionId(), 0, run, T0, lease);
@@ -218,20 +220,22 @@ abstract class JobStoreContract {
   @Test
   void theLastStepsSuccessEndsTheJobInOneWrite() {
     Job job = claim(Jobs.newId(), 1, T0);
-    StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
+    StepRecord run =
+        new StepRecord("image", StepRecord.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
 
     assertThat(store().recordLastSuccess(job.jobId(), job.executionId(), 0, run, T0).recorded())
         .isTrue();
 
     Job ended = store().find(job.jobId()).orElseThrow();
     assertThat(ended.status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(ended.steps().get(0).status()).isEqualTo(StepRun.SUCCEEDED);
+    assertThat(ended.steps().get(0).status()).isEqualTo(StepRecord.SUCCEEDED);
   }
 
   @Test
   void aLastStepWriteThatDoesNotApplyAnswersWithTheRecordAsItIs() {
     Job twoSteps = claim(Jobs.newId(), 2, T0);
-    StepRun run = new StepRun("image", StepRun.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
+    StepRecord run =
+        new StepRecord("image", StepRecord.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
 
     StepWrite notLast =
         store().recordLastSuccess(twoSteps.jobId(), twoSteps.executionId(), 0, run, T0);
@@ -258,7 +262,8 @@ abstract class JobStoreContract {
   @Test
   void startedMakesTheJobRunningAndRenewsTheLease() {
     Job job = claim(Jobs.newId(), 1, T0);
-    StepRun running = new StepRun("image", StepRun.RUNNING, T0.plusSeconds(1), null, 0, false, 2);
+    StepRecord running =
+        new StepRecord("image", StepRecord.RUNNING, T0.plusSeconds(1), null, 0, false, 2);
     Instant lease = T0.plusSeconds(3000);
 
     assertThat(store().recordStarted(job.jobId(), job.executionId(), 0, running, T0, lease))
@@ -276,11 +281,11 @@ abstract class JobStoreContract {
     Instant lease = T0.plusSeconds(2000);
     assertThat(store().markDispatched(queued.jobId(), queued.executionId(), 0, lease)).isTrue();
     Job now = store().find(queued.jobId()).orElseThrow();
-    assertThat(now.steps().get(0).status()).isEqualTo(StepRun.QUEUED);
+    assertThat(now.steps().get(0).status()).isEqualTo(StepRecord.QUEUED);
     assertThat(now.leaseExpiresAt()).isEqualTo(lease);
 
     Job started = claim(Jobs.newId(), 1, T0);
-    StepRun running = new StepRun("image", StepRun.RUNNING, T0, null, 0, false, 1);
+    StepRecord running = new StepRecord("image", StepRecord.RUNNING, T0, null, 0, false, 1);
     store().recordStarted(started.jobId(), started.executionId(), 0, running, T0, lease);
     assertThat(store().markDispatched(started.jobId(), started.executionId(), 0, T0)).isFalse();
     assertThat(store().find(started.jobId()).orElseThrow().steps().get(0)).isEqualTo(running);

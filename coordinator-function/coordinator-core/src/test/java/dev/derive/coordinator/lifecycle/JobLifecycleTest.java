@@ -10,7 +10,7 @@ import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepErrorTypes;
@@ -75,7 +75,7 @@ class JobLifecycleTest {
     assertThat(dispatcher.sent()).hasSize(1);
     assertThat(dispatcher.last().executionId()).isEqualTo(outcome.job().executionId());
     Job queued = job(id);
-    assertThat(queued.steps().get(0).status()).isEqualTo(StepRun.QUEUED);
+    assertThat(queued.steps().get(0).status()).isEqualTo(StepRecord.QUEUED);
     assertThat(queued.leaseExpiresAt()).isEqualTo(clock.instant().plus(STEP_LEASE));
   }
 
@@ -122,7 +122,7 @@ class JobLifecycleTest {
     assertThat(lifecycle.apply(first)).isEqualTo(ProgressOutcome.REDISPATCHED);
 
     assertThat(dispatcher.last().stepIndex()).isEqualTo(1);
-    assertThat(job(id).steps().get(1).status()).isEqualTo(StepRun.QUEUED);
+    assertThat(job(id).steps().get(1).status()).isEqualTo(StepRecord.QUEUED);
     assertThat(lifecycle.apply(first)).as("once queued").isEqualTo(ProgressOutcome.IGNORED);
     assertThat(dispatcher.sent()).hasSize(2);
   }
@@ -313,7 +313,7 @@ class JobLifecycleTest {
 
     Job running = job(id);
     assertThat(running.status()).isEqualTo(JobStatus.RUNNING);
-    assertThat(running.steps().get(0).status()).isEqualTo(StepRun.RUNNING);
+    assertThat(running.steps().get(0).status()).isEqualTo(StepRecord.RUNNING);
     assertThat(running.steps().get(0).attempts()).isEqualTo(2);
     assertThat(running.steps().get(0).startedAt()).isEqualTo(Instant.ofEpochMilli(1500));
   }
@@ -339,7 +339,7 @@ class JobLifecycleTest {
     lifecycle.claim(candidate(id, 1));
 
     Job running = job(id);
-    assertThat(running.steps().get(0).status()).isEqualTo(StepRun.RUNNING);
+    assertThat(running.steps().get(0).status()).isEqualTo(StepRecord.RUNNING);
     assertThat(running.leaseExpiresAt()).isEqualTo(clock.instant().plus(STEP_LEASE));
   }
 }

@@ -9,7 +9,7 @@ import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobView;
-import dev.derive.coordinator.job.StepRun;
+import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.protocol.JobStatus;
@@ -55,7 +55,7 @@ class DerivativeStatusTest {
         job.jobId(),
         job.executionId(),
         0,
-        new StepRun("image", StepRun.RUNNING, at, null, 0, false, 1),
+        new StepRecord("image", StepRecord.RUNNING, at, null, 0, false, 1),
         at,
         at.plusSeconds(2220));
   }
@@ -95,7 +95,7 @@ class DerivativeStatusTest {
         job.jobId(),
         job.executionId(),
         0,
-        StepRun.pending("image"),
+        StepRecord.pending("image"),
         new JobError(StepErrorTypes.WORKER_FAILED, "ran out of memory", 0, true),
         clock.instant());
     objects.put(job.output().bucket(), job.output().key(), new byte[] {1, 2});

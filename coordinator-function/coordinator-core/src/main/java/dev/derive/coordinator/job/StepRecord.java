@@ -3,7 +3,8 @@ package dev.derive.coordinator.job;
 import java.time.Instant;
 
 /**
- * What happened to one step of a job.
+ * A job's record of one of its steps: what happened to it so far, as the jobs table keeps it (not
+ * to be confused with the worker's {@code StepRunner}, which executes a step).
  *
  * @param capability capability that runs the step
  * @param status {@code PENDING} (not sent yet), {@code QUEUED} (sent to its queue), {@code RUNNING}
@@ -16,7 +17,7 @@ import java.time.Instant;
  * @param attempts deliveries of the step to its worker, as the worker reported them (SQS receive
  *     count; 0 before a result arrived or for a step skipped by prefix reuse)
  */
-public record StepRun(
+public record StepRecord(
     String capability,
     String status,
     Instant startedAt,
@@ -39,20 +40,9 @@ public record StepRun(
   /** Status of a step that failed. */
   public static final String FAILED = "FAILED";
 
-  /** A step run without an attempt count. */
-  public StepRun(
-      String capability,
-      String status,
-      Instant startedAt,
-      Instant finishedAt,
-      long outputBytes,
-      boolean reused) {
-    this(capability, status, startedAt, finishedAt, outputBytes, reused, 0);
-  }
-
   /** A step of {@code capability} no result has arrived for. */
-  public static StepRun pending(String capability) {
-    return new StepRun(capability, PENDING, null, null, 0, false, 0);
+  public static StepRecord pending(String capability) {
+    return new StepRecord(capability, PENDING, null, null, 0, false, 0);
   }
 
   /**
@@ -60,7 +50,7 @@ public record StepRun(
    *
    * @param at when the reuse was decided
    */
-  public static StepRun reused(String capability, Instant at) {
-    return new StepRun(capability, SUCCEEDED, at, at, 0, true, 0);
+  public static StepRecord reused(String capability, Instant at) {
+    return new StepRecord(capability, SUCCEEDED, at, at, 0, true, 0);
   }
 }
