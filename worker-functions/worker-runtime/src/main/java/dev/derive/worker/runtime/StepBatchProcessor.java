@@ -5,59 +5,33 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFailure;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import dev.derive.worker.runtime.store.ObjectStore;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * The heart of every worker function: takes an SQS batch of step messages and returns a partial
- * batch response (the event source mapping must enable {@code ReportBatchItemFailures}). Records
- * run one after another and one bad record never fails its neighbours:
+ * The SQS edge of every worker function: takes an SQS batch of step messages and returns a partial
+ * batch response (the event source mapping must enable {@code ReportBatchItemFailures}). It turns
+ * each {@code SQSMessage} into a {@link StepDelivery} (attempt from {@code
+ * ApproximateReceiveCount}, queue time from {@code SentTimestamp}, X-Ray trace from {@code
+ * AWSTraceHeader}) and the Lambda {@link Context} into the invocation's remaining time, has a
+ * {@link StepBatch} run them (its documentation says what happens to each record) and lists the
+ * deliveries it hands back in {@code batchItemFailures}. No type of Lambda or SQS goes past this
+ * class.
  *
- * <ul>
- *   <li>succeeded, reused, permanently failed (a FAILED result was reported) or malformed: the
- *       record is processed and SQS deletes it;
- *   <li>a transient failure (SDK or I/O trouble, throttling, 5xx): the record is listed in {@code
- *       batchItemFailures}, SQS redelivers it after its visibility timeout and dead-letters it
- *       after {@code maxReceiveCount} receives;
- *   <li>when no more than {@link WorkerSettings#deadlineMarginMillis()} remain before the Lambda
- *       deadline, the records not yet started are listed in {@code batchItemFailures} untouched (a
- *       context without a plausible deadline imposes none);
- *   <li>a running step may take the remaining time minus that margin; past it the runner stops
- *       waiting, interrupts the step, deletes its temporary files and reports the record, so the
- *       response reaches Lambda before its timeout. A step that started with at least {@link
- *       #WHOLE_INVOCATION_FRACTION} of the invocation's budget (the budget of the batch's first
- *       record) fails with {@code timeout}: a retry would get no more time. A step that started
- *       later, after earlier records used the time, is handed back to SQS for a retry;
- *   <li>on a message's last delivery ({@link WorkerSettings#lastDelivery}) nothing is handed back:
- *       a transient failure is reported as a FAILED result with a retryable {@code worker-failed}
- *       (or {@code timeout}) error naming the deliveries and the last cause;
- *   <li>once a step thread ignored its interrupt or a {@link VirtualMachineError} (out of memory,
- *       stack overflow) escaped a step, the process is no longer trustworthy: the batch's remaining
- *       records (and those of any later batch) are handed back unstarted, and after building the
- *       response the processor asks its {@link ProcessExit} to end the process, so Lambda replaces
- *       it.
- * </ul>
+ * <p>A context without a plausible deadline (a remaining time that is not positive or above {@link
+ * #MAX_LAMBDA_TIMEOUT_MILLIS}, e.g. a mock Runtime API without {@code Lambda-Runtime-Deadline-Ms})
+ * imposes none.
  */
 public final class StepBatchProcessor {
   /** The longest timeout a Lambda function can have: 15 minutes (AWS Lambda quotas). */
   static final int MAX_LAMBDA_TIMEOUT_MILLIS = 900_000;
 
-  /**
-   * A step whose budget is at least this fraction of the invocation's budget had (nearly) all the
-   * time an invocation can give; an overrun then fails it with {@code timeout} instead of a retry.
-   */
-  static final double WHOLE_INVOCATION_FRACTION = 0.8;
-
-  private final StepRunner runner;
-  private final long deadlineMarginMillis;
-  private final WorkerHealth health = new WorkerHealth();
-  private final ProcessExit processExit;
+  private final StepBatch batch;
 
   /**
    * A processor logging to standard output, which halts the JVM when it can no longer be trusted
@@ -115,8 +89,9 @@ public final class StepBatchProcessor {
     Objects.requireNonNull(publisher, "publisher");
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(stepLog, "stepLog");
-    this.processExit = Objects.requireNonNull(processExit, "processExit");
-    this.runner =
+    Objects.requireNonNull(processExit, "processExit");
+    WorkerHealth health = new WorkerHealth();
+    StepRunner runner =
         new StepRunner(
             transformer,
             store,
@@ -125,7 +100,7 @@ public final class StepBatchProcessor {
             stepLog,
             Objects.requireNonNull(clock),
             health);
-    this.deadlineMarginMillis = settings.deadlineMarginMillis();
+    this.batch = new StepBatch(runner, settings.deadlineMarginMillis(), health, processExit);
     // init: a worker process killed mid-step (out of memory, timeout) left its step folder behind
     StepDirectories.sweepStale(settings.tempDirectory(), clock.instant());
   }
@@ -141,68 +116,55 @@ public final class StepBatchProcessor {
     List<SQSMessage> records =
         event == null || event.getRecords() == null ? List.of() : event.getRecords();
     Correlation.invocation(context == null ? null : context.getAwsRequestId());
-    List<BatchItemFailure> failures = new ArrayList<>();
-    long invocationBudget = -1;
-    for (SQSMessage record : records) {
-      try {
-        StepOutcome outcome;
-        String poisonedBy = health.poisonedBy();
-        long budget = poisonedBy == null ? budgetMillis(context) : 0;
-        if (poisonedBy != null) {
-          outcome =
-              runner.handBackUnstarted(
-                  record,
-                  StepErrorTypes.WORKER_FAILED,
-                  "not started: this worker process is being replaced (" + poisonedBy + ")",
-                  "it was not started: its worker process had to be replaced after an earlier step"
-                      + " broke it");
-        } else if (budget == Long.MAX_VALUE) {
-          outcome = runner.run(record, StepBudget.UNLIMITED);
-        } else if (budget <= 0) {
-          outcome = defer(record);
-        } else {
-          if (invocationBudget < 0) {
-            invocationBudget = budget;
-          }
-          boolean whole = budget >= WHOLE_INVOCATION_FRACTION * invocationBudget;
-          outcome = runner.run(record, new StepBudget(budget, whole));
-        }
-        if (!outcome.processed()) {
-          failures.add(new BatchItemFailure(record.getMessageId()));
-        }
-      } finally {
-        Correlation.clearJob(); // the next record's lines name their own job
-      }
+    List<StepDelivery> deliveries = records.stream().map(StepBatchProcessor::delivery).toList();
+    List<String> redeliver = batch.run(deliveries, () -> remainingMillis(context));
+    return new SQSBatchResponse(redeliver.stream().map(BatchItemFailure::new).toList());
+  }
+
+  /** The Derive view of an SQS record. */
+  static StepDelivery delivery(SQSMessage record) {
+    Map<String, String> attributes = record.getAttributes();
+    return new StepDelivery(
+        record.getMessageId(),
+        record.getBody(),
+        receiveCount(attribute(attributes, "ApproximateReceiveCount")),
+        sentAtMillis(attribute(attributes, "SentTimestamp")),
+        attribute(attributes, "AWSTraceHeader"));
+  }
+
+  private static String attribute(Map<String, String> attributes, String name) {
+    return attributes == null ? null : attributes.get(name);
+  }
+
+  /** The 1-based delivery attempt ({@code ApproximateReceiveCount}); 1 if absent or unreadable. */
+  static int receiveCount(String count) {
+    try {
+      return count == null ? 1 : Math.max(1, Integer.parseInt(count.trim()));
+    } catch (NumberFormatException e) {
+      return 1;
     }
-    String poisonedBy = health.poisonedBy();
-    if (poisonedBy != null) {
-      processExit.exitAfterResponse(poisonedBy);
+  }
+
+  /** When SQS received the message ({@code SentTimestamp}, epoch ms), or null if unknown. */
+  static Long sentAtMillis(String sent) {
+    try {
+      return sent == null ? null : Long.parseLong(sent.trim());
+    } catch (NumberFormatException e) {
+      return null;
     }
-    return new SQSBatchResponse(failures);
   }
 
   /**
-   * The time a record started now may take: the remaining time minus the margin, in milliseconds
-   * (zero or negative: do not start it). A remaining time that no Lambda deadline can produce (not
-   * positive, or above the 900 000 ms maximum function timeout) means the runtime sent no deadline
-   * (e.g. a mock Runtime API without {@code Lambda-Runtime-Deadline-Ms}): then there is no limit
-   * and the result is {@link Long#MAX_VALUE}. Reads the context once per record.
+   * The invocation's remaining time in milliseconds, or {@link Long#MAX_VALUE} when the runtime
+   * sent no plausible deadline (none, not positive, or above the 900 000 ms maximum function
+   * timeout). Read once per record.
    */
-  private long budgetMillis(Context context) {
+  private static long remainingMillis(Context context) {
     if (context == null) {
       return Long.MAX_VALUE;
     }
     int remaining = context.getRemainingTimeInMillis();
     boolean known = remaining > 0 && remaining <= MAX_LAMBDA_TIMEOUT_MILLIS;
-    return known ? remaining - deadlineMarginMillis : Long.MAX_VALUE;
-  }
-
-  /** Hands a record back to SQS without starting it (reported on its last delivery). */
-  private StepOutcome defer(SQSMessage record) {
-    return runner.handBackUnstarted(
-        record,
-        StepErrorTypes.TIMEOUT,
-        "not started: at most " + deadlineMarginMillis + " ms left before the deadline",
-        "it was not started: too little of its invocation's time was left");
+    return known ? remaining : Long.MAX_VALUE;
   }
 }

@@ -191,27 +191,20 @@ public final class StepLog {
       Objects.requireNonNull(outcome, "outcome");
     }
 
-    /** An entry without execution and attempt. */
-    public Entry(
-        String messageId,
-        String jobId,
-        Integer stepIndex,
-        String capability,
-        String traceId,
-        Long inputBytes,
-        Long outputBytes,
-        long durationMs,
-        StepOutcome outcome,
-        String errorType,
-        String detail) {
-      this(
+    /**
+     * The entry of a message that could not be decoded: it names no job, step, trace, execution or
+     * attempt, and nothing was read or written.
+     */
+    public static Entry undecodable(
+        String messageId, long durationMs, StepOutcome outcome, String errorType, String detail) {
+      return new Entry(
           messageId,
-          jobId,
-          stepIndex,
-          capability,
-          traceId,
-          inputBytes,
-          outputBytes,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
           durationMs,
           outcome,
           errorType,

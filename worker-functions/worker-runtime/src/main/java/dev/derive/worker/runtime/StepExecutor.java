@@ -1,0 +1,123 @@
+package dev.derive.worker.runtime;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.store.ObjectChangedException;
+import dev.derive.worker.runtime.store.ObjectNotFoundException;
+import dev.derive.worker.runtime.store.ObjectStore;
+import dev.derive.worker.runtime.store.ObjectTooLargeException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/**
+ * Does a decoded step's work: reuses an output that already exists (outputs are content-addressed:
+ * a redelivery, or an identical step of another job), else reports the start, downloads the input
+ * (pinned to the source's ETag when the step names one) and transforms it within the step's
+ * deadline ({@link StepDeadline}) in a fresh per-step directory ({@link StepDirectories}), uploads
+ * the output and reports the success.
+ *
+ * <p>The upload runs on the caller's thread only after the transform finished in time, so a
+ * cancelled step never writes its output object; the directory is deleted whatever happens (a
+ * thread that ignored its interrupt can no longer create files there).
+ */
+final class StepExecutor {
+  private final StepTransformer transformer;
+  private final ObjectStore store;
+  private final WorkerSettings settings;
+  private final StepReports reports;
+  private final StepDeadline deadline;
+
+  StepExecutor(
+      StepTransformer transformer,
+      ObjectStore store,
+      WorkerSettings settings,
+      StepReports reports,
+      StepDeadline deadline) {
+    this.transformer = transformer;
+    this.store = store;
+    this.settings = settings;
+    this.reports = reports;
+    this.deadline = deadline;
+  }
+
+  /**
+   * Runs {@code attempt}'s step to its reported success.
+   *
+   * @return {@link StepOutcome#REUSED} or {@link StepOutcome#SUCCEEDED}
+   * @throws PermanentStepFailure when the step can never succeed (wrong capability, input missing,
+   *     changed or too large, the transformer's refusal, a timeout of a whole-invocation budget)
+   * @throws DeadlineExceededException when a partial budget ran out
+   * @throws IOException on transient I/O trouble; the delivery is retried
+   */
+  StepOutcome execute(StepAttempt attempt) throws IOException {
+    StepMessage step = attempt.step;
+    if (!transformer.capability().equals(step.capability())) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INVALID_STEP,
+          "step for capability '"
+              + step.capability()
+              + "' sent to the '"
+              + transformer.capability()
+              + "' worker");
+    }
+    OptionalLong existing = store.size(step.output());
+    if (existing.isPresent()) {
+      reports.success(attempt, existing.getAsLong(), true);
+      return StepOutcome.REUSED;
+    }
+    reports.started(attempt);
+    long outputBytes = transformAndUpload(attempt);
+    reports.success(attempt, outputBytes, false);
+    return StepOutcome.SUCCEEDED;
+  }
+
+  /** Downloads, transforms within the deadline, uploads; the output's size in bytes. */
+  private long transformAndUpload(StepAttempt attempt) throws IOException {
+    StepMessage step = attempt.step;
+    Path workDirectory = StepDirectories.create(settings.tempDirectory());
+    try {
+      Path input = Files.createFile(workDirectory.resolve("input.tmp"));
+      Path output = Files.createFile(workDirectory.resolve("output.tmp"));
+      deadline.run(
+          () -> {
+            attempt.inputBytes = download(step, input);
+            transformer.transform(step, input, output);
+            Files.deleteIfExists(input);
+            return null;
+          },
+          attempt);
+      attempt.outputBytes = Files.size(output);
+      store.upload(output, step.output(), contentType(step));
+      return attempt.outputBytes;
+    } finally {
+      StepDirectories.deleteTree(workDirectory);
+    }
+  }
+
+  /** The input's size in bytes; its absence, change or excess size as the step's failure. */
+  private long download(StepMessage step, Path input) throws IOException {
+    try {
+      return store.download(step.input(), step.inputEtag(), input, settings.maxSourceBytes());
+    } catch (ObjectNotFoundException e) {
+      throw new PermanentStepFailure(StepErrorTypes.INPUT_MISSING, e.getMessage(), e);
+    } catch (ObjectChangedException e) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.SOURCE_CHANGED,
+          "the source "
+              + step.input().key()
+              + " changed after the request was accepted; request the derivative again",
+          e);
+    } catch (ObjectTooLargeException e) {
+      throw new PermanentStepFailure(StepErrorTypes.INPUT_TOO_LARGE, e.getMessage(), e);
+    }
+  }
+
+  private static String contentType(StepMessage step) {
+    return step.outputMediaType() == null
+        ? MediaTypes.APPLICATION_OCTET_STREAM
+        : step.outputMediaType();
+  }
+}

@@ -1,0 +1,134 @@
+package dev.derive.worker.runtime;
+
+import dev.derive.protocol.message.StepError;
+import dev.derive.protocol.message.StepErrorTypes;
+
+/**
+ * Classifies what a step threw and ends the delivery accordingly:
+ *
+ * <ul>
+ *   <li>a {@link PermanentStepFailure}: reported as the step's FAILED result (retryable or not as
+ *       {@link StepErrorKinds} says), the message is deleted;
+ *   <li>a {@link VirtualMachineError} (out of memory, stack overflow) anywhere in the cause chain,
+ *       even wrapped in a capability's input error: the worker's failure, never the input's; the
+ *       process is marked untrustworthy ({@link WorkerHealth}) and the delivery is transient;
+ *   <li>anything else, and a partial budget's {@link DeadlineExceededException}: transient, handed
+ *       back to SQS for a redelivery.
+ * </ul>
+ *
+ * <p>A transient failure on the message's last delivery ({@link WorkerSettings#lastDelivery}) is
+ * reported instead of handed back, as a retryable {@code worker-failed} (or {@code timeout}) error
+ * naming the deliveries and the last cause, so the job fails with a reason rather than waiting on a
+ * dead-lettered message; if the output already exists and only its success report failed, that
+ * success is sent again instead.
+ */
+final class StepFailures {
+  private static final System.Logger LOG = System.getLogger(StepFailures.class.getName());
+
+  private final StepReports reports;
+  private final WorkerSettings settings;
+  private final WorkerHealth health;
+
+  StepFailures(StepReports reports, WorkerSettings settings, WorkerHealth health) {
+    this.reports = reports;
+    this.settings = settings;
+    this.health = health;
+  }
+
+  /** Ends {@code attempt}, whose step threw {@code thrown}. */
+  StepOutcome failed(StepAttempt attempt, Throwable thrown) {
+    VirtualMachineError broken = FailureDescriptions.virtualMachineError(thrown);
+    if (broken != null) {
+      // e.g. a decoder that wrapped an OutOfMemoryError as corrupt input: the worker's failure
+      health.poison(
+          "step " + attempt.nameWithCapability() + ": " + FailureDescriptions.describe(thrown));
+      return handBack(
+          attempt, thrown, broken.getClass().getSimpleName(), StepErrorTypes.WORKER_FAILED);
+    }
+    if (thrown instanceof PermanentStepFailure failure) {
+      return permanent(attempt, failure);
+    }
+    if (thrown instanceof DeadlineExceededException) {
+      return handBack(attempt, thrown, StepErrorTypes.TIMEOUT, StepErrorTypes.TIMEOUT);
+    }
+    return handBack(
+        attempt, thrown, thrown.getClass().getSimpleName(), StepErrorTypes.WORKER_FAILED);
+  }
+
+  /**
+   * Hands a delivery back to SQS without starting it, logging it as a retry with {@code errorType}
+   * and {@code logDetail}; on its last delivery reports it FAILED instead, with the retryable
+   * {@code errorType} and {@code cause} (a human sentence) as the last error.
+   */
+  StepOutcome unstarted(StepAttempt attempt, String errorType, String logDetail, String cause) {
+    if (settings.lastDelivery(attempt.attempt())) {
+      return exhausted(attempt, errorType, cause);
+    }
+    reports.log(attempt, StepOutcome.RETRY, errorType, logDetail);
+    return StepOutcome.RETRY;
+  }
+
+  /** Reports {@code failure} as the step's FAILED result; hands the delivery back if that fails. */
+  private StepOutcome permanent(StepAttempt attempt, PermanentStepFailure failure) {
+    StepError error =
+        new StepError(
+            failure.type(),
+            FailureDescriptions.forUser(failure.type(), failure.detail()),
+            failure.retryable());
+    if (failure.getCause() != null) {
+      // the library's own words (class names, its messages) are for the log, not the user
+      LOG.log(
+          System.Logger.Level.INFO,
+          "step " + attempt.name() + " failed with " + failure.type() + ": " + failure.detail(),
+          failure.getCause());
+    }
+    return reports.failure(
+        attempt, error, "could not report the failure of step ", failure.type(), failure.detail());
+  }
+
+  /**
+   * A transient failure: hands the delivery back to SQS (logged as a retry with {@code
+   * retryErrorType}), except on its last delivery, where it is reported FAILED with {@code
+   * exhaustedType} (or, if the output exists, its success is reported once more).
+   */
+  private StepOutcome handBack(
+      StepAttempt attempt, Throwable cause, String retryErrorType, String exhaustedType) {
+    if (settings.lastDelivery(attempt.attempt())) {
+      if (attempt.success != null) {
+        // The output is there; only its report failed: try the report once more.
+        return reports.successAgain(attempt);
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "step " + attempt.name() + " failed on its last delivery",
+          cause);
+      return exhausted(attempt, exhaustedType, FailureDescriptions.describe(cause));
+    }
+    LOG.log(
+        System.Logger.Level.WARNING, "step " + attempt.name() + " will be retried by SQS", cause);
+    reports.log(attempt, StepOutcome.RETRY, retryErrorType, cause.getMessage());
+    return StepOutcome.RETRY;
+  }
+
+  /**
+   * Reports that the step failed on all its deliveries, {@code lastCause} (a human sentence) being
+   * the last one; hands the delivery back if even that report cannot be sent.
+   */
+  private StepOutcome exhausted(StepAttempt attempt, String type, String lastCause) {
+    int deliveries = attempt.attempt();
+    String detail =
+        "step "
+            + (attempt.step.stepIndex() + 1)
+            + " of "
+            + attempt.step.stepCount()
+            + " ("
+            + attempt.step.capability()
+            + ") failed on all "
+            + deliveries
+            + (deliveries == 1 ? " delivery" : " deliveries")
+            + "; last error: "
+            + lastCause;
+    StepError error = new StepError(type, detail, StepErrorKinds.retryable(type));
+    return reports.failure(attempt, error, "could not report the exhausted step ", type, detail);
+  }
+}
