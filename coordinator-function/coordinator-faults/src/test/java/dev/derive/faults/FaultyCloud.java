@@ -10,6 +10,7 @@ import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.DynamoDbJobStore;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
@@ -172,7 +173,8 @@ final class FaultyCloud {
                 capability -> STEP_LEASE,
                 Duration.ofSeconds(60),
                 Duration.ofDays(1),
-                clock),
+                clock,
+                CompletionNotifier.disabled()),
             capability -> Duration.ofSeconds(120),
             Duration.ofDays(7),
             clock);
@@ -184,7 +186,8 @@ final class FaultyCloud {
             capability -> STEP_LEASE,
             Duration.ofSeconds(60),
             Duration.ofDays(1),
-            clock);
+            clock,
+            CompletionNotifier.disabled());
     WorkerSettings settings =
         new WorkerSettings("https://results.invalid/step-results", 100_000_000, 0, tempDirectory)
             .withMaxReceiveCount(CAPABILITY_RECEIVES);

@@ -7,6 +7,7 @@ import dev.derive.coordinator.Jobs;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.InMemoryJobStore;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
@@ -46,7 +47,8 @@ class JobLifecycleTest {
           capability -> STEP_LEASE,
           DISPATCH_LEASE,
           HOLD,
-          clock);
+          clock,
+          CompletionNotifier.disabled());
 
   private Job candidate(String id, int steps) {
     return Jobs.claimed(id, steps, clock.instant(), DISPATCH_LEASE);

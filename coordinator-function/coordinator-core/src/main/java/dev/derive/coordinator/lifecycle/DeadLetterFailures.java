@@ -1,0 +1,108 @@
+package dev.derive.coordinator.lifecycle;
+
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.completion.CompletionNotifier;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.StepRecord;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.protocol.message.StepResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Fails a job whose step message or step result exhausted its deliveries and reached a dead-letter
+ * queue, with a retryable {@code dead-lettered} error naming the step, if the job is still at that
+ * step of that execution.
+ */
+final class DeadLetterFailures {
+  private final JobStore store;
+  private final Clock clock;
+  private final CompletionNotifier notifier;
+
+  DeadLetterFailures(JobStore store, Clock clock, CompletionNotifier notifier) {
+    this.store = store;
+    this.clock = clock;
+    this.notifier = notifier;
+  }
+
+  /** See {@link JobLifecycle#deadLettered}. */
+  ProgressOutcome stepMessage(StepMessage step, int receives) {
+    String detail =
+        "step "
+            + (step.stepIndex() + 1)
+            + " of "
+            + step.stepCount()
+            + " ("
+            + step.capability()
+            + ") exhausted "
+            + (receives > 0 ? receives + " deliveries" : "its deliveries")
+            + " without a result: its worker crashed, ran out of memory or was stopped each time;"
+            + " request the derivative again to retry";
+    return failAt(
+        step.jobId(),
+        step.executionId(),
+        step.stepIndex(),
+        new JobError(StepErrorTypes.DEAD_LETTERED, detail, step.stepIndex(), true));
+  }
+
+  /** See {@link JobLifecycle#resultDeadLettered}. */
+  ProgressOutcome stepResult(StepResult result) {
+    Optional<Job> found = store.find(result.jobId());
+    if (found.isEmpty()) {
+      return ProgressOutcome.UNKNOWN_JOB;
+    }
+    Job job = found.get();
+    int index = job.currentStep();
+    String detail =
+        "the result of step "
+            + (result.stepIndex() + 1)
+            + " ("
+            + result.capability()
+            + ") could not be applied in any of its deliveries;"
+            + " request the derivative again to retry";
+    return failAt(
+        job.jobId(),
+        result.executionId(),
+        index,
+        new JobError(StepErrorTypes.DEAD_LETTERED, detail, index, true));
+  }
+
+  private ProgressOutcome failAt(String jobId, String executionId, int index, JobError error) {
+    Optional<Job> found = store.find(jobId);
+    if (found.isEmpty()) {
+      return ProgressOutcome.UNKNOWN_JOB;
+    }
+    Job job = found.get();
+    if (!Objects.equals(executionId, job.executionId())) {
+      return ProgressOutcome.SUPERSEDED;
+    }
+    if (job.status().isTerminal()) {
+      notifier.announce(jobId); // a dead letter may be the last message about an unpublished end
+      return ProgressOutcome.IGNORED;
+    }
+    if (job.currentStep() != index || index >= job.steps().size()) {
+      return ProgressOutcome.IGNORED;
+    }
+    StepRecord before = job.steps().get(index);
+    Instant now = clock.instant();
+    StepRecord failed =
+        new StepRecord(
+            before.capability(),
+            StepRecord.FAILED,
+            before.startedAt(),
+            now,
+            0,
+            false,
+            before.attempts());
+    boolean changed = store.recordFailure(jobId, executionId, index, failed, error, now);
+    if (!changed) {
+      return ProgressOutcome.IGNORED;
+    }
+    notifier.announce(jobId);
+    return ProgressOutcome.FAILED;
+  }
+}

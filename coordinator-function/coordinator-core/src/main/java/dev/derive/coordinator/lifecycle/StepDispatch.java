@@ -1,0 +1,82 @@
+package dev.derive.coordinator.lifecycle;
+
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.dispatch.DispatchFailedException;
+import dev.derive.coordinator.dispatch.StepDispatcher;
+import dev.derive.coordinator.job.Job;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.message.StepMessage;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+import java.util.logging.Logger;
+
+/**
+ * Sends a job's step to its queue and marks it QUEUED with its lease, and knows the leases: a
+ * dispatched step's lease is its capability's whole retry horizon.
+ */
+final class StepDispatch {
+  private static final Logger LOG = Logger.getLogger(StepDispatch.class.getName());
+
+  private final JobStore store;
+  private final StepDispatcher dispatcher;
+  private final Function<String, Duration> stepLease;
+  private final Clock clock;
+
+  /**
+   * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
+   */
+  StepDispatch(
+      JobStore store,
+      StepDispatcher dispatcher,
+      Function<String, Duration> stepLease,
+      Clock clock) {
+    this.store = store;
+    this.dispatcher = dispatcher;
+    this.stepLease = stepLease;
+    this.clock = clock;
+  }
+
+  /**
+   * Sends {@code message}, step {@code index} of {@code job}, then marks the step QUEUED with its
+   * lease as retry horizon. A store failure of that mark is only logged: the message is on its way,
+   * and the worker's started report renews the lease as well.
+   *
+   * @throws DispatchFailedException if the message could not be queued (nothing is marked)
+   */
+  void send(Job job, int index, StepMessage message) {
+    dispatcher.dispatch(message);
+    Instant leaseEnd = clock.instant().plus(leaseOf(job, index));
+    try {
+      store.markDispatched(job.jobId(), job.executionId(), index, leaseEnd);
+    } catch (JobStoreException e) {
+      LOG.warning(
+          () ->
+              "step "
+                  + index
+                  + " of job "
+                  + job.jobId()
+                  + " was sent but not marked queued: "
+                  + e.getMessage());
+    }
+  }
+
+  /** The lease of step {@code index} of {@code job} once dispatched. */
+  Duration leaseOf(Job job, int index) {
+    return stepLease.apply(job.plan().step(index).capability());
+  }
+
+  /**
+   * The lease an advance writes before it knows the next step's capability: the longest horizon of
+   * any; the mark that the step is queued sets its own at once. (Only a progress function that dies
+   * between the advance and the send leaves it, and then the redelivered result sends the step.)
+   */
+  Duration longestLease() {
+    return Capabilities.ALL.stream()
+        .map(capability -> stepLease.apply(capability.name()))
+        .max(Duration::compareTo)
+        .orElseThrow();
+  }
+}
