@@ -1,6 +1,5 @@
 package dev.derive.coordinator.url;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.coordinator.preset.Preset;
@@ -14,9 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * An image URL's path, {@code /<signature>/<option>/…/<source key>}, in the style of imgproxy, and
@@ -38,6 +35,9 @@ import java.util.Set;
  *       read as the JSON API's {@code fill} (stretch) and the difference is documented;
  *   <li>without {@code f:} the target is the preset's media type, else JPEG.
  * </ul>
+ *
+ * <p>This record parses and verifies the URL; what each option sets in the target is {@link
+ * UrlOptions}'s part.
  *
  * @param signature the first segment, as sent
  * @param signedPath what the signature covers: the path after the signature segment, as sent
@@ -76,30 +76,6 @@ public record ImageUrl(
           Map.entry("preset", "preset"),
           Map.entry("exp", "expires"),
           Map.entry("expires", "expires"));
-
-  private static final Map<String, String> FORMATS =
-      Map.of(
-          "jpg", "image/jpeg",
-          "jpeg", "image/jpeg",
-          "png", "image/png",
-          "webp", "image/webp",
-          "avif", "image/avif",
-          "gif", "image/gif",
-          "pdf", "application/pdf",
-          "txt", "text/plain");
-
-  private static final Map<String, String> FITS =
-      Map.of(
-          "inside", "inside",
-          "outside", "outside",
-          "cover", "cover",
-          "contain", "contain",
-          "fill", "fill",
-          "fit", "inside",
-          "force", "fill");
-
-  private static final Set<String> TRUE = Set.of("1", "t", "true");
-  private static final Set<String> FALSE = Set.of("0", "f", "false");
 
   /** The value of {@code f:} that asks for the best format the client accepts. */
   public static final String AUTO = "auto";
@@ -224,121 +200,10 @@ public record ImageUrl(
       target.put("mediaType", "image/jpeg");
     }
     for (Map.Entry<String, List<String>> option : options.entrySet()) {
-      apply(option.getKey(), option.getValue(), target, autoMediaType);
+      UrlOptions.apply(option.getKey(), option.getValue(), target, autoMediaType);
     }
     body.set("target", target);
     return body;
-  }
-
-  private static void apply(String name, List<String> args, ObjectNode target, String auto) {
-    switch (name) {
-      case "resize" -> {
-        arity(name, args, 1, 4);
-        fit(args.get(0), target);
-        if (args.size() > 1) {
-          dimension("width", args.get(1), target);
-        }
-        if (args.size() > 2) {
-          dimension("height", args.get(2), target);
-        }
-        if (args.size() > 3) {
-          enlarge(args.get(3), target);
-        }
-      }
-      case "size" -> {
-        arity(name, args, 1, 3);
-        dimension("width", args.get(0), target);
-        if (args.size() > 1) {
-          dimension("height", args.get(1), target);
-        }
-        if (args.size() > 2) {
-          enlarge(args.get(2), target);
-        }
-      }
-      case "width", "height" -> {
-        arity(name, args, 1, 1);
-        dimension(name, args.get(0), target);
-      }
-      case "resizing_type" -> {
-        arity(name, args, 1, 1);
-        fit(args.get(0), target);
-      }
-      case "enlarge" -> {
-        arity(name, args, 1, 1);
-        enlarge(args.get(0), target);
-      }
-      case "format" -> {
-        arity(name, args, 1, 1);
-        String format = args.get(0).toLowerCase(Locale.ROOT);
-        String mediaType = format.equals(AUTO) ? auto : FORMATS.get(format);
-        if (mediaType == null) {
-          throw invalid(
-              "/url/format", "unknown format; use one of " + FORMATS.keySet() + " or auto");
-        }
-        target.put("mediaType", mediaType);
-      }
-      case "quality", "page", "dpi" -> {
-        arity(name, args, 1, 1);
-        target.set(name, number(name, args.get(0)));
-      }
-      case "background" -> {
-        arity(name, args, 1, 1);
-        target.put("background", "#" + args.get(0));
-      }
-      case "preset", "expires" -> arity(name, args, 1, 1);
-      default -> throw new IllegalStateException("option without a meaning: " + name);
-    }
-  }
-
-  private static void fit(String fit, ObjectNode target) {
-    if (fit.isEmpty()) {
-      return;
-    }
-    String mode = FITS.get(fit);
-    if (mode == null) {
-      throw invalid("/url/resizing_type", "unknown fit; use one of " + FITS.keySet());
-    }
-    target.put("fit", mode);
-  }
-
-  private static void dimension(String name, String value, ObjectNode target) {
-    if (value.isEmpty() || value.equals("0")) {
-      target.remove(name); // 0 = auto, as in imgproxy
-      return;
-    }
-    target.set(name, number(name, value));
-  }
-
-  private static void enlarge(String value, ObjectNode target) {
-    String v = value.toLowerCase(Locale.ROOT);
-    if (TRUE.contains(v)) {
-      target.put("withoutEnlargement", false);
-    } else if (FALSE.contains(v)) {
-      target.remove("withoutEnlargement");
-    } else {
-      throw invalid("/url/enlarge", "enlarge takes 1 or 0");
-    }
-  }
-
-  private static JsonNode number(String name, String value) {
-    if (!value.matches("[0-9]{1,9}")) {
-      throw invalid("/url/" + name, name + " takes a whole number");
-    }
-    return JSON.getNodeFactory().numberNode(Integer.parseInt(value));
-  }
-
-  private static void arity(String name, List<String> args, int min, int max) {
-    if (args.size() < min || args.size() > max) {
-      throw invalid(
-          "/url/" + name,
-          name
-              + " takes "
-              + (min == max ? min : min + " to " + max)
-              + " argument"
-              + (max == 1 ? "" : "s")
-              + ", got "
-              + args.size());
-    }
   }
 
   /** Percent-decodes one path segment as UTF-8 (RFC 3986 section 2.1); {@code +} stays a plus. */
@@ -375,7 +240,8 @@ public record ImageUrl(
     }
   }
 
-  private static InvalidRequestException invalid(String pointer, String detail) {
+  /** The refusal of an image URL: one violation at {@code pointer} ({@code /url/<option>}). */
+  static InvalidRequestException invalid(String pointer, String detail) {
     return new InvalidRequestException(List.of(new Violation(pointer, detail)));
   }
 }
