@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.protocol.capability.Capabilities;
 import dev.derive.worker.runtime.WorkerSettings;
+import dev.derive.worker.runtime.lambda.WorkerStepHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** The Quarkus wiring: the handler, its processor and the settings from application.properties. */
 @QuarkusTest
 class ImageStepHandlerTest {
-  @Inject ImageStepHandler handler;
+  @Inject WorkerStepHandler handler;
   @Inject ImageTransformer transformer;
   @Inject WorkerSettings settings;
 

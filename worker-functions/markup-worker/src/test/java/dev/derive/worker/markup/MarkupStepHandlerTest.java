@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import dev.derive.worker.runtime.lambda.WorkerStepHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The Quarkus wiring: the handler, its processor and the transformer of this artifact. */
 @QuarkusTest
 class MarkupStepHandlerTest {
-  @Inject MarkupStepHandler handler;
+  @Inject WorkerStepHandler handler;
   @Inject MarkupTransformer transformer;
 
   @Test
