@@ -2,6 +2,7 @@ package dev.derive.infra.local.resources;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
@@ -16,34 +17,26 @@ import software.amazon.awssdk.services.s3.model.EventBridgeConfiguration;
  * local effect and are not applied. {@code Ref} is the bucket name; attributes {@code Arn}, {@code
  * DomainName}, {@code RegionalDomainName}.
  */
-public final class BucketProvisioner implements ResourceProvisioner {
+public final class BucketProvisioner extends NamedResourceProvisioner {
   private final S3Client s3;
-  private final String stackName;
 
   /** Creates buckets with {@code s3}; {@code stackName} prefixes default names. */
   public BucketProvisioner(S3Client s3, String stackName) {
+    super("AWS::S3::Bucket", "BucketName", "bucket", stackName);
     this.s3 = s3;
-    this.stackName = stackName;
   }
 
   @Override
-  public String type() {
-    return "AWS::S3::Bucket";
+  UnaryOperator<String> defaultName(Map<String, Object> properties) {
+    return name -> name.toLowerCase(Locale.ROOT);
   }
 
   @Override
-  public ProvisionedResource provision(String logicalId, Map<String, Object> properties) {
-    String name =
-        String.valueOf(
-            properties.getOrDefault(
-                "BucketName", (stackName + "-" + logicalId).toLowerCase(Locale.ROOT)));
+  ProvisionedResource create(String logicalId, String name, Map<String, Object> properties) {
     try {
       s3.createBucket(b -> b.bucket(name));
     } catch (BucketAlreadyOwnedByYouException exists) {
       // idempotent
-    } catch (SdkException e) {
-      throw new ResourceProvisioningException(
-          "cannot create bucket " + name + " (" + logicalId + ")", e);
     }
     applyNotifications(logicalId, name, properties.get("NotificationConfiguration"));
     return new ProvisionedResource(

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import software.amazon.awssdk.core.exception.SdkException;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueNameExistsException;
@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.QueueNameExistsException;
  * attributes set again. {@code Ref} is the queue URL; attributes {@code Arn}, {@code QueueName},
  * {@code QueueUrl}.
  */
-public final class QueueProvisioner implements ResourceProvisioner {
+public final class QueueProvisioner extends NamedResourceProvisioner {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, QueueAttributeName> ATTRIBUTES =
       Map.of(
@@ -30,50 +30,44 @@ public final class QueueProvisioner implements ResourceProvisioner {
           "ContentBasedDeduplication", QueueAttributeName.CONTENT_BASED_DEDUPLICATION);
 
   private final SqsClient sqs;
-  private final String stackName;
 
   /** Creates queues with {@code sqs}; {@code stackName} prefixes default names. */
   public QueueProvisioner(SqsClient sqs, String stackName) {
+    super("AWS::SQS::Queue", "QueueName", "queue", stackName);
     this.sqs = sqs;
-    this.stackName = stackName;
   }
 
   @Override
-  public String type() {
-    return "AWS::SQS::Queue";
+  UnaryOperator<String> defaultName(Map<String, Object> properties) {
+    return name -> fifo(properties) ? name + ".fifo" : name;
+  }
+
+  private static boolean fifo(Map<String, Object> properties) {
+    return "true".equalsIgnoreCase(String.valueOf(properties.get("FifoQueue")));
   }
 
   @Override
-  public ProvisionedResource provision(String logicalId, Map<String, Object> properties) {
-    boolean fifo = "true".equalsIgnoreCase(String.valueOf(properties.get("FifoQueue")));
-    String name =
-        String.valueOf(
-            properties.getOrDefault(
-                "QueueName", stackName + "-" + logicalId + (fifo ? ".fifo" : "")));
+  ProvisionedResource create(String logicalId, String name, Map<String, Object> properties) {
+    boolean fifo = fifo(properties);
     Map<QueueAttributeName, String> attributes = attributes(logicalId, properties, fifo);
+    String url;
     try {
-      String url;
-      try {
-        url = sqs.createQueue(b -> b.queueName(name).attributes(attributes)).queueUrl();
-      } catch (QueueNameExistsException exists) {
-        url = sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
-        Map<QueueAttributeName, String> settable = new LinkedHashMap<>(attributes);
-        settable.remove(QueueAttributeName.FIFO_QUEUE);
-        String existingUrl = url;
-        sqs.setQueueAttributes(b -> b.queueUrl(existingUrl).attributes(settable));
-      }
-      String queueUrl = url;
-      String arn =
-          sqs.getQueueAttributes(
-                  b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-              .attributes()
-              .get(QueueAttributeName.QUEUE_ARN);
-      return new ProvisionedResource(
-          logicalId, type(), url, Map.of("Arn", arn, "QueueName", name, "QueueUrl", url));
-    } catch (SdkException e) {
-      throw new ResourceProvisioningException(
-          "cannot create queue " + name + " (" + logicalId + ")", e);
+      url = sqs.createQueue(b -> b.queueName(name).attributes(attributes)).queueUrl();
+    } catch (QueueNameExistsException exists) {
+      url = sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
+      Map<QueueAttributeName, String> settable = new LinkedHashMap<>(attributes);
+      settable.remove(QueueAttributeName.FIFO_QUEUE);
+      String existingUrl = url;
+      sqs.setQueueAttributes(b -> b.queueUrl(existingUrl).attributes(settable));
     }
+    String queueUrl = url;
+    String arn =
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+            .attributes()
+            .get(QueueAttributeName.QUEUE_ARN);
+    return new ProvisionedResource(
+        logicalId, type(), url, Map.of("Arn", arn, "QueueName", name, "QueueUrl", url));
   }
 
   private static Map<QueueAttributeName, String> attributes(

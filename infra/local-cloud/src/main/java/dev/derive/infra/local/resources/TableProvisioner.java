@@ -2,7 +2,6 @@ package dev.derive.infra.local.resources;
 
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -22,37 +21,25 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * (applied with {@code UpdateTimeToLive}, as CloudFormation does). An existing table is kept as it
  * is apart from its TTL. {@code Ref} is the table name; attribute {@code Arn}.
  */
-public final class TableProvisioner implements ResourceProvisioner {
+public final class TableProvisioner extends NamedResourceProvisioner {
   private final DynamoDbClient dynamoDb;
-  private final String stackName;
 
   /** Creates tables with {@code dynamoDb}; {@code stackName} prefixes default names. */
   public TableProvisioner(DynamoDbClient dynamoDb, String stackName) {
+    super("AWS::DynamoDB::Table", "TableName", "table", stackName);
     this.dynamoDb = dynamoDb;
-    this.stackName = stackName;
   }
 
   @Override
-  public String type() {
-    return "AWS::DynamoDB::Table";
-  }
-
-  @Override
-  public ProvisionedResource provision(String logicalId, Map<String, Object> properties) {
-    String name = String.valueOf(properties.getOrDefault("TableName", stackName + "-" + logicalId));
+  ProvisionedResource create(String logicalId, String name, Map<String, Object> properties) {
     try {
-      try {
-        dynamoDb.createTable(createRequest(name, logicalId, properties));
-      } catch (ResourceInUseException exists) {
-        // idempotent
-      }
-      applyTimeToLive(name, properties.get("TimeToLiveSpecification"));
-      String arn = dynamoDb.describeTable(b -> b.tableName(name)).table().tableArn();
-      return new ProvisionedResource(logicalId, type(), name, Map.of("Arn", arn));
-    } catch (SdkException e) {
-      throw new ResourceProvisioningException(
-          "cannot create table " + name + " (" + logicalId + ")", e);
+      dynamoDb.createTable(createRequest(name, logicalId, properties));
+    } catch (ResourceInUseException exists) {
+      // idempotent
     }
+    applyTimeToLive(name, properties.get("TimeToLiveSpecification"));
+    String arn = dynamoDb.describeTable(b -> b.tableName(name)).table().tableArn();
+    return new ProvisionedResource(logicalId, type(), name, Map.of("Arn", arn));
   }
 
   private static CreateTableRequest createRequest(
