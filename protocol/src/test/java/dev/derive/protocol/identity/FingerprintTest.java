@@ -37,4 +37,33 @@ class FingerprintTest {
     assertThat(Fingerprint.of(Map.of("etag", "a")))
         .isNotEqualTo(Fingerprint.of(Map.of("etag", "b")));
   }
+
+  @Test
+  void omitsNullMembersSoAnAbsentOptionalEqualsAnExplicitNull() {
+    Map<String, Object> withNull = new java.util.LinkedHashMap<>();
+    withNull.put("a", 1);
+    withNull.put("versionId", null);
+    assertThat(Fingerprint.of(withNull)).isEqualTo(Fingerprint.of(Map.of("a", 1)));
+  }
+
+  /**
+   * A derivative's identity as DerivativeFingerprint writes it: strings, integers and booleans.
+   * Pinned, so a change of the canonical form that changed realistic fingerprints (and so every
+   * cache key and job id) is seen; computed with the canonical form before RFC 8785 was followed
+   * exactly.
+   */
+  @Test
+  void aRealisticIdentityKeepsItsFingerprint() throws Exception {
+    String identity =
+        """
+        {"pipelineVersion":"2",
+         "source":{"bucket":"derive-source","key":"photos/cat é.jpg","etag":"\\"9b2cf535f27731c974343645a3985328\\""},
+         "steps":[{"capability":"image","outputMediaType":"image/jpeg",
+                   "operations":[{"operation":"resize","params":{"fit":"inside","height":256,"width":256.0,"withoutEnlargement":true}},
+                                 {"operation":"encode","params":{"mediaType":"image/jpeg","quality":85}}]}]}
+        """;
+
+    assertThat(Fingerprint.of(mapper.readTree(identity)))
+        .isEqualTo("81e3b990162ceac85d72bc234eb14dca2d3a175466ab866790806d2fb2421f7c");
+  }
 }
