@@ -2,6 +2,8 @@ package dev.derive.worker.markup;
 
 import com.openhtmltopdf.outputdevice.helper.BaseRendererBuilder;
 import com.openhtmltopdf.pdfboxout.PdfRendererBuilder;
+import dev.derive.protocol.io.ByteCaps;
+import dev.derive.protocol.io.ByteCaps.ByteCapExceededException;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.io.IOException;
@@ -30,8 +32,7 @@ final class PdfWriter {
 
   void write(Document html, PageSize pageSize, Path output) throws IOException {
     org.w3c.dom.Document dom = new W3CDom().fromJsoup(html);
-    try (OutputStream file = Files.newOutputStream(output);
-        CappedOutputStream out = new CappedOutputStream(file, maxOutputBytes)) {
+    try (OutputStream out = ByteCaps.capped(Files.newOutputStream(output), maxOutputBytes)) {
       PdfRendererBuilder builder = new PdfRendererBuilder();
       builder.useFastMode();
       builder.withW3cDocument(dom, SafeHtml.BASE_URI);
@@ -42,10 +43,8 @@ final class PdfWriter {
       builder.toStream(out);
       try {
         builder.run();
-      } catch (OutputTooLargeException e) {
-        throw tooLarge(e);
       } catch (IOException | RuntimeException e) {
-        if (hasCause(e, OutputTooLargeException.class)) {
+        if (ByteCapExceededException.in(e)) {
           throw tooLarge(e);
         }
         // the layout engine's message stays with the cause, for the logs
@@ -65,51 +64,5 @@ final class PdfWriter {
         StepErrorTypes.OUTPUT_TOO_LARGE,
         "the PDF is larger than the limit of " + maxOutputBytes + " bytes",
         e);
-  }
-
-  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (type.isInstance(cause)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Thrown by {@link CappedOutputStream} past the limit. */
-  static final class OutputTooLargeException extends IOException {
-    OutputTooLargeException(long maxBytes) {
-      super("output exceeds " + maxBytes + " bytes");
-    }
-  }
-
-  /** Passes bytes on until more than a limit would be written. */
-  static final class CappedOutputStream extends java.io.FilterOutputStream {
-    private final long maxBytes;
-    private long written;
-
-    CappedOutputStream(OutputStream out, long maxBytes) {
-      super(out);
-      this.maxBytes = maxBytes;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      reserve(1);
-      out.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      reserve(len);
-      out.write(b, off, len);
-    }
-
-    private void reserve(int bytes) throws OutputTooLargeException {
-      if (written + bytes > maxBytes) {
-        throw new OutputTooLargeException(maxBytes);
-      }
-      written += bytes;
-    }
   }
 }

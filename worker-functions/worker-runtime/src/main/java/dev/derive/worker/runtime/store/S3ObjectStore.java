@@ -1,8 +1,8 @@
 package dev.derive.worker.runtime.store;
 
+import dev.derive.protocol.io.ByteCaps;
 import dev.derive.protocol.message.ObjectRef;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +29,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public final class S3ObjectStore implements ObjectStore {
   private static final int HTTP_NOT_FOUND = 404;
   private static final int HTTP_PRECONDITION_FAILED = 412;
-  private static final int BUFFER_BYTES = 64 * 1024;
 
   private final S3Client s3;
 
@@ -94,7 +93,7 @@ public final class S3ObjectStore implements ObjectStore {
         body.abort();
         throw new ObjectTooLargeException(ref, maxBytes);
       }
-      long copied = copyAtMost(body, out, maxBytes);
+      long copied = ByteCaps.copyAtMost(body, out, maxBytes);
       if (copied > maxBytes) {
         body.abort();
         throw new ObjectTooLargeException(ref, maxBytes);
@@ -112,19 +111,6 @@ public final class S3ObjectStore implements ObjectStore {
             .contentType(contentType)
             .build(),
         RequestBody.fromFile(source));
-  }
-
-  /** Copies until end of stream or until more than {@code maxBytes} bytes have been copied. */
-  private static long copyAtMost(InputStream in, OutputStream out, long maxBytes)
-      throws IOException {
-    byte[] buffer = new byte[BUFFER_BYTES];
-    long total = 0;
-    int read;
-    while (total <= maxBytes && (read = in.read(buffer)) >= 0) {
-      out.write(buffer, 0, read);
-      total += read;
-    }
-    return total;
   }
 
   private static boolean isNotFound(S3Exception e) {

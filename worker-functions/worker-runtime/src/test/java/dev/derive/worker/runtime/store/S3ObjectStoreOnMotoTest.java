@@ -68,6 +68,21 @@ class S3ObjectStoreOnMotoTest {
   }
 
   @Test
+  void anObjectExactlyAtTheCapIsReadWholeAndOneByteMoreIsTooLarge() throws IOException {
+    ObjectRef atCap = ObjectRef.of(BUCKET, "cap/at.txt");
+    ObjectRef overCap = ObjectRef.of(BUCKET, "cap/over.txt");
+    put(atCap, "0123456789");
+    put(overCap, "0123456789!");
+    Path target = tempDir.resolve("out");
+
+    assertThat(store.download(atCap, null, target, 10)).isEqualTo(10);
+    assertThat(Files.readString(target)).isEqualTo("0123456789");
+    assertThatThrownBy(() -> store.download(overCap, null, tempDir.resolve("over"), 10))
+        .isInstanceOf(ObjectTooLargeException.class)
+        .hasMessageContaining("larger than the limit of 10 bytes");
+  }
+
+  @Test
   void aReadPinnedToTheEtagOfAnOverwrittenObjectFailsWithObjectChanged() {
     ObjectRef ref = ObjectRef.of(BUCKET, "pinned/overwritten.txt");
     String before = put(ref, "first bytes").eTag();
