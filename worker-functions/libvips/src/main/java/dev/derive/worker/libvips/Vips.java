@@ -487,17 +487,14 @@ public final class Vips {
    * @throws VipsException if no loader recognises the file or its header is unreadable
    */
   public VipsImage open(Path file) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment image =
-          (MemorySegment)
-              imageNewFromFile.invokeExact(call.allocateFrom(file.toString()), MemorySegment.NULL);
-      return wrap(image, "open " + file.getFileName());
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment image =
+              (MemorySegment)
+                  imageNewFromFile.invokeExact(
+                      call.allocateFrom(file.toString()), MemorySegment.NULL);
+          return wrap(image, "open " + file.getFileName());
+        });
   }
 
   /**
@@ -509,23 +506,19 @@ public final class Vips {
    * @throws VipsException if no loader recognises the file or its header is unreadable
    */
   public VipsImage openSequential(Path file) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment image =
-          (MemorySegment)
-              imageNewFromFileSequential.invokeExact(
-                  call.allocateFrom(file.toString()),
-                  call.allocateFrom("access"),
-                  ACCESS_SEQUENTIAL,
-                  call.allocateFrom("fail_on"),
-                  FAIL_ON_ERROR,
-                  MemorySegment.NULL);
-      return wrap(image, "open " + file.getFileName());
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment image =
+              (MemorySegment)
+                  imageNewFromFileSequential.invokeExact(
+                      call.allocateFrom(file.toString()),
+                      call.allocateFrom("access"),
+                      ACCESS_SEQUENTIAL,
+                      call.allocateFrom("fail_on"),
+                      FAIL_ON_ERROR,
+                      MemorySegment.NULL);
+          return wrap(image, "open " + file.getFileName());
+        });
   }
 
   /**
@@ -536,19 +529,15 @@ public final class Vips {
    * @throws VipsException if the area does not lie inside the image
    */
   public VipsImage extractArea(VipsImage image, int left, int top, int width, int height) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      int status =
-          (int)
-              extractArea.invokeExact(
-                  image.pointer(), out, left, top, width, height, MemorySegment.NULL);
-      return result(status, out, "extract_area");
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          int status =
+              (int)
+                  extractArea.invokeExact(
+                      image.pointer(), out, left, top, width, height, MemorySegment.NULL);
+          return result(status, out, "extract_area");
+        });
   }
 
   /**
@@ -579,22 +568,18 @@ public final class Vips {
    * @throws VipsException if libheif cannot read the file
    */
   public VipsImage openHeif(Path file, int page) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      MemorySegment name = call.allocateFrom(file.toString());
-      int status =
-          page < 0
-              ? (int) heifload.invokeExact(name, out, MemorySegment.NULL)
-              : (int)
-                  heifloadPage.invokeExact(
-                      name, out, call.allocateFrom("page"), page, MemorySegment.NULL);
-      return result(status, out, "heifload " + file.getFileName());
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          MemorySegment name = call.allocateFrom(file.toString());
+          int status =
+              page < 0
+                  ? (int) heifload.invokeExact(name, out, MemorySegment.NULL)
+                  : (int)
+                      heifloadPage.invokeExact(
+                          name, out, call.allocateFrom("page"), page, MemorySegment.NULL);
+          return result(status, out, "heifload " + file.getFileName());
+        });
   }
 
   /**
@@ -608,31 +593,27 @@ public final class Vips {
    * @throws VipsException if the file cannot be loaded or decoded
    */
   public VipsImage thumbnail(Path file, int width, int height, String loadOptions) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      int status =
-          (int)
-              thumbnail.invokeExact(
-                  call.allocateFrom(
-                      loadOptions.isEmpty() ? file.toString() : file + "[" + loadOptions + "]"),
-                  out,
-                  width,
-                  call.allocateFrom("height"),
-                  height,
-                  call.allocateFrom("size"),
-                  SIZE_DOWN,
-                  call.allocateFrom("fail_on"),
-                  FAIL_ON_ERROR,
-                  call.allocateFrom("export_profile"),
-                  call.allocateFrom("srgb"),
-                  MemorySegment.NULL);
-      return result(status, out, "thumbnail " + file.getFileName());
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          int status =
+              (int)
+                  thumbnail.invokeExact(
+                      call.allocateFrom(
+                          loadOptions.isEmpty() ? file.toString() : file + "[" + loadOptions + "]"),
+                      out,
+                      width,
+                      call.allocateFrom("height"),
+                      height,
+                      call.allocateFrom("size"),
+                      SIZE_DOWN,
+                      call.allocateFrom("fail_on"),
+                      FAIL_ON_ERROR,
+                      call.allocateFrom("export_profile"),
+                      call.allocateFrom("srgb"),
+                      MemorySegment.NULL);
+          return result(status, out, "thumbnail " + file.getFileName());
+        });
   }
 
   /**
@@ -654,32 +635,28 @@ public final class Vips {
    * @throws VipsException if the image cannot be decoded
    */
   public VipsImage thumbnail(VipsImage image, int width, int height, boolean autoRotate) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      int status =
-          (int)
-              thumbnailImage.invokeExact(
-                  image.pointer(),
-                  out,
-                  width,
-                  call.allocateFrom("height"),
-                  height,
-                  call.allocateFrom("size"),
-                  SIZE_DOWN,
-                  call.allocateFrom("no_rotate"),
-                  autoRotate ? 0 : 1,
-                  call.allocateFrom("fail_on"),
-                  FAIL_ON_ERROR,
-                  call.allocateFrom("export_profile"),
-                  call.allocateFrom("srgb"),
-                  MemorySegment.NULL);
-      return result(status, out, "thumbnail_image");
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          int status =
+              (int)
+                  thumbnailImage.invokeExact(
+                      image.pointer(),
+                      out,
+                      width,
+                      call.allocateFrom("height"),
+                      height,
+                      call.allocateFrom("size"),
+                      SIZE_DOWN,
+                      call.allocateFrom("no_rotate"),
+                      autoRotate ? 0 : 1,
+                      call.allocateFrom("fail_on"),
+                      FAIL_ON_ERROR,
+                      call.allocateFrom("export_profile"),
+                      call.allocateFrom("srgb"),
+                      MemorySegment.NULL);
+          return result(status, out, "thumbnail_image");
+        });
   }
 
   /**
@@ -689,16 +666,12 @@ public final class Vips {
    * @throws VipsException if the image cannot be decoded
    */
   public VipsImage resize(VipsImage image, double scale) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      int status = (int) resize.invokeExact(image.pointer(), out, scale, MemorySegment.NULL);
-      return result(status, out, "resize");
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          int status = (int) resize.invokeExact(image.pointer(), out, scale, MemorySegment.NULL);
+          return result(status, out, "resize");
+        });
   }
 
   /**
@@ -708,17 +681,14 @@ public final class Vips {
    * @throws VipsException if libvips has no such conversion
    */
   public VipsImage colourspace(VipsImage image, int interpretation) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      int status =
-          (int) colourspace.invokeExact(image.pointer(), out, interpretation, MemorySegment.NULL);
-      return result(status, out, "colourspace");
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          int status =
+              (int)
+                  colourspace.invokeExact(image.pointer(), out, interpretation, MemorySegment.NULL);
+          return result(status, out, "colourspace");
+        });
   }
 
   /**
@@ -728,16 +698,12 @@ public final class Vips {
    * @throws VipsException on failure
    */
   public VipsImage cast(VipsImage image, int bandFormat) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment out = call.allocate(ADDRESS);
-      int status = (int) cast.invokeExact(image.pointer(), out, bandFormat, MemorySegment.NULL);
-      return result(status, out, "cast");
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          int status = (int) cast.invokeExact(image.pointer(), out, bandFormat, MemorySegment.NULL);
+          return result(status, out, "cast");
+        });
   }
 
   /**
@@ -754,19 +720,15 @@ public final class Vips {
       throw new IllegalArgumentException(
           pixels.length + " samples for " + width + "x" + height + "x" + bands);
     }
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
-      MemorySegment image =
-          (MemorySegment)
-              newFromMemoryCopy.invokeExact(
-                  data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
-      return wrap(image, "new_from_memory_copy");
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    return call(
+        call -> {
+          MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
+          MemorySegment image =
+              (MemorySegment)
+                  newFromMemoryCopy.invokeExact(
+                      data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
+          return wrap(image, "new_from_memory_copy");
+        });
   }
 
   /**
@@ -778,30 +740,22 @@ public final class Vips {
    * @throws VipsException if encoding or writing fails
    */
   public void saveWebp(VipsImage image, Path file, int quality, boolean lossless, int effort) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      int status =
-          (int)
-              webpsave.invokeExact(
-                  image.pointer(),
-                  call.allocateFrom(file.toString()),
-                  call.allocateFrom("Q"),
-                  quality,
-                  call.allocateFrom("lossless"),
-                  lossless ? 1 : 0,
-                  call.allocateFrom("effort"),
-                  effort,
-                  call.allocateFrom("keep"),
-                  KEEP_NONE,
-                  MemorySegment.NULL);
-      if (status != 0) {
-        throw new VipsException("webpsave: " + takeError());
-      }
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    save(
+        "webpsave",
+        call ->
+            (int)
+                webpsave.invokeExact(
+                    image.pointer(),
+                    call.allocateFrom(file.toString()),
+                    call.allocateFrom("Q"),
+                    quality,
+                    call.allocateFrom("lossless"),
+                    lossless ? 1 : 0,
+                    call.allocateFrom("effort"),
+                    effort,
+                    call.allocateFrom("keep"),
+                    KEEP_NONE,
+                    MemorySegment.NULL));
   }
 
   /**
@@ -814,32 +768,24 @@ public final class Vips {
    * @throws VipsException if encoding or writing fails
    */
   public void saveAvif(VipsImage image, Path file, int quality, int effort) {
-    clearError();
-    try (Arena call = Arena.ofConfined()) {
-      int status =
-          (int)
-              heifsave.invokeExact(
-                  image.pointer(),
-                  call.allocateFrom(file.toString()),
-                  call.allocateFrom("Q"),
-                  quality,
-                  call.allocateFrom("compression"),
-                  HEIF_COMPRESSION_AV1,
-                  call.allocateFrom("bitdepth"),
-                  8,
-                  call.allocateFrom("effort"),
-                  effort,
-                  call.allocateFrom("keep"),
-                  KEEP_NONE,
-                  MemorySegment.NULL);
-      if (status != 0) {
-        throw new VipsException("heifsave: " + takeError());
-      }
-    } catch (VipsException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw rethrow(e);
-    }
+    save(
+        "heifsave",
+        call ->
+            (int)
+                heifsave.invokeExact(
+                    image.pointer(),
+                    call.allocateFrom(file.toString()),
+                    call.allocateFrom("Q"),
+                    quality,
+                    call.allocateFrom("compression"),
+                    HEIF_COMPRESSION_AV1,
+                    call.allocateFrom("bitdepth"),
+                    8,
+                    call.allocateFrom("effort"),
+                    effort,
+                    call.allocateFrom("keep"),
+                    KEEP_NONE,
+                    MemorySegment.NULL));
   }
 
   /**
@@ -857,26 +803,50 @@ public final class Vips {
     if (effort < GIF_MIN_EFFORT || effort > GIF_MAX_EFFORT) {
       throw new IllegalArgumentException("gif effort must be 1..10, not " + effort);
     }
+    save(
+        "gifsave",
+        call ->
+            (int)
+                gifsave.invokeExact(
+                    image.pointer(),
+                    call.allocateFrom(file.toString()),
+                    call.allocateFrom("effort"),
+                    effort,
+                    call.allocateFrom("keep"),
+                    KEEP_NONE,
+                    MemorySegment.NULL));
+  }
+
+  /**
+   * The one shape of a libvips call: clears libvips' error buffer, runs {@code body} with a
+   * confined arena for its arguments (freed after the call), lets a {@link VipsException} through
+   * and turns anything else a downcall throws into an unchecked exception ({@link #rethrow}).
+   */
+  private <T> T call(Call<T> body) {
     clearError();
-    try (Arena call = Arena.ofConfined()) {
-      int status =
-          (int)
-              gifsave.invokeExact(
-                  image.pointer(),
-                  call.allocateFrom(file.toString()),
-                  call.allocateFrom("effort"),
-                  effort,
-                  call.allocateFrom("keep"),
-                  KEEP_NONE,
-                  MemorySegment.NULL);
-      if (status != 0) {
-        throw new VipsException("gifsave: " + takeError());
-      }
+    try (Arena arena = Arena.ofConfined()) {
+      return body.run(arena);
     } catch (VipsException e) {
       throw e;
     } catch (Throwable e) {
       throw rethrow(e);
     }
+  }
+
+  /**
+   * A saver's {@link #call}: a status other than 0 fails with libvips' error, named {@code what}.
+   */
+  private void save(String what, Call<Integer> body) {
+    int status = call(body);
+    if (status != 0) {
+      throw new VipsException(what + ": " + takeError());
+    }
+  }
+
+  /** The body of a libvips call, given the arena of its arguments. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T run(Arena call) throws Throwable;
   }
 
   private VipsImage result(int status, MemorySegment out, String what) {
