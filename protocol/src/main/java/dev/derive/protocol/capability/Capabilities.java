@@ -202,8 +202,8 @@ public final class Capabilities {
                           "left", 0, MAX_OFFSET, null, "Left edge of the box in pixels."),
                       ParameterDescriptor.integer(
                           "top", 0, MAX_OFFSET, null, "Top edge of the box in pixels."),
-                      width("Region width in pixels (required)."),
-                      height("Region height in pixels (required)."),
+                      width("Region width in pixels.").asRequired(),
+                      height("Region height in pixels.").asRequired(),
                       ParameterDescriptor.choice(
                           "gravity",
                           GRAVITIES,
@@ -211,7 +211,13 @@ public final class Capabilities {
                           "Where the region sits when left and top are not given (default"
                               + " centre).")),
                   List.of(),
-                  true),
+                  true,
+                  List.of(),
+                  // the image worker's ImageRecipe.crop: a box is placed by both offsets or by a
+                  // gravity, never by one offset or by both ways at once
+                  List.of(
+                      ParameterGroup.allOrNone("left", "top"),
+                      ParameterGroup.atMostOne("left", "gravity"))),
               new OperationDescriptor(
                   RESIZE,
                   "Scale into a box of width x height pixels (at least one of them).",
@@ -234,11 +240,18 @@ public final class Capabilities {
                           null,
                           "Colour of areas the image does not cover, #rrggbb or #rrggbbaa.")),
                   List.of("width", "height", "fit", "withoutEnlargement", "background"),
-                  true),
+                  true,
+                  List.of(),
+                  // ImageRecipe.box: "resize needs a width or a height"
+                  List.of(ParameterGroup.atLeastOne("width", "height"))),
               new OperationDescriptor(
                   ROTATE,
                   "Rotate clockwise.",
-                  List.of(ParameterDescriptor.integer("angle", 90, 270, null, "90, 180 or 270.")),
+                  // the worker turns by quarter turns only (ImageRecipe: 90, 180 or 270)
+                  List.of(
+                      ParameterDescriptor.steppedInteger(
+                              "angle", 90, 270, 90, "Degrees clockwise: 90, 180 or 270.")
+                          .asRequired()),
                   List.of(),
                   true),
               new OperationDescriptor(FLIP, "Mirror top to bottom.", List.of(), List.of(), true),

@@ -27,6 +27,7 @@ import java.util.Optional;
  *     them to an operation of a later step, this operation is given that operation's values of the
  *     parameters of these names (defaults included), and applies them only as far as its own
  *     description says; empty for most operations
+ * @param groups rules over several of its parameters (e.g. a width or a height), empty for most
  */
 public record OperationDescriptor(
     String name,
@@ -34,11 +35,21 @@ public record OperationDescriptor(
     List<ParameterDescriptor> parameters,
     List<String> consumes,
     boolean optional,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hints) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hints,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ParameterGroup> groups) {
   public OperationDescriptor {
     parameters = List.copyOf(parameters);
     consumes = List.copyOf(consumes);
     hints = List.copyOf(hints);
+    groups = List.copyOf(groups);
+    for (ParameterGroup group : groups) {
+      for (String member : group.names()) {
+        if (parameters.stream().noneMatch(p -> p.name().equals(member))) {
+          throw new IllegalArgumentException(
+              "operation " + name + " groups parameter " + member + " it does not declare");
+        }
+      }
+    }
     for (String option : consumes) {
       if (parameters.stream().noneMatch(p -> p.name().equals(option))) {
         throw new IllegalArgumentException(
@@ -53,14 +64,25 @@ public record OperationDescriptor(
     }
   }
 
-  /** An operation without hints. */
+  /** An operation without parameter groups. */
+  public OperationDescriptor(
+      String name,
+      String description,
+      List<ParameterDescriptor> parameters,
+      List<String> consumes,
+      boolean optional,
+      List<String> hints) {
+    this(name, description, parameters, consumes, optional, hints, List.of());
+  }
+
+  /** An operation without hints or parameter groups. */
   public OperationDescriptor(
       String name,
       String description,
       List<ParameterDescriptor> parameters,
       List<String> consumes,
       boolean optional) {
-    this(name, description, parameters, consumes, optional, List.of());
+    this(name, description, parameters, consumes, optional, List.of(), List.of());
   }
 
   /** Returns the parameter called {@code name}, if the operation declares one. */

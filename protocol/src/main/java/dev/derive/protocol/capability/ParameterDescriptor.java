@@ -15,6 +15,10 @@ import java.util.List;
  * @param defaultValue value filled in when the request omits it, or {@code null} if the parameter
  *     is optional without a default
  * @param description one line for {@code GET /v1/capabilities}
+ * @param multipleOf the step an integer takes from {@code minimum} (e.g. {@code 90} for 90, 180,
+ *     270), or {@code null} for every integer in range
+ * @param required {@code true} if an explicit step must give it (the worker has no value to fall
+ *     back on), {@code null} otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -25,9 +29,71 @@ public record ParameterDescriptor(
     List<String> allowedValues,
     String pattern,
     Object defaultValue,
-    String description) {
+    String description,
+    Integer multipleOf,
+    Boolean required) {
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
+    if (Boolean.FALSE.equals(required)) {
+      required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
+    }
+    if (multipleOf != null && (multipleOf < 1 || minimum == null || minimum % multipleOf != 0)) {
+      throw new IllegalArgumentException(
+          name + ": multipleOf needs a minimum that is a multiple of it, got " + multipleOf);
+    }
+  }
+
+  /** An optional parameter taking every value its type, bounds, values and pattern allow. */
+  public ParameterDescriptor(
+      String name,
+      String type,
+      Integer minimum,
+      Integer maximum,
+      List<String> allowedValues,
+      String pattern,
+      Object defaultValue,
+      String description) {
+    this(
+        name,
+        type,
+        minimum,
+        maximum,
+        allowedValues,
+        pattern,
+        defaultValue,
+        description,
+        null,
+        null);
+  }
+
+  /** Whether an explicit step must give this parameter. */
+  public boolean mustBeGiven() {
+    return Boolean.TRUE.equals(required);
+  }
+
+  /** This parameter, required in explicit steps. */
+  public ParameterDescriptor asRequired() {
+    return new ParameterDescriptor(
+        name,
+        type,
+        minimum,
+        maximum,
+        allowedValues,
+        pattern,
+        defaultValue,
+        description,
+        multipleOf,
+        true);
+  }
+
+  /**
+   * An integer parameter taking {@code minimum}, {@code minimum + step}, … up to {@code maximum}
+   * (e.g. a rotation of 90, 180 or 270 degrees).
+   */
+  public static ParameterDescriptor steppedInteger(
+      String name, int minimum, int maximum, int step, String description) {
+    return new ParameterDescriptor(
+        name, "integer", minimum, maximum, List.of(), null, null, description, step, null);
   }
 
   /** An integer parameter between {@code minimum} and {@code maximum} inclusive. */
