@@ -1,5 +1,6 @@
 package dev.derive.coordinator.validate;
 
+import dev.derive.protocol.capability.RequestSchema;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -17,7 +18,7 @@ import java.util.Optional;
  */
 public final class CallbackUrlPolicy {
   /** Longest callback URL accepted, in characters (a common browser and CDN limit). */
-  public static final int MAX_LENGTH = 2048;
+  public static final int MAX_LENGTH = RequestSchema.MAX_CALLBACK_LENGTH;
 
   private final boolean allowLoopback;
 

@@ -144,7 +144,117 @@ class RequestValidatorTest {
                 withSteps(
                     b,
                     "[{\"capability\":\"pdf\",\"operation\":\"render\","
-                        + "\"params\":{\"quality\":50}}]")));
+                        + "\"params\":{\"quality\":50}}]")),
+        // what the image worker would refuse with invalid-step, refused here with 400 instead
+        rejects("/steps/0/params/angle", b -> withImageStep(b, "rotate", "{\"angle\":45}")),
+        rejects("/steps/0/params/angle", b -> withImageStep(b, "rotate", "{}")),
+        rejects(
+            "/steps/0/params",
+            b -> withSteps(b, "[{\"capability\":\"image\",\"operation\":\"rotate\"}]")),
+        rejects("/steps/0/params/width", b -> withImageStep(b, "crop", "{\"height\":10}")),
+        rejects("/steps/0/params", b -> withImageStep(b, "resize", "{\"fit\":\"cover\"}")),
+        rejects(
+            "/steps/0/params/left",
+            b -> withImageStep(b, "crop", "{\"width\":9,\"height\":9,\"left\":0}")),
+        rejects(
+            "/steps/0/params",
+            b ->
+                withImageStep(
+                    b,
+                    "crop",
+                    "{\"width\":9,\"height\":9,\"left\":0,\"top\":0,\"gravity\":\"north\"}")));
+  }
+
+  private static void withImageStep(ObjectNode body, String operation, String params) {
+    withSteps(
+        body,
+        "[{\"capability\":\"image\",\"operation\":\""
+            + operation
+            + "\",\"params\":"
+            + params
+            + "}]");
+  }
+
+  static Stream<Arguments> messages() {
+    return Stream.of(
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> withImageStep(b, "rotate", "{\"angle\":135}"),
+            "/steps/0/params/angle: must be one of [90, 180, 270], got 135"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> withImageStep(b, "rotate", "{\"angle\":-90}"),
+            "/steps/0/params/angle: must be one of [90, 180, 270], got -90"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> withImageStep(b, "resize", "{\"fit\":\"cover\"}"),
+            "/steps/0/params: needs at least one of width, height"),
+        Arguments.of(
+            (Consumer<ObjectNode>)
+                b -> withImageStep(b, "crop", "{\"width\":9,\"height\":9,\"top\":0}"),
+            "/steps/0/params/top: needs left as well"),
+        Arguments.of(
+            (Consumer<ObjectNode>)
+                b ->
+                    withImageStep(
+                        b,
+                        "crop",
+                        "{\"width\":9,\"height\":9,\"left\":1,\"top\":1,\"gravity\":\"east\"}"),
+            "/steps/0/params: takes at most one of left, gravity"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> target(b).put("width", 0),
+            "/target/width: must be between 1 and 16384, got 0"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> target(b).put("fit", "scale-down"),
+            "/target/fit: unsupported value 'scale-down'; allowed: [cover, contain, fill, inside,"
+                + " outside]"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> target(b).put("extra", 1), "/target/extra: unknown field"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> source(b).remove("key"), "/source/key: is required"),
+        Arguments.of(
+            (Consumer<ObjectNode>) b -> b.remove("target"),
+            "/target: is required: give target, steps or preset"),
+        Arguments.of(
+            (Consumer<ObjectNode>)
+                b ->
+                    b.putArray("steps")
+                        .addObject()
+                        .put("capability", "text")
+                        .put("operation", "extract"),
+            "/steps: give only one of target, steps or preset, not target and steps"),
+        Arguments.of((Consumer<ObjectNode>) b -> b.put("wait", 2.5), "/wait: must be an integer"),
+        Arguments.of(
+            (Consumer<ObjectNode>)
+                b -> withSteps(b, "[{\"capability\":\"video\",\"operation\":\"x\"}]"),
+            "/steps/0/capability: unsupported value 'video'; allowed: [image, pdf, text, markup]"));
+  }
+
+  /** The wording of the schema's violations: specific, with the schema's own numbers and names. */
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("messages")
+  void namesWhatIsWrongInWords(Consumer<ObjectNode> change, String message) {
+    ObjectNode body = valid();
+    change.accept(body);
+
+    InvalidRequestException e =
+        catchThrowableOfType(InvalidRequestException.class, () -> validator.validate(body));
+
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).isEqualTo(message);
+  }
+
+  @Test
+  void aNullMemberCountsAsAbsent() throws Exception {
+    JsonNode body =
+        JSON.readTree(
+            """
+            {"source":{"key":"a.jpg","versionId":null},"steps":null,"wait":null,"callback":null,
+             "target":{"mediaType":"image/png","width":null}}
+            """);
+
+    DerivativeRequest request = validator.validate(body);
+
+    assertThat(request.target().params()).containsOnlyKeys("mediaType");
+    assertThat(request.source().versionId()).isNull();
+    assertThat(request.waitSeconds()).isZero();
   }
 
   private static JsonNode steps(String json) {
