@@ -1,6 +1,10 @@
 package dev.derive.coordinator.completion;
 
 import dev.derive.coordinator.completion.CompletionOutbox.PendingCompletion;
+import dev.derive.coordinator.job.Job;
+import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.telemetry.EmbeddedMetrics;
+import dev.derive.protocol.telemetry.Metric;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -11,6 +15,10 @@ import java.util.logging.Logger;
  * terminal write (or failed to publish) is made good by the redelivery. Each step is at-least-once:
  * a crash between publishing and marking publishes once more, with the same {@code eventId} and
  * delivery ids.
+ *
+ * <p>Each publication also writes the job's {@link Metric#JOB_DURATION} from the record the pending
+ * notice was read with, so an ended job costs no second read for its metric (once per ended job;
+ * twice only when a crash re-publishes).
  */
 public final class CompletionNotifier {
   private static final Logger LOG = Logger.getLogger(CompletionNotifier.class.getName());
@@ -18,6 +26,7 @@ public final class CompletionNotifier {
   private final CompletionOutbox outbox;
   private final CompletionPublisher publisher;
   private final CallbackQueue callbacks;
+  private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
   /**
    * @param outbox where pending completions are read and marked sent
@@ -59,6 +68,7 @@ public final class CompletionNotifier {
       callbacks.enqueue(CallbackDelivery.of(callback, event));
     }
     outbox.markSent(jobId, pending.job().executionId());
+    jobEnded(pending.job());
     LOG.info(
         () ->
             "completion event "
@@ -69,5 +79,25 @@ public final class CompletionNotifier {
                 + pending.callbacks().size()
                 + " callback(s) queued");
     return true;
+  }
+
+  /**
+   * Writes {@link Metric#JOB_DURATION} of {@code job}: from its claim to now, in milliseconds, by
+   * outcome. Never fails the announcement: a metric is not worth a redelivery.
+   */
+  private void jobEnded(Job job) {
+    try {
+      metrics.write(
+          EmbeddedMetrics.event()
+              .value(
+                  Metric.JOB_DURATION,
+                  Math.max(0, System.currentTimeMillis() - job.createdAt().toEpochMilli()))
+              .dimension(
+                  Metric.Dimension.OUTCOME,
+                  job.status() == JobStatus.SUCCEEDED ? "succeeded" : "failed")
+              .property("steps", job.plan().size()));
+    } catch (RuntimeException e) {
+      LOG.fine(() -> "no job duration for " + job.jobId() + ": " + e.getMessage());
+    }
   }
 }

@@ -9,8 +9,6 @@ import dev.derive.protocol.telemetry.Correlation;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -64,18 +62,7 @@ public class CallbackBatch {
    */
   public SQSBatchResponse process(SQSEvent event, String requestId) {
     Correlation.invocation(requestId);
-    List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-    List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
-    for (SQSEvent.SQSMessage message : records) {
-      try {
-        if (!deliver(message)) {
-          failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
-        }
-      } finally {
-        Correlation.clearJob();
-      }
-    }
-    return new SQSBatchResponse(failures);
+    return PartialBatch.process(event, this::deliver);
   }
 
   /** One attempt; whether the message is done with (delivered, or malformed and dropped). */

@@ -2,7 +2,6 @@ package dev.derive.coordinator.progress;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
 import dev.derive.protocol.message.MalformedMessageException;
@@ -13,8 +12,6 @@ import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.protocol.telemetry.EmbeddedMetrics;
 import dev.derive.protocol.telemetry.Metric;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
-import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -43,7 +40,6 @@ public class StepResultBatch {
   private static final Logger LOG = Logger.getLogger(StepResultBatch.class);
 
   private final JobLifecycle lifecycle;
-  private final JobStore jobs;
   private final int stepMaxReceives;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
@@ -53,13 +49,11 @@ public class StepResultBatch {
    */
   StepResultBatch(
       JobLifecycle lifecycle,
-      JobStore jobs,
       @org.eclipse.microprofile.config.inject.ConfigProperty(
               name = "STEP_MAX_RECEIVE_COUNT",
               defaultValue = "0")
           int stepMaxReceives) {
     this.lifecycle = lifecycle;
-    this.jobs = jobs;
     this.stepMaxReceives = stepMaxReceives;
   }
 
@@ -75,28 +69,22 @@ public class StepResultBatch {
    */
   public SQSBatchResponse process(SQSEvent event, String requestId) {
     Correlation.invocation(requestId);
-    List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-    List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
-    for (SQSEvent.SQSMessage message : records) {
-      Correlation.put(
-          Correlation.XRAY_TRACE,
-          message.getAttributes() == null ? null : message.getAttributes().get("AWSTraceHeader"));
-      try {
-        ProgressOutcome outcome = apply(message);
-        if (outcome != null) {
-          LOG.infof("message %s: %s", message.getMessageId(), outcome);
-          if (outcome == ProgressOutcome.SUCCEEDED || outcome == ProgressOutcome.FAILED) {
-            jobEnded(outcome);
-          }
-        }
-      } catch (RuntimeException e) {
-        LOG.warnf(e, "message %s failed; SQS will deliver it again", message.getMessageId());
-        failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
-      } finally {
-        Correlation.clearJob();
-      }
-    }
-    return new SQSBatchResponse(failures);
+    return PartialBatch.process(
+        event,
+        PartialBatch.redeliveredOnException(
+            LOG,
+            "message",
+            message -> {
+              Correlation.put(
+                  Correlation.XRAY_TRACE,
+                  message.getAttributes() == null
+                      ? null
+                      : message.getAttributes().get("AWSTraceHeader"));
+              ProgressOutcome outcome = apply(message);
+              if (outcome != null) {
+                LOG.infof("message %s: %s", message.getMessageId(), outcome);
+              }
+            }));
   }
 
   /** Applies one message; {@code null} when it was malformed and dropped. */
@@ -130,35 +118,6 @@ public class StepResultBatch {
     correlate(result);
     deadLettered(result.capability());
     return lifecycle.resultDeadLettered(result);
-  }
-
-  /**
-   * Writes {@link Metric#JOB_DURATION}: from the job's claim to now, read from its record (one
-   * strongly consistent GetItem per ended job). Never fails the message: a metric is not worth a
-   * redelivery.
-   */
-  private void jobEnded(ProgressOutcome outcome) {
-    String jobId = Correlation.get(Correlation.JOB_ID);
-    if (jobId == null) {
-      return;
-    }
-    try {
-      jobs.find(jobId)
-          .ifPresent(
-              job ->
-                  metrics.write(
-                      EmbeddedMetrics.event()
-                          .value(
-                              Metric.JOB_DURATION,
-                              Math.max(
-                                  0, System.currentTimeMillis() - job.createdAt().toEpochMilli()))
-                          .dimension(
-                              Metric.Dimension.OUTCOME,
-                              outcome == ProgressOutcome.SUCCEEDED ? "succeeded" : "failed")
-                          .property("steps", job.plan().size())));
-    } catch (RuntimeException e) {
-      LOG.debugf(e, "no job duration for %s", jobId);
-    }
   }
 
   private static void correlate(StepResult result) {

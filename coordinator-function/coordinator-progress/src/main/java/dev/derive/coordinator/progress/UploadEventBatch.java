@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.coordinator.onupload.UploadDerivatives;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
-import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -33,17 +31,8 @@ public class UploadEventBatch {
 
   /** Processes every message; returns the ids of those to be delivered again. */
   public SQSBatchResponse process(SQSEvent event) {
-    List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-    List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
-    for (SQSEvent.SQSMessage message : records) {
-      try {
-        apply(message);
-      } catch (RuntimeException e) {
-        LOG.warnf(e, "upload event %s failed; SQS will deliver it again", message.getMessageId());
-        failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
-      }
-    }
-    return new SQSBatchResponse(failures);
+    return PartialBatch.process(
+        event, PartialBatch.redeliveredOnException(LOG, "upload event", this::apply));
   }
 
   private void apply(SQSEvent.SQSMessage message) {
