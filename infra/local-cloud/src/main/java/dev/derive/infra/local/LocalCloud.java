@@ -8,15 +8,14 @@ import dev.derive.infra.local.http.HttpApiServer;
 import dev.derive.infra.local.http.HttpEventMapper;
 import dev.derive.infra.local.http.Route;
 import dev.derive.infra.local.http.RouteTable;
-import dev.derive.infra.local.lambda.FunctionCode;
 import dev.derive.infra.local.lambda.FunctionFiles;
 import dev.derive.infra.local.lambda.FunctionInvoker;
 import dev.derive.infra.local.lambda.FunctionLauncher;
-import dev.derive.infra.local.lambda.FunctionLayers;
 import dev.derive.infra.local.lambda.FunctionLog;
 import dev.derive.infra.local.lambda.FunctionPool;
 import dev.derive.infra.local.lambda.FunctionStartException;
 import dev.derive.infra.local.lambda.InvocationResult;
+import dev.derive.infra.local.lambda.Parallel;
 import dev.derive.infra.local.lambda.RuntimeClasspath;
 import dev.derive.infra.local.resources.BucketProvisioner;
 import dev.derive.infra.local.resources.EventBusProvisioner;
@@ -25,7 +24,6 @@ import dev.derive.infra.local.resources.QueueProvisioner;
 import dev.derive.infra.local.resources.RuleProvisioner;
 import dev.derive.infra.local.resources.StackProvisioner;
 import dev.derive.infra.local.resources.TableProvisioner;
-import dev.derive.infra.local.sqs.EventSourceMappingException;
 import dev.derive.infra.local.sqs.SqsEventSourceMapping;
 import dev.derive.infra.local.template.FunctionDefinition;
 import dev.derive.infra.local.template.FunctionDefinitions;
@@ -41,14 +39,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Runs a SAM template locally: creates its buckets, queues, tables, event buses and rules on an AWS
@@ -112,7 +107,11 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
     DynamoDbClient dynamoDb = closing(AwsClients.dynamoDb(endpoint));
     EventBridgeClient events = closing(AwsClients.eventBridge(endpoint));
     StackReferences references =
-        new StackReferences(template, options.stackName(), region, parameters(template));
+        new StackReferences(
+            template,
+            options.stackName(),
+            region,
+            HostArchitecture.parameters(template, options.parameterOverrides(), options.log()));
     StackProvisioner provisioner =
         new StackProvisioner(
             List.of(
@@ -128,24 +127,7 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
 
     List<FunctionDefinition> functions =
         FunctionDefinitions.read(template, references, options.stackName());
-    String host = FunctionLauncher.hostArchitecture();
-    for (FunctionDefinition function : functions) {
-      if (!function.architecture().equals(host)) {
-        options
-            .log()
-            .accept(
-                function.logicalId()
-                    + ": Architectures is "
-                    + function.architecture()
-                    + " but this machine is "
-                    + host
-                    + ": it runs as "
-                    + host
-                    + " here, and native code in its layers built for "
-                    + function.architecture()
-                    + " will not load");
-      }
-    }
+    HostArchitecture.warnAboutOthers(functions, options.log());
     FunctionLauncher launcher =
         new FunctionLauncher(
             RuntimeClasspath.locate(),
@@ -153,7 +135,7 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
             FunctionLauncher.currentJava(),
             endpoint.environment(),
             region);
-    Map<String, FunctionFiles> files = functionFiles(functions);
+    Map<String, FunctionFiles> files = FunctionFiles.extractAll(functions, options.workDir());
     for (FunctionDefinition function : functions) {
       FunctionLog log = new FunctionLog(function.logicalId(), 5000, options.log());
       FunctionPool pool =
@@ -170,7 +152,7 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
       delivered.put(function.logicalId(), new AtomicLong());
       toClose.add(pool);
     }
-    warmUp();
+    Parallel.runAll(pools.values(), FunctionPool::warmUp);
 
     List<Route> routes = new ArrayList<>();
     for (FunctionDefinition function : functions) {
@@ -189,56 +171,9 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
             options.integrationTimeout());
     toClose.add(httpApi);
 
+    EventSourceMappings mappings = new EventSourceMappings(sqs, resources, this, options, region);
     for (FunctionDefinition function : functions) {
-      for (FunctionDefinition.SqsEvent event : function.sqsEvents()) {
-        if (!event.enabled()) {
-          continue;
-        }
-        String queueUrl = queueUrlForArn(sqs, event.queueArn());
-        requireVisibilityTimeoutCoversFunctionTimeout(sqs, queueUrl, function);
-        SqsEventSourceMapping mapping =
-            new SqsEventSourceMapping(
-                function.logicalId(),
-                event,
-                queueUrl,
-                sqs,
-                this,
-                delivered.get(function.logicalId()),
-                event.maximumConcurrency().orElse(options.defaultConcurrency()),
-                options.pollWaitSeconds(),
-                region,
-                options.log());
-        toClose.add(mapping);
-        mapping.start();
-      }
-    }
-  }
-
-  /**
-   * Refuses a mapping as Lambda's {@code CreateEventSourceMapping} does when the queue's visibility
-   * timeout is shorter than the function's timeout (a message would reappear while still being
-   * processed).
-   *
-   * @throws EventSourceMappingException if it is
-   */
-  private static void requireVisibilityTimeoutCoversFunctionTimeout(
-      SqsClient sqs, String queueUrl, FunctionDefinition function) {
-    String value =
-        sqs.getQueueAttributes(
-                b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
-            .attributes()
-            .get(QueueAttributeName.VISIBILITY_TIMEOUT);
-    int visibilityTimeout = value == null ? 30 : Integer.parseInt(value);
-    if (visibilityTimeout < function.timeoutSeconds()) {
-      throw new EventSourceMappingException(
-          function.logicalId()
-              + " <- "
-              + queueUrl
-              + ": Queue visibility timeout: "
-              + visibilityTimeout
-              + " seconds is less than Function timeout: "
-              + function.timeoutSeconds()
-              + " seconds");
+      mappings.start(function, delivered.get(function.logicalId()), toClose::add);
     }
   }
 
@@ -252,107 +187,6 @@ public final class LocalCloud implements AutoCloseable, FunctionInvoker {
       total += event.maximumConcurrency().orElse(options.defaultConcurrency());
     }
     return Math.max(1, total);
-  }
-
-  /**
-   * The template's parameters as overridden, and each parameter that chooses the instruction set
-   * (its {@code AllowedValues} are Lambda's, x86_64 and arm64) and is not overridden set to this
-   * machine's: functions run on it here, and a layer's native code must match it (one line says
-   * so).
-   */
-  private Map<String, String> parameters(Template template) {
-    Map<String, String> parameters = new LinkedHashMap<>(options.parameterOverrides());
-    String host = FunctionLauncher.hostArchitecture();
-    for (Template.Parameter parameter : template.parameters().values()) {
-      List<String> allowed = parameter.allowedValues();
-      boolean architecture =
-          !allowed.isEmpty()
-              && allowed.contains(host)
-              && allowed.stream().allMatch(v -> v.equals("x86_64") || v.equals("arm64"));
-      if (architecture && !parameters.containsKey(parameter.name())) {
-        parameters.put(parameter.name(), host);
-        if (!host.equals(parameter.defaultValue())) {
-          options
-              .log()
-              .accept(
-                  "parameter "
-                      + parameter.name()
-                      + " = "
-                      + host
-                      + " (this machine's instruction set; the template's default is "
-                      + parameter.defaultValue()
-                      + ")");
-        }
-      }
-    }
-    return parameters;
-  }
-
-  /**
-   * Extracts every function's code ({@link FunctionCode#taskRoot}) and layers ({@link
-   * FunctionLayers#opt}), in parallel.
-   */
-  private Map<String, FunctionFiles> functionFiles(List<FunctionDefinition> functions) {
-    Map<String, CompletableFuture<FunctionFiles>> extractions = new LinkedHashMap<>();
-    for (FunctionDefinition function : functions) {
-      extractions.put(
-          function.logicalId(),
-          CompletableFuture.supplyAsync(
-              () ->
-                  new FunctionFiles(
-                      FunctionCode.taskRoot(
-                          function.logicalId(),
-                          function.code(),
-                          options.workDir().resolve("functions").resolve(function.logicalId())),
-                      FunctionLayers.opt(
-                          function.logicalId(),
-                          function.layers(),
-                          options.workDir().resolve("layers").resolve(function.logicalId()))),
-              Thread.ofVirtual()::start));
-    }
-    Map<String, FunctionFiles> roots = new LinkedHashMap<>();
-    List<String> failures = new ArrayList<>();
-    extractions.forEach(
-        (id, extraction) -> {
-          try {
-            roots.put(id, extraction.join());
-          } catch (CompletionException e) {
-            failures.add(e.getCause().getMessage());
-          }
-        });
-    if (!failures.isEmpty()) {
-      throw new FunctionStartException(String.join("; ", failures));
-    }
-    return roots;
-  }
-
-  private void warmUp() {
-    List<CompletableFuture<Void>> starts = new ArrayList<>();
-    for (FunctionPool pool : pools.values()) {
-      starts.add(CompletableFuture.runAsync(pool::warmUp, Thread.ofVirtual()::start));
-    }
-    List<String> failures = new ArrayList<>();
-    for (CompletableFuture<Void> start : starts) {
-      try {
-        start.join();
-      } catch (CompletionException e) {
-        failures.add(e.getCause().getMessage());
-      }
-    }
-    if (!failures.isEmpty()) {
-      throw new FunctionStartException(String.join("; ", failures));
-    }
-  }
-
-  private String queueUrlForArn(SqsClient sqs, String arn) {
-    for (ProvisionedResource resource : resources.values()) {
-      if (arn.equals(resource.attributes().get("Arn"))
-          && resource.type().equals("AWS::SQS::Queue")) {
-        return resource.reference();
-      }
-    }
-    String name = arn.substring(arn.lastIndexOf(':') + 1);
-    return sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
   }
 
   private <T extends AutoCloseable> T closing(T resource) {
