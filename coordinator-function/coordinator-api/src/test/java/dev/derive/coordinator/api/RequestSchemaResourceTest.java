@@ -1,0 +1,78 @@
+package dev.derive.coordinator.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.startsWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.RequestSchema;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /v1/schema} and the OpenAPI document's request body of {@code POST /v1/derivatives}.
+ * Both are larger than the 8190 bytes Quarkus's mock event server can return (quarkus#44551), so
+ * the route is checked with HEAD, the body on the resource, and the document as Quarkus writes it
+ * when it builds the application ({@code quarkus.smallrye-openapi.store-schema-directory}); the
+ * end-to-end suite can fetch both through the real Lambda runtime path.
+ */
+@QuarkusTest
+@QuarkusTestResource(LocalCloudResource.class)
+class RequestSchemaResourceTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Inject SchemaResource resource;
+  @Inject RequestValidator validator;
+
+  @Test
+  void theSchemaIsRoutedAsJsonSchema() {
+    given()
+        .when()
+        .head("/v1/schema")
+        .then()
+        .statusCode(200)
+        .contentType(startsWith(SchemaResource.SCHEMA_JSON));
+  }
+
+  @Test
+  void theSchemaServedIsTheOneRequestsAreValidatedAgainst() throws Exception {
+    JsonNode served = JSON.readTree(resource.schema());
+
+    assertThat(served).isEqualTo(validator.schema());
+    assertThat(served.path("$schema").asText()).isEqualTo(RequestSchema.DIALECT);
+    assertThat(served.at("/properties/target/properties/mediaType/enum").toString())
+        .contains("image/jpeg", "application/pdf", "text/plain");
+    assertThat(
+            served
+                .at("/properties/steps/items/allOf")
+                .findValues("angle")
+                .getFirst()
+                .path("multipleOf")
+                .asInt())
+        .isEqualTo(90);
+  }
+
+  @Test
+  void theOpenApiRequestBodyOfPostDerivativesIsTheRequestSchema() throws Exception {
+    Path stored = Path.of("target/openapi/openapi.json");
+    assertThat(stored).as("written by quarkus.smallrye-openapi.store-schema-directory").exists();
+    JsonNode document = JSON.readTree(Files.readString(stored));
+
+    assertThat(
+            document
+                .at(
+                    "/paths/~1v1~1derivatives/post/requestBody/content/application~1json/schema/$ref")
+                .asText())
+        .isEqualTo("#/components/schemas/" + RequestSchemaOpenApiFilter.COMPONENT);
+    JsonNode component = document.at("/components/schemas/" + RequestSchemaOpenApiFilter.COMPONENT);
+    assertThat(component)
+        .isEqualTo(RequestSchema.of(Capabilities.ALL, Capabilities.TARGET_OPTIONS));
+  }
+}
