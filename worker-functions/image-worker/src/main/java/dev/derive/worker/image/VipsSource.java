@@ -244,19 +244,14 @@ final class VipsSource implements ImageSource {
   public BufferedImage decode(int subsampling) {
     int boxWidth = Math.max(1, width / subsampling);
     int boxHeight = Math.max(1, height / subsampling);
-    try {
-      if (heif != null && nclx != null && nclx.pq()) {
+    if (pqHdr()) {
+      try {
         return toneMapped(heif, subsampling);
+      } catch (VipsException e) {
+        throw decodeFailure(e);
       }
-      try (VipsImage thumbnail =
-          heif != null
-              ? vips.thumbnail(heif, boxWidth, boxHeight)
-              : vips.thumbnail(file, boxWidth, boxHeight, loadOptions)) {
-        return toBufferedImage(thumbnail);
-      }
-    } catch (VipsException e) {
-      throw decodeFailure(e);
     }
+    return thumbnail(boxWidth, boxHeight);
   }
 
   /**
@@ -266,27 +261,36 @@ final class VipsSource implements ImageSource {
    */
   @Override
   public BufferedImage decodeScaled(int boxWidth, int boxHeight) {
-    if (heif != null && nclx != null && nclx.pq()) {
+    if (pqHdr()) {
       return decode(ImageTransformer.subsampling(width, height, boxWidth, boxHeight));
     }
     // Cover the box with the image's own aspect ratio, so a stretch (fit fill) only shrinks.
     double scale = Math.max((double) boxWidth / width, (double) boxHeight / height);
-    int coverWidth = Math.max(1, (int) Math.ceil(width * scale));
-    int coverHeight = Math.max(1, (int) Math.ceil(height * scale));
+    return thumbnail(
+        Math.max(1, (int) Math.ceil(width * scale)), Math.max(1, (int) Math.ceil(height * scale)));
+  }
+
+  /** libvips' thumbnail of the image (its HEIF image, else the file) into the box, decoded. */
+  private BufferedImage thumbnail(int boxWidth, int boxHeight) {
     try (VipsImage thumbnail =
         heif != null
-            ? vips.thumbnail(heif, coverWidth, coverHeight)
-            : vips.thumbnail(file, coverWidth, coverHeight, loadOptions)) {
+            ? vips.thumbnail(heif, boxWidth, boxHeight)
+            : vips.thumbnail(file, boxWidth, boxHeight, loadOptions)) {
       return toBufferedImage(thumbnail);
     } catch (VipsException e) {
       throw decodeFailure(e);
     }
   }
 
+  /** Whether this is a PQ (HDR10) HEIF image, tone mapped instead of thumbnailed. */
+  private boolean pqHdr() {
+    return heif != null && nclx != null && nclx.pq();
+  }
+
   /** The cover size {@link #decodeScaled} asks libvips for; PQ HDR is subsampled instead. */
   @Override
   public Dimension decodedSize(int boxWidth, int boxHeight) {
-    if (heif != null && nclx != null && nclx.pq()) {
+    if (pqHdr()) {
       return ImageSource.super.decodedSize(boxWidth, boxHeight);
     }
     double scale = Math.min(1, Math.max((double) boxWidth / width, (double) boxHeight / height));
