@@ -8,6 +8,13 @@ receivers, and Derive's claims and its exactly-once tests rely on that. This wra
 lock while moto handles a request, and releases it while an SQS long poll waits, so long polls
 do not stall the endpoint.
 
+S3 object reads (GET and HEAD of one object, signed or presigned) run outside the lock: they
+change no state, and moto guards each object's bytes with a lock of its own, so a read sees a
+whole object, the old one or the new one, as on S3. Without this every S3 download (source images of several megabytes) held
+up every DynamoDB and SQS call, and two calls a function makes in parallel (a HEAD beside a GET)
+ran one after the other. S3 writes stay atomic: a PutObject can fire bucket notifications into
+EventBridge and SQS, and conditional writes (If-None-Match) must be checked and applied at once.
+
 Usage: python moto_atomic_server.py [moto_server arguments, e.g. -H 127.0.0.1 -p 5000]
 """
 
@@ -20,8 +27,28 @@ from moto.sqs import models as sqs_models
 _LOCK = threading.Lock()
 
 
+def _is_s3_read(environ):
+    """Whether the request is a path-style S3 GET or HEAD of one object.
+
+    The service comes from the SigV4 credential scope. Bucket-level reads (ListObjects and the
+    like: one path segment) stay locked: they iterate a bucket's keys, which a concurrent write
+    may change under them.
+    """
+    if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+        return False
+    if "/" not in environ.get("PATH_INFO", "").strip("/"):
+        return False
+    credential = environ.get("HTTP_AUTHORIZATION", "")
+    if "Credential=" not in credential:
+        # Presigned URL: the scope is in the query string (X-Amz-Credential, URL-encoded).
+        credential = environ.get("QUERY_STRING", "").replace("%2F", "/").replace("%2f", "/")
+    return "/s3/aws4_request" in credential
+
+
 def _atomic(app):
     def handle(environ, start_response):
+        if _is_s3_read(environ):
+            return list(app(environ, start_response))
         with _LOCK:
             # Materialise the body inside the lock: moto computes it lazily for some services.
             return list(app(environ, start_response))
