@@ -9,11 +9,9 @@ import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.job.DerivativeFailedException;
 import dev.derive.coordinator.job.DerivativeNotReadyException;
 import dev.derive.coordinator.job.Job;
-import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.job.JobView;
-import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.ClaimOutcome;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
@@ -23,7 +21,6 @@ import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.protocol.JobStatus;
-import dev.derive.protocol.identity.Fingerprint;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.protocol.telemetry.EmbeddedMetrics;
@@ -31,7 +28,6 @@ import dev.derive.protocol.telemetry.Metric;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Logger;
@@ -40,7 +36,8 @@ import java.util.logging.Logger;
  * The coordinator's answer to the API, following one request through validate, identity, plan,
  * cache, claim and dispatch. A cache hit returns at once without touching the jobs table or a
  * queue; a miss claims the job through the {@link JobLifecycle} (or joins the one in flight, or
- * meets its recent permanent failure) and, when it won the claim, dispatches the first step.
+ * meets its recent permanent failure) and, when it won the claim, dispatches the first step. What a
+ * job reads as afterwards ({@code GET}) is {@link DerivativeStatusReader}'s.
  */
 public final class DerivativeService {
   private static final Logger LOG = Logger.getLogger(DerivativeService.class.getName());
@@ -48,9 +45,8 @@ public final class DerivativeService {
   private final SourceInspector inspector;
   private final Planner planner;
   private final DerivativeCache cache;
-  private final JobStore store;
   private final JobLifecycle lifecycle;
-  private final Function<String, Duration> stepTimeout;
+  private final DerivativeStatusReader reader;
   private final Duration retention;
   private final Clock clock;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
@@ -73,9 +69,8 @@ public final class DerivativeService {
     this.inspector = inspector;
     this.planner = planner;
     this.cache = cache;
-    this.store = store;
     this.lifecycle = lifecycle;
-    this.stepTimeout = stepTimeout;
+    this.reader = new DerivativeStatusReader(cache, store, stepTimeout, clock);
     this.retention = retention;
     this.clock = clock;
   }
@@ -173,23 +168,6 @@ public final class DerivativeService {
     return submission;
   }
 
-  private static JobError stalled(Job job) {
-    int index = job.currentStep();
-    return new JobError(
-        dev.derive.protocol.message.StepErrorTypes.STALLED,
-        "step "
-            + (index + 1)
-            + " of "
-            + job.plan().size()
-            + " ("
-            + job.plan().step(index).capability()
-            + ") made no progress before its lease ended at "
-            + job.leaseExpiresAt()
-            + "; request the derivative again to retry",
-        index,
-        true);
-  }
-
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
     return request.target() != null
         ? planner.plan(source, request.target())
@@ -206,17 +184,6 @@ public final class DerivativeService {
     } catch (RuntimeException noPlan) {
       return Optional.empty();
     }
-  }
-
-  /** For each RUNNING step, its start plus its worker's timeout; {@code null} for the others. */
-  private List<Instant> expectedBy(Job job) {
-    List<Instant> deadlines = new java.util.ArrayList<>();
-    for (int i = 0; i < job.steps().size(); i++) {
-      StepRecord run = job.steps().get(i);
-      boolean running = StepRecord.RUNNING.equals(run.status()) && run.startedAt() != null;
-      deadlines.add(running ? run.startedAt().plus(stepTimeout.apply(run.capability())) : null);
-    }
-    return deadlines;
   }
 
   /** Where a job starts: the plan (step outputs possibly re-pointed) and the first step to run. */
@@ -253,27 +220,7 @@ public final class DerivativeService {
    * @throws JobNotFoundException if there is no such job
    */
   public Optional<JobView> awaitEnd(String id, Duration wait, PollSchedule schedule) {
-    Instant start = clock.instant();
-    Instant deadline = start.plus(wait);
-    Duration interval = Duration.ZERO;
-    while (true) {
-      JobView view = status(id);
-      if (view.status().isTerminal()) {
-        return Optional.of(view);
-      }
-      Instant now = clock.instant();
-      Duration left = Duration.between(now, deadline);
-      if (left.isNegative() || left.isZero()) {
-        return Optional.empty();
-      }
-      interval = schedule.next(interval, Duration.between(start, now));
-      try {
-        Thread.sleep(interval.compareTo(left) < 0 ? interval : left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Optional.empty();
-      }
-    }
+    return reader.awaitEnd(id, wait, schedule);
   }
 
   /**
@@ -301,54 +248,6 @@ public final class DerivativeService {
    * @throws JobNotFoundException if {@code id} is no fingerprint, or neither exists
    */
   public JobView status(String id) {
-    if (!Fingerprint.isWellFormed(id)) {
-      throw new JobNotFoundException(id);
-    }
-    Optional<Job> found = store.find(id);
-    if (found.isPresent()) {
-      Job job = found.get();
-      JobStatus status = job.status();
-      JobError error = job.error();
-      PresignedDownload download = status == JobStatus.SUCCEEDED ? cache.download(id) : null;
-      if (job.isLost(clock.instant())) {
-        // Past its lease no message of the job can be delivered any more: say so, and let the
-        // next request claim it again, rather than read PENDING or RUNNING forever.
-        status = JobStatus.FAILED;
-        error = stalled(job);
-      }
-      if (status == JobStatus.FAILED) {
-        // The derivative is the truth: a worker may have written it and then died on its last
-        // delivery, so the job failed although its content-addressed output is there and right.
-        Optional<PresignedDownload> made = cache.lookup(id);
-        if (made.isPresent()) {
-          status = JobStatus.SUCCEEDED;
-          download = made.get();
-        }
-      }
-      return new JobView(
-          job.jobId(),
-          status,
-          job.plan().steps(),
-          job.steps(),
-          status == JobStatus.FAILED ? error : null,
-          download,
-          expectedBy(job),
-          clock.instant());
-    }
-    return cache
-        .lookup(id)
-        .or(() -> cache.lookupIntermediate(id))
-        .map(
-            download ->
-                new JobView(
-                    id,
-                    JobStatus.SUCCEEDED,
-                    List.of(),
-                    List.of(),
-                    null,
-                    download,
-                    List.of(),
-                    clock.instant()))
-        .orElseThrow(() -> new JobNotFoundException(id));
+    return reader.status(id);
   }
 }

@@ -1,0 +1,151 @@
+package dev.derive.coordinator.service;
+
+import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.JobNotFoundException;
+import dev.derive.coordinator.job.JobView;
+import dev.derive.coordinator.job.StepRecord;
+import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.identity.Fingerprint;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The read side of {@link DerivativeService}: what a job (or a derivative without one) reads as,
+ * where the record, the bucket and the lease disagree, and the wait for a job's end. It never
+ * writes.
+ */
+final class DerivativeStatusReader {
+  private final DerivativeCache cache;
+  private final JobStore store;
+  private final Function<String, Duration> stepTimeout;
+  private final Clock clock;
+
+  /**
+   * @param stepTimeout the longest one delivery of a step of a capability may take (its worker's
+   *     function timeout), after which a RUNNING step reads overdue
+   */
+  DerivativeStatusReader(
+      DerivativeCache cache, JobStore store, Function<String, Duration> stepTimeout, Clock clock) {
+    this.cache = cache;
+    this.store = store;
+    this.stepTimeout = stepTimeout;
+    this.clock = clock;
+  }
+
+  /** See {@link DerivativeService#awaitEnd}: polls {@link #status} until the job ended. */
+  Optional<JobView> awaitEnd(String id, Duration wait, PollSchedule schedule) {
+    Instant start = clock.instant();
+    Instant deadline = start.plus(wait);
+    Duration interval = Duration.ZERO;
+    while (true) {
+      JobView view = status(id);
+      if (view.status().isTerminal()) {
+        return Optional.of(view);
+      }
+      Instant now = clock.instant();
+      Duration left = Duration.between(now, deadline);
+      if (left.isNegative() || left.isZero()) {
+        return Optional.empty();
+      }
+      interval = schedule.next(interval, Duration.between(start, now));
+      try {
+        Thread.sleep(interval.compareTo(left) < 0 ? interval : left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * See {@link DerivativeService#status}: the record, except where the lease (past it, the job
+   * reads FAILED as stalled) or the bucket (a FAILED job whose derivative exists reads SUCCEEDED)
+   * knows better.
+   */
+  JobView status(String id) {
+    if (!Fingerprint.isWellFormed(id)) {
+      throw new JobNotFoundException(id);
+    }
+    Optional<Job> found = store.find(id);
+    if (found.isPresent()) {
+      Job job = found.get();
+      JobStatus status = job.status();
+      JobError error = job.error();
+      var download = status == JobStatus.SUCCEEDED ? cache.download(id) : null;
+      if (job.isLost(clock.instant())) {
+        // Past its lease no message of the job can be delivered any more: say so, and let the
+        // next request claim it again, rather than read PENDING or RUNNING forever.
+        status = JobStatus.FAILED;
+        error = stalled(job);
+      }
+      if (status == JobStatus.FAILED) {
+        // The derivative is the truth: a worker may have written it and then died on its last
+        // delivery, so the job failed although its content-addressed output is there and right.
+        var made = cache.lookup(id);
+        if (made.isPresent()) {
+          status = JobStatus.SUCCEEDED;
+          download = made.get();
+        }
+      }
+      return new JobView(
+          job.jobId(),
+          status,
+          job.plan().steps(),
+          job.steps(),
+          status == JobStatus.FAILED ? error : null,
+          download,
+          expectedBy(job),
+          clock.instant());
+    }
+    return cache
+        .lookup(id)
+        .or(() -> cache.lookupIntermediate(id))
+        .map(
+            download ->
+                new JobView(
+                    id,
+                    JobStatus.SUCCEEDED,
+                    List.of(),
+                    List.of(),
+                    null,
+                    download,
+                    List.of(),
+                    clock.instant()))
+        .orElseThrow(() -> new JobNotFoundException(id));
+  }
+
+  private static JobError stalled(Job job) {
+    int index = job.currentStep();
+    return new JobError(
+        dev.derive.protocol.message.StepErrorTypes.STALLED,
+        "step "
+            + (index + 1)
+            + " of "
+            + job.plan().size()
+            + " ("
+            + job.plan().step(index).capability()
+            + ") made no progress before its lease ended at "
+            + job.leaseExpiresAt()
+            + "; request the derivative again to retry",
+        index,
+        true);
+  }
+
+  /** For each RUNNING step, its start plus its worker's timeout; {@code null} for the others. */
+  private List<Instant> expectedBy(Job job) {
+    List<Instant> deadlines = new java.util.ArrayList<>();
+    for (int i = 0; i < job.steps().size(); i++) {
+      StepRecord run = job.steps().get(i);
+      boolean running = StepRecord.RUNNING.equals(run.status()) && run.startedAt() != null;
+      deadlines.add(running ? run.startedAt().plus(stepTimeout.apply(run.capability())) : null);
+    }
+    return deadlines;
+  }
+}
