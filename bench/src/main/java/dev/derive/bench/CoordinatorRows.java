@@ -2,10 +2,9 @@ package dev.derive.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.derive.coordinator.config.AwsSdkClients;
+import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.job.Submission;
-import dev.derive.coordinator.service.CoordinatorFactory;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsClients;
@@ -34,7 +33,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * {@code cache_hit} and {@code cache_miss}: the coordinator core's {@link DerivativeService} (the
  * API handler's logic without the HTTP emulator in the way) against the AWS endpoint, beside the
  * bare SDK calls on the same endpoint with clients built the way the coordinator builds them
- * ({@link AwsSdkClients}).
+ * ({@link dev.derive.aws.AwsClients#COORDINATOR}).
  *
  * <p>The resources are created here, shaped as {@code template.yaml} shapes them (no function zip
  * is needed): the two buckets, the jobs table and one queue per capability (nothing consumes them:
@@ -92,9 +91,19 @@ public final class CoordinatorRows {
         CoordinatorFactory.derivativeService(
             CoordinatorSettings.from(name -> Optional.ofNullable(forgetful.get(name))));
     RequestValidator validator = CoordinatorFactory.requestValidator(settings);
-    S3Client s3 = AwsSdkClients.s3(true);
-    DynamoDbClient dynamoDb = AwsSdkClients.dynamoDb();
-    SqsClient sqs = AwsSdkClients.sqs();
+    S3Client s3 =
+        dev.derive.aws.AwsClients.configure(
+                S3Client.builder(), dev.derive.aws.AwsClients.COORDINATOR)
+            .forcePathStyle(true)
+            .build();
+    DynamoDbClient dynamoDb =
+        dev.derive.aws.AwsClients.configure(
+                DynamoDbClient.builder(), dev.derive.aws.AwsClients.COORDINATOR)
+            .build();
+    SqsClient sqs =
+        dev.derive.aws.AwsClients.configure(
+                SqsClient.builder(), dev.derive.aws.AwsClients.COORDINATOR)
+            .build();
 
     // A hit: the derivative of this request exists.
     JsonNode hitBody = body(256);

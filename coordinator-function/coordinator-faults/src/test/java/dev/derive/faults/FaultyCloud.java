@@ -4,10 +4,11 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.coordinator.LocalAws;
+import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.ClaimResult;
-import dev.derive.coordinator.claim.DynamoDbJobStore;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.completion.CompletionNotifier;
@@ -22,7 +23,6 @@ import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.service.DerivativeService;
-import dev.derive.coordinator.storage.S3ObjectStore;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.protocol.capability.Capabilities;
@@ -30,11 +30,15 @@ import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.storage.ObjectMetadata;
+import dev.derive.storage.ObjectStart;
+import dev.derive.storage.ObjectStore;
+import dev.derive.storage.PresignedDownload;
+import dev.derive.storage.PresignedUpload;
 import dev.derive.worker.runtime.StepBatchProcessor;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.report.StepResultPublisher;
-import dev.derive.worker.runtime.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +49,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -196,7 +199,7 @@ final class FaultyCloud {
           capability,
           new StepBatchProcessor(
               new FakeCapability(capability, executions),
-              new WorkerStore(new dev.derive.worker.runtime.store.S3ObjectStore(S3)),
+              new WorkerStore(new S3ObjectStore(S3)),
               new Publisher(),
               settings,
               new StepLog(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())),
@@ -443,13 +446,24 @@ final class FaultyCloud {
     }
 
     @Override
-    public OptionalLong size(ObjectRef ref) throws IOException {
-      return s3.size(ref);
+    public Optional<ObjectMetadata> head(ObjectRef ref) {
+      return s3.head(ref);
     }
 
     @Override
-    public long download(ObjectRef ref, Path target, long maxBytes) throws IOException {
-      return s3.download(ref, target, maxBytes);
+    public Optional<ObjectStart> readStart(ObjectRef ref, int maxBytes, String ifNoneMatch) {
+      return s3.readStart(ref, maxBytes, ifNoneMatch);
+    }
+
+    @Override
+    public PresignedDownload presignGet(String bucket, String key, Duration lifetime) {
+      return s3.presignGet(bucket, key, lifetime);
+    }
+
+    @Override
+    public PresignedUpload presignPut(
+        String bucket, String key, String contentType, long contentLength, Duration lifetime) {
+      return s3.presignPut(bucket, key, contentType, contentLength, lifetime);
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.derive.coordinator.api;
 
+import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.preset.PresetCatalogue;
-import dev.derive.coordinator.service.CoordinatorFactory;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.url.SigningKeySource;

@@ -1,6 +1,6 @@
 package dev.derive.coordinator.api;
 
-import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.storage.PresignedDownload;
 
 /**
  * A presigned download in a response.

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobFailedException;
-import dev.derive.coordinator.storage.ObjectStoreException;
+import dev.derive.storage.ObjectStoreException;
 import jakarta.ws.rs.core.Response;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.derive.coordinator.cache;
 
 import dev.derive.coordinator.plan.DerivativeFingerprint;
-import dev.derive.coordinator.storage.ObjectStore;
-import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.storage.ObjectStore;
+import dev.derive.storage.PresignedDownload;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -49,7 +49,7 @@ public final class DerivativeCache {
    * Looks up the derivative with {@code fingerprint}.
    *
    * @return a download of it, or empty when it has not been made (or has expired from the bucket)
-   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails
    */
   public Optional<PresignedDownload> lookup(String fingerprint) {
     Optional<PresignedDownload> recent = recentHits.recent(fingerprint);
@@ -58,7 +58,7 @@ public final class DerivativeCache {
     }
     String key = DerivativeFingerprint.objectKey(fingerprint);
     Optional<PresignedDownload> found =
-        objects.head(derivativesBucket, key, null).map(head -> download(fingerprint));
+        objects.head(ObjectRef.of(derivativesBucket, key)).map(head -> download(fingerprint));
     found.ifPresent(download -> recentHits.seen(fingerprint, download));
     return found;
   }
@@ -81,12 +81,12 @@ public final class DerivativeCache {
    * made again.
    *
    * @return a download of it, or empty when no chain has made it
-   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails
    */
   public Optional<PresignedDownload> lookupIntermediate(String fingerprint) {
     String key = DerivativeFingerprint.intermediateKey(fingerprint);
     return objects
-        .head(derivativesBucket, key, null)
+        .head(ObjectRef.of(derivativesBucket, key))
         .map(head -> objects.presignGet(derivativesBucket, key, downloadLifetime));
   }
 
@@ -94,10 +94,10 @@ public final class DerivativeCache {
    * Whether the output {@code ref} of a step exists, wherever it lives: under {@code derivatives/}
    * or {@code intermediates/} (one HeadObject).
    *
-   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails
    */
   public boolean stepOutputExists(ObjectRef ref) {
-    return objects.head(ref.bucket(), ref.key(), ref.versionId()).isPresent();
+    return objects.head(ref).isPresent();
   }
 
   /** A download of the derivative with {@code fingerprint}, without checking that it exists. */

@@ -1,6 +1,6 @@
 package dev.derive.coordinator.cache;
 
-import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.storage.PresignedDownload;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -54,7 +54,7 @@ public final class LookAhead {
    * The derivative with {@code fingerprint}, as {@link DerivativeCache#lookup} answers: the
    * look-ahead's answer when it guessed this fingerprint, else a lookup now.
    *
-   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails
    */
   public Optional<PresignedDownload> lookup(String fingerprint) {
     if (answer == null || !guessed.equals(fingerprint)) {

@@ -1,7 +1,7 @@
 package dev.derive.coordinator.cache;
 
 import dev.derive.coordinator.memory.LeastRecentlyUsed;
-import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.storage.PresignedDownload;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

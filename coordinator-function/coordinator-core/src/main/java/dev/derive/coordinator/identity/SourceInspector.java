@@ -1,12 +1,13 @@
 package dev.derive.coordinator.identity;
 
 import dev.derive.coordinator.memory.LeastRecentlyUsed;
-import dev.derive.coordinator.storage.ObjectMetadata;
-import dev.derive.coordinator.storage.ObjectStart;
-import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.validate.SourceSpec;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.storage.ObjectMetadata;
+import dev.derive.storage.ObjectStart;
+import dev.derive.storage.ObjectStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -90,7 +91,7 @@ public final class SourceInspector {
    * @throws SourceTooLargeException if it is larger than the limit
    * @throws UnsupportedMediaTypeException if its content is no media type a capability reads
    * @throws PasswordProtectedSourceException if it is a password-protected Office document
-   * @throws dev.derive.coordinator.storage.ObjectStoreException if S3 fails otherwise
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails otherwise
    */
   public SourceIdentity inspect(SourceSpec source) {
     String memoryKey = memoryKey(source);
@@ -98,9 +99,7 @@ public final class SourceInspector {
     ObjectStart start =
         objects
             .readStart(
-                sourceBucket,
-                source.key(),
-                source.versionId(),
+                new ObjectRef(sourceBucket, source.key(), source.versionId()),
                 detector.prefixBytes(),
                 known == null ? null : known.etag())
             .orElseThrow(() -> new SourceNotFoundException(source.key(), source.versionId()));

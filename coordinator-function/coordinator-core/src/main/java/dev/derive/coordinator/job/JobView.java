@@ -1,8 +1,8 @@
 package dev.derive.coordinator.job;
 
 import dev.derive.coordinator.plan.PlannedStep;
-import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.protocol.JobStatus;
+import dev.derive.storage.PresignedDownload;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.derive.coordinator.job;
 
-import dev.derive.coordinator.storage.PresignedDownload;
 import dev.derive.protocol.JobStatus;
+import dev.derive.storage.PresignedDownload;
 import java.time.Duration;
 
 /**

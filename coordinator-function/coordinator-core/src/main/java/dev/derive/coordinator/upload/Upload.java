@@ -1,6 +1,6 @@
 package dev.derive.coordinator.upload;
 
-import dev.derive.coordinator.storage.PresignedUpload;
+import dev.derive.storage.PresignedUpload;
 
 /**
  * A place to upload one source: the key the source will have, and the presigned PUT that stores it

@@ -2,12 +2,12 @@ package dev.derive.coordinator.upload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.derive.coordinator.identity.SourceTooLargeException;
-import dev.derive.coordinator.storage.ObjectStore;
 import dev.derive.coordinator.validate.ControlCharacters;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.MediaTypeSyntax;
 import dev.derive.coordinator.validate.Violation;
 import dev.derive.protocol.MediaTypes;
+import dev.derive.storage.ObjectStore;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.util.ArrayList;

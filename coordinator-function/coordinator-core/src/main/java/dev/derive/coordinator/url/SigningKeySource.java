@@ -37,22 +37,6 @@ public final class SigningKeySource {
     this.readAt = clock.instant();
   }
 
-  /**
-   * The keys in a Secrets Manager secret's {@code SecretString} (hex keys separated by white space
-   * or commas, the signing key first), re-read every {@code ttl}.
-   *
-   * @param secretId the secret's ARN or name
-   * @throws software.amazon.awssdk.core.exception.SdkException if it cannot be read at start-up
-   */
-  public static SigningKeySource fromSecret(
-      software.amazon.awssdk.services.secretsmanager.SecretsManagerClient client,
-      String secretId,
-      Duration ttl,
-      Clock clock) {
-    return new SigningKeySource(
-        () -> client.getSecretValue(b -> b.secretId(secretId)).secretString(), ttl, clock);
-  }
-
   /** Keys that never change (e.g. given in {@code URL_SIGNING_KEYS}), or none. */
   public static SigningKeySource fixed(UrlSigningKeys keys) {
     return new SigningKeySource(keys);

@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
 import dev.derive.coordinator.plan.DerivativeFingerprint;
-import dev.derive.coordinator.storage.ObjectMetadata;
-import dev.derive.coordinator.storage.ObjectStart;
-import dev.derive.coordinator.storage.ObjectStore;
-import dev.derive.coordinator.storage.ObjectStoreException;
-import dev.derive.coordinator.storage.PresignedDownload;
-import dev.derive.coordinator.storage.PresignedUpload;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.storage.ObjectMetadata;
+import dev.derive.storage.ObjectStore;
+import dev.derive.storage.ObjectStoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,37 +29,20 @@ class LookAheadTest {
 
   private String failing = "";
 
-  private final InMemoryObjects objects = new InMemoryObjects();
-
-  /** {@link #objects}, counting HEADs and failing those of {@link #failing}. */
-  private final ObjectStore counted =
-      new ObjectStore() {
+  /** The objects, counting HEADs and failing those of {@link #failing}. */
+  private final InMemoryObjects objects =
+      new InMemoryObjects() {
         @Override
-        public Optional<ObjectMetadata> head(String bucket, String key, String versionId) {
-          heads.add(key);
-          if (key.equals(failing)) {
-            throw new ObjectStoreException("HeadObject " + key + " failed", null);
+        public Optional<ObjectMetadata> head(ObjectRef ref) {
+          heads.add(ref.key());
+          if (ref.key().equals(failing)) {
+            throw new ObjectStoreException("HeadObject " + ref.key() + " failed", null);
           }
-          return objects.head(bucket, key, versionId);
-        }
-
-        @Override
-        public Optional<ObjectStart> readStart(
-            String bucket, String key, String versionId, int maxBytes, String ifNoneMatch) {
-          return objects.readStart(bucket, key, versionId, maxBytes, ifNoneMatch);
-        }
-
-        @Override
-        public PresignedDownload presignGet(String bucket, String key, Duration lifetime) {
-          return objects.presignGet(bucket, key, lifetime);
-        }
-
-        @Override
-        public PresignedUpload presignPut(
-            String bucket, String key, String contentType, long contentLength, Duration lifetime) {
-          return objects.presignPut(bucket, key, contentType, contentLength, lifetime);
+          return super.head(ref);
         }
       };
+
+  private final ObjectStore counted = objects;
 
   private final DerivativeCache cache =
       new DerivativeCache(counted, "derivatives", Duration.ofMinutes(5), RecentHits.none());

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.derive.coordinator.lifecycle.MutableClock;
-import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.storage.PresignedDownload;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.time.Duration;

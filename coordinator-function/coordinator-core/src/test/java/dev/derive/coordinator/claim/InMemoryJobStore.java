@@ -14,9 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The {@link JobStore} in memory, with the same conditions as {@link DynamoDbJobStore} (the {@code
- * JobStoreContractTest}s run both through one specification), for fast tests of the lifecycle.
- * DynamoDB keeps lease and TTL instants in whole epoch seconds, so this store truncates them too.
+ * The {@link JobStore} in memory, with the same conditions as {@code
+ * dev.derive.coordinator.aws.DynamoDbJobStore} (the {@code JobStoreContractTest}s run both through
+ * one specification), for fast tests of the lifecycle. DynamoDB keeps lease and TTL instants in
+ * whole epoch seconds, so this store truncates them too.
  */
 public final class InMemoryJobStore implements JobStore {
   private final Map<String, Job> jobs = new ConcurrentHashMap<>();

@@ -5,7 +5,7 @@ class InMemoryJobStoreTest extends JobStoreContract {
   private final JobStore store = new InMemoryJobStore();
 
   @Override
-  JobStore store() {
+  protected JobStore store() {
     return store;
   }
 }

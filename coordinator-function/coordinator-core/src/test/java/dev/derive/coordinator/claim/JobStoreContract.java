@@ -21,13 +21,13 @@ import org.junit.jupiter.api.Test;
  * The {@link JobStore} specification, run against every implementation (DynamoDB on moto, and the
  * in-memory store the lifecycle's fast tests use), so both keep the same conditions.
  */
-abstract class JobStoreContract {
+public abstract class JobStoreContract {
   static final Duration LEASE = Duration.ofSeconds(60);
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
   static final Instant NO_CUTOFF = Instant.EPOCH;
 
   /** The store under test. */
-  abstract JobStore store();
+  protected abstract JobStore store();
 
   private List<ClaimResult> claimConcurrently(String id, int threads, Instant now)
       throws Exception {

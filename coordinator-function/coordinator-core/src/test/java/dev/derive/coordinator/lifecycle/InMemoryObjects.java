@@ -1,10 +1,14 @@
 package dev.derive.coordinator.lifecycle;
 
-import dev.derive.coordinator.storage.ObjectMetadata;
-import dev.derive.coordinator.storage.ObjectStore;
-import dev.derive.coordinator.storage.PresignedDownload;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.storage.ObjectMetadata;
+import dev.derive.storage.ObjectStart;
+import dev.derive.storage.ObjectStore;
+import dev.derive.storage.PresignedDownload;
+import dev.derive.storage.PresignedUpload;
 import java.net.MalformedURLException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -15,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * An in-memory {@link ObjectStore} for the lifecycle's fast tests: a map from bucket/key to bytes.
  */
-public final class InMemoryObjects implements ObjectStore {
+public class InMemoryObjects implements ObjectStore {
   private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
 
   /** Stores {@code bytes} at {@code bucket/key}. */
@@ -29,28 +33,37 @@ public final class InMemoryObjects implements ObjectStore {
   }
 
   @Override
-  public Optional<ObjectMetadata> head(String bucket, String key, String versionId) {
-    byte[] bytes = objects.get(bucket + "/" + key);
+  public Optional<ObjectMetadata> head(ObjectRef ref) {
+    byte[] bytes = objects.get(ref.bucket() + "/" + ref.key());
     return bytes == null
         ? Optional.empty()
         : Optional.of(new ObjectMetadata(bytes.length, "\"" + Arrays.hashCode(bytes) + "\"", null));
   }
 
   @Override
-  public Optional<dev.derive.coordinator.storage.ObjectStart> readStart(
-      String bucket, String key, String versionId, int maxBytes, String ifNoneMatch) {
-    byte[] bytes = objects.get(bucket + "/" + key);
-    return head(bucket, key, versionId)
+  public Optional<ObjectStart> readStart(ObjectRef ref, int maxBytes, String ifNoneMatch) {
+    byte[] bytes = objects.get(ref.bucket() + "/" + ref.key());
+    return head(ref)
         .map(
             head ->
                 head.etag().equals(ifNoneMatch)
-                    ? dev.derive.coordinator.storage.ObjectStart.unchanged(ifNoneMatch, versionId)
-                    : new dev.derive.coordinator.storage.ObjectStart(
+                    ? ObjectStart.unchanged(ifNoneMatch, ref.versionId())
+                    : new ObjectStart(
                         head, Arrays.copyOf(bytes, Math.min(maxBytes, bytes.length))));
   }
 
   @Override
-  public dev.derive.coordinator.storage.PresignedUpload presignPut(
+  public long download(ObjectRef ref, String ifMatchEtag, Path target, long maxBytes) {
+    throw new UnsupportedOperationException("the coordinator reads no whole object");
+  }
+
+  @Override
+  public void upload(Path source, ObjectRef ref, String contentType) {
+    throw new UnsupportedOperationException("the coordinator writes no object");
+  }
+
+  @Override
+  public PresignedUpload presignPut(
       String bucket, String key, String contentType, long contentLength, Duration lifetime) {
     throw new UnsupportedOperationException("the lifecycle tests upload nothing");
   }

@@ -71,7 +71,10 @@ class PresetCatalogueTest {
 
   private PresetCatalogue catalogue(String location) {
     return new PresetCatalogue(
-        PresetSource.of(location, () -> ssm, () -> s3), validator, Duration.ofSeconds(60), clock);
+        dev.derive.coordinator.aws.PresetLocations.of(location, () -> ssm, () -> s3),
+        validator,
+        Duration.ofSeconds(60),
+        clock);
   }
 
   @Test

@@ -37,7 +37,8 @@ class SigningKeySecretTest {
       client.createSecret(b -> b.name(name).secretString(oldKey));
       MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
       SigningKeySource source =
-          SigningKeySource.fromSecret(client, name, Duration.ofSeconds(300), clock);
+          dev.derive.coordinator.aws.SecretsManagerSigningKeys.fromSecret(
+              client, name, Duration.ofSeconds(300), clock);
       String oldSignature = source.current().sign(PATH);
 
       client.putSecretValue(b -> b.secretId(name).secretString(newKey + "\n" + oldKey));

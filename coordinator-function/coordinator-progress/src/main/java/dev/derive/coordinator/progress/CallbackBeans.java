@@ -1,10 +1,10 @@
 package dev.derive.coordinator.progress;
 
+import dev.derive.aws.AwsClients;
+import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.completion.CallbackRetries;
 import dev.derive.coordinator.completion.CallbackSender;
-import dev.derive.coordinator.config.AwsSdkClients;
 import dev.derive.coordinator.config.CoordinatorSettings;
-import dev.derive.coordinator.service.CoordinatorFactory;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -37,6 +37,6 @@ public class CallbackBeans {
   @Produces
   @Singleton
   SqsClient callbackSqs() {
-    return AwsSdkClients.sqs();
+    return AwsClients.configure(SqsClient.builder(), AwsClients.COORDINATOR).build();
   }
 }

@@ -1,11 +1,9 @@
 package dev.derive.coordinator.progress;
 
-import dev.derive.coordinator.claim.DynamoDbJobStore;
+import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.claim.JobStore;
-import dev.derive.coordinator.config.AwsSdkClients;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
-import dev.derive.coordinator.service.CoordinatorFactory;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
@@ -32,7 +30,7 @@ public class ProgressBeans {
   @Produces
   @Singleton
   JobStore jobStore(CoordinatorSettings settings) {
-    return new DynamoDbJobStore(AwsSdkClients.dynamoDb(), settings.jobsTable());
+    return CoordinatorFactory.jobStore(settings);
   }
 
   /** The lifecycle that applies step results and dead letters, wired onto DynamoDB and SQS. */

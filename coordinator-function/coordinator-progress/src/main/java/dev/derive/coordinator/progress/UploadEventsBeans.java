@@ -1,9 +1,9 @@
 package dev.derive.coordinator.progress;
 
+import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.onupload.UploadDerivatives;
 import dev.derive.coordinator.onupload.UploadPresets;
-import dev.derive.coordinator.service.CoordinatorFactory;
 import dev.derive.coordinator.validate.RequestValidator;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.derive.coordinator.claim.DynamoDbJobStore;
+import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.identity.SourceIdentity;

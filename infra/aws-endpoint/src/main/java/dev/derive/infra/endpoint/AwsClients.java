@@ -1,9 +1,7 @@
 package dev.derive.infra.endpoint;
 
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
+import dev.derive.aws.AwsClients.Endpoint;
+import dev.derive.aws.AwsClients.Timeouts;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -12,67 +10,47 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * SDK clients bound to an {@link AwsEndpoint}, for tests and the local cloud (functions build their
- * own clients from the environment {@link AwsEndpoint#environment()} describes).
+ * own clients from the environment {@link AwsEndpoint#environment()} describes). Built the one way
+ * {@link dev.derive.aws.AwsClients} documents, with its {@link dev.derive.aws.AwsClients#TOOLS}
+ * timeouts and S3 path-style addressing.
  */
 public final class AwsClients {
+  private static final Timeouts TIMEOUTS = dev.derive.aws.AwsClients.TOOLS;
+
   private AwsClients() {}
+
+  /** {@code endpoint} as the shared builder's endpoint override. */
+  public static Endpoint of(AwsEndpoint endpoint) {
+    return new Endpoint(
+        endpoint.uri(), endpoint.region(), endpoint.accessKeyId(), endpoint.secretAccessKey());
+  }
 
   /** An S3 client using path-style addressing against {@code endpoint}. */
   public static S3Client s3(AwsEndpoint endpoint) {
-    return S3Client.builder()
-        .endpointOverride(endpoint.uri())
-        .region(Region.of(endpoint.region()))
-        .credentialsProvider(credentials(endpoint))
+    return dev.derive.aws.AwsClients.configure(S3Client.builder(), TIMEOUTS, of(endpoint))
         .forcePathStyle(true)
-        .httpClient(UrlConnectionHttpClient.create())
         .build();
   }
 
   /** An S3 presigner using path-style addressing against {@code endpoint}. */
   public static S3Presigner s3Presigner(AwsEndpoint endpoint) {
-    return S3Presigner.builder()
-        .endpointOverride(endpoint.uri())
-        .region(Region.of(endpoint.region()))
-        .credentialsProvider(credentials(endpoint))
-        .serviceConfiguration(
-            software.amazon.awssdk.services.s3.S3Configuration.builder()
-                .pathStyleAccessEnabled(true)
-                .build())
-        .build();
+    return dev.derive.aws.AwsClients.s3Presigner(true, of(endpoint));
   }
 
   /** An SQS client against {@code endpoint}. */
   public static SqsClient sqs(AwsEndpoint endpoint) {
-    return SqsClient.builder()
-        .endpointOverride(endpoint.uri())
-        .region(Region.of(endpoint.region()))
-        .credentialsProvider(credentials(endpoint))
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
+    return dev.derive.aws.AwsClients.configure(SqsClient.builder(), TIMEOUTS, of(endpoint)).build();
   }
 
   /** A DynamoDB client against {@code endpoint}. */
   public static DynamoDbClient dynamoDb(AwsEndpoint endpoint) {
-    return DynamoDbClient.builder()
-        .endpointOverride(endpoint.uri())
-        .region(Region.of(endpoint.region()))
-        .credentialsProvider(credentials(endpoint))
-        .httpClient(UrlConnectionHttpClient.create())
+    return dev.derive.aws.AwsClients.configure(DynamoDbClient.builder(), TIMEOUTS, of(endpoint))
         .build();
   }
 
   /** An EventBridge client against {@code endpoint}. */
   public static EventBridgeClient eventBridge(AwsEndpoint endpoint) {
-    return EventBridgeClient.builder()
-        .endpointOverride(endpoint.uri())
-        .region(Region.of(endpoint.region()))
-        .credentialsProvider(credentials(endpoint))
-        .httpClient(UrlConnectionHttpClient.create())
+    return dev.derive.aws.AwsClients.configure(EventBridgeClient.builder(), TIMEOUTS, of(endpoint))
         .build();
-  }
-
-  private static StaticCredentialsProvider credentials(AwsEndpoint endpoint) {
-    return StaticCredentialsProvider.create(
-        AwsBasicCredentials.create(endpoint.accessKeyId(), endpoint.secretAccessKey()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.derive.worker.runtime;
 
 import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.storage.ObjectStoreException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.IdentityHashMap;
@@ -63,6 +64,9 @@ final class FailureDescriptions {
     }
     if (vm != null) {
       return "the worker's Java virtual machine failed";
+    }
+    if (failure instanceof ObjectStoreException && failure.getCause() != null) {
+      return describe(failure.getCause()); // the store's own answer says more than "failed"
     }
     if (failure instanceof DeadlineExceededException) {
       return "the step did not finish in the time its invocation had left (earlier steps of the"

@@ -6,8 +6,8 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFa
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.telemetry.Correlation;
+import dev.derive.storage.ObjectStore;
 import dev.derive.worker.runtime.report.StepResultPublisher;
-import dev.derive.worker.runtime.store.ObjectStore;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

@@ -5,8 +5,8 @@ import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.telemetry.Correlation;
+import dev.derive.storage.ObjectStore;
 import dev.derive.worker.runtime.report.StepResultPublisher;
-import dev.derive.worker.runtime.store.ObjectStore;
 import java.time.Clock;
 
 /**

@@ -1,16 +1,22 @@
 package dev.derive.worker.runtime;
 
 import dev.derive.protocol.message.ObjectRef;
-import dev.derive.worker.runtime.store.ObjectChangedException;
-import dev.derive.worker.runtime.store.ObjectNotFoundException;
-import dev.derive.worker.runtime.store.ObjectStore;
-import dev.derive.worker.runtime.store.ObjectTooLargeException;
+import dev.derive.storage.ObjectChangedException;
+import dev.derive.storage.ObjectMetadata;
+import dev.derive.storage.ObjectNotFoundException;
+import dev.derive.storage.ObjectStart;
+import dev.derive.storage.ObjectStore;
+import dev.derive.storage.ObjectStoreException;
+import dev.derive.storage.ObjectTooLargeException;
+import dev.derive.storage.PresignedDownload;
+import dev.derive.storage.PresignedUpload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 
 /**
  * An {@link ObjectStore} in memory, for the runtime's pure-logic tests. An object's ETag is {@code
@@ -39,15 +45,32 @@ final class InMemoryObjectStore implements ObjectStore {
   }
 
   @Override
-  public OptionalLong size(ObjectRef ref) throws IOException {
-    failIfAsked();
+  public Optional<ObjectMetadata> head(ObjectRef ref) {
+    if (nextFailure != null) {
+      IOException failure = nextFailure;
+      nextFailure = null;
+      throw new ObjectStoreException("HeadObject " + ref + " failed", failure);
+    }
     byte[] bytes = objects.get(ref.toString());
-    return bytes == null ? OptionalLong.empty() : OptionalLong.of(bytes.length);
+    return bytes == null
+        ? Optional.empty()
+        : Optional.of(new ObjectMetadata(bytes.length, etag(ref), ref.versionId()));
   }
 
   @Override
-  public long download(ObjectRef ref, Path target, long maxBytes) throws IOException {
-    return download(ref, null, target, maxBytes);
+  public Optional<ObjectStart> readStart(ObjectRef ref, int maxBytes, String ifNoneMatch) {
+    throw new UnsupportedOperationException("a worker reads whole objects");
+  }
+
+  @Override
+  public PresignedDownload presignGet(String bucket, String key, Duration lifetime) {
+    throw new UnsupportedOperationException("a worker presigns nothing");
+  }
+
+  @Override
+  public PresignedUpload presignPut(
+      String bucket, String key, String contentType, long contentLength, Duration lifetime) {
+    throw new UnsupportedOperationException("a worker presigns nothing");
   }
 
   @Override

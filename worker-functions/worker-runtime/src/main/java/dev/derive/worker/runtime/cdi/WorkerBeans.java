@@ -1,13 +1,13 @@
 package dev.derive.worker.runtime.cdi;
 
+import dev.derive.aws.AwsClients;
+import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.worker.runtime.ProcessExit;
 import dev.derive.worker.runtime.StepBatchProcessor;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepTransformer;
 import dev.derive.worker.runtime.WorkerSettings;
-import dev.derive.worker.runtime.aws.AwsClientFactory;
-import dev.derive.worker.runtime.report.SqsStepResultPublisher;
-import dev.derive.worker.runtime.store.S3ObjectStore;
+import dev.derive.worker.runtime.aws.SqsStepResultPublisher;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -34,14 +34,16 @@ public class WorkerBeans {
   @Produces
   @Singleton
   S3Client s3(@ConfigProperty(name = "derive.s3.path-style") boolean pathStyle) {
-    return AwsClientFactory.s3(pathStyle);
+    return AwsClients.configure(S3Client.builder(), AwsClients.WORKER_S3)
+        .forcePathStyle(pathStyle)
+        .build();
   }
 
   /** SQS client, for the step results. */
   @Produces
   @Singleton
   SqsClient sqs() {
-    return AwsClientFactory.sqs();
+    return AwsClients.configure(SqsClient.builder(), AwsClients.WORKER_SQS).build();
   }
 
   void closeS3(@Disposes S3Client s3) {

@@ -3,9 +3,9 @@ package dev.derive.worker.runtime.report;
 import dev.derive.protocol.message.StepResult;
 
 /**
- * Reports the outcome of a step to the coordinator. {@link SqsStepResultPublisher} is the AWS
- * implementation (the step-results queue). Delivery is at least once: the coordinator ignores
- * duplicates.
+ * Reports the outcome of a step to the coordinator. {@code
+ * dev.derive.worker.runtime.aws.SqsStepResultPublisher} is the AWS implementation (the step-results
+ * queue). Delivery is at least once: the coordinator ignores duplicates.
  */
 public interface StepResultPublisher {
 

@@ -1,0 +1,429 @@
+package dev.derive.coordinator.aws;
+
+import static dev.derive.coordinator.aws.JobItems.n;
+import static dev.derive.coordinator.aws.JobItems.s;
+
+import dev.derive.coordinator.claim.ClaimResult;
+import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.claim.StepWrite;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.StepRecord;
+import dev.derive.protocol.JobStatus;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * The {@link JobStore} on a DynamoDB table with partition key {@code jobId} (S) and TTL attribute
+ * {@code expiresAt}: only the translation to condition expressions, attribute names and SDK
+ * exceptions. Claims are one conditional {@code PutItem} that returns the existing item when the
+ * condition fails ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}), so a loser joins without a
+ * second read; step writes are conditional {@code UpdateItem}s on the job being at the step.
+ */
+public final class DynamoDbJobStore implements JobStore {
+  /** {@link JobStore#claim}: the record may be taken over. */
+  static final String CLAIM_CONDITION =
+      "attribute_not_exists(#jobId)"
+          + " OR (#status IN (:pending, :running) AND #lease < :nowSeconds)"
+          + " OR (#status = :failed AND #error.#retryable = :true)"
+          + " OR (#status = :failed AND #updatedAt < :cutoffMillis)";
+
+  /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
+  static final String REPLACE_SUCCEEDED_CONDITION = "#status = :succeeded AND #executionId = :seen";
+
+  /** Every step write: the job is at the step, in the execution named. */
+  static final String AT_STEP_CONDITION =
+      "#executionId = :execution AND #currentStep = :step AND #status IN (:pending, :running)";
+
+  /**
+   * Part of every write that ends a job: its completion notice is pending, in the same conditional
+   * write ({@link DynamoDbCompletionOutbox}).
+   */
+  static final String COMPLETION_PENDING_UPDATE = "#completion = :completionPending";
+
+  private final DynamoDbClient dynamoDb;
+  private final String table;
+
+  /** Stores jobs in {@code table} (named by {@code JOBS_TABLE}). */
+  public DynamoDbJobStore(DynamoDbClient dynamoDb, String table) {
+    this.dynamoDb = dynamoDb;
+    this.table = table;
+  }
+
+  @Override
+  public ClaimResult claim(Job candidate, Instant now, Instant permanentFailureCutoff) {
+    return put(
+        candidate,
+        CLAIM_CONDITION,
+        Map.of(
+            "#jobId", JobItems.JOB_ID,
+            "#status", JobItems.STATUS,
+            "#lease", JobItems.LEASE_EXPIRES_AT,
+            "#error", JobItems.ERROR,
+            "#retryable", JobItems.RETRYABLE,
+            "#updatedAt", JobItems.UPDATED_AT),
+        Map.of(
+            ":pending", s(JobStatus.PENDING.name()),
+            ":running", s(JobStatus.RUNNING.name()),
+            ":failed", s(JobStatus.FAILED.name()),
+            ":true", AttributeValue.fromBool(true),
+            ":nowSeconds", n(now.getEpochSecond()),
+            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli())));
+  }
+
+  @Override
+  public ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
+    return put(
+        candidate,
+        REPLACE_SUCCEEDED_CONDITION,
+        Map.of("#status", JobItems.STATUS, "#executionId", JobItems.EXECUTION_ID),
+        Map.of(":succeeded", s(JobStatus.SUCCEEDED.name()), ":seen", s(seenExecutionId)));
+  }
+
+  private ClaimResult put(
+      Job candidate,
+      String condition,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    try {
+      PutItemResponse replaced =
+          dynamoDb.putItem(
+              b ->
+                  b.tableName(table)
+                      .item(JobItems.toItem(candidate))
+                      .conditionExpression(condition)
+                      .expressionAttributeNames(names)
+                      .expressionAttributeValues(values)
+                      .returnValues(ReturnValue.ALL_OLD)
+                      .returnValuesOnConditionCheckFailure(
+                          ReturnValuesOnConditionCheckFailure.ALL_OLD));
+      carryOverCallbacks(candidate, replaced.attributes());
+      return new ClaimResult(true, candidate);
+    } catch (ConditionalCheckFailedException lost) {
+      if (lost.hasItem() && !lost.item().isEmpty()) {
+        return new ClaimResult(false, JobItems.fromItem(lost.item()));
+      }
+      // An endpoint that does not return the old item: fall back to a consistent read.
+      Job existing =
+          find(candidate.jobId())
+              .orElseThrow(
+                  () ->
+                      new JobStoreException(
+                          "claim of " + candidate.jobId() + " lost to a record that vanished",
+                          lost));
+      return new ClaimResult(false, existing);
+    } catch (SdkException e) {
+      throw new JobStoreException("PutItem of job " + candidate.jobId() + " failed", e);
+    }
+  }
+
+  /**
+   * Moves the callbacks of a record a claim replaced onto the new one, unless the replaced
+   * execution's completion notice was SENT (its callbacks were called back with its end). A
+   * replaced record that never announced an end is a lost execution (lease lapsed while PENDING or
+   * RUNNING) or one whose notice is still pending: its requests are called back when the new
+   * execution ends ({@code docs/completion-events.md}). The new record holds no callbacks yet (they
+   * are registered after a request is answered), so the list is at most {@link
+   * dev.derive.coordinator.completion.CompletionOutbox#MAX_CALLBACKS}. A claimer that dies between
+   * the two writes loses them.
+   */
+  private void carryOverCallbacks(Job candidate, Map<String, AttributeValue> replaced) {
+    if (replaced == null || !replaced.containsKey(JobItems.CALLBACKS)) {
+      return;
+    }
+    AttributeValue notice = replaced.get(JobItems.COMPLETION);
+    AttributeValue callbacks = replaced.get(JobItems.CALLBACKS);
+    if ((notice != null && JobItems.COMPLETION_SENT.equals(notice.s()))
+        || !callbacks.hasL()
+        || callbacks.l().isEmpty()) {
+      return;
+    }
+    try {
+      dynamoDb.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
+                  .updateExpression(
+                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :carried)")
+                  .conditionExpression("#executionId = :execution")
+                  .expressionAttributeNames(
+                      Map.of(
+                          "#callbacks", JobItems.CALLBACKS,
+                          "#executionId", JobItems.EXECUTION_ID))
+                  .expressionAttributeValues(
+                      Map.of(
+                          ":none", AttributeValue.fromL(List.of()),
+                          ":carried", callbacks,
+                          ":execution", s(candidate.executionId()))));
+    } catch (ConditionalCheckFailedException claimedAgain) {
+      // another claim replaced this one at once: it carries what it replaced
+    } catch (SdkException e) {
+      throw new JobStoreException(
+          "UpdateItem carrying callbacks over to job " + candidate.jobId() + " failed", e);
+    }
+  }
+
+  @Override
+  public Optional<Job> find(String jobId) {
+    try {
+      GetItemResponse response =
+          dynamoDb.getItem(
+              b -> b.tableName(table).key(Map.of(JobItems.JOB_ID, s(jobId))).consistentRead(true));
+      return response.hasItem() && !response.item().isEmpty()
+          ? Optional.of(JobItems.fromItem(response.item()))
+          : Optional.empty();
+    } catch (SdkException e) {
+      throw new JobStoreException("GetItem of job " + jobId + " failed", e);
+    }
+  }
+
+  @Override
+  public boolean markDispatched(
+      String jobId, String executionId, int stepIndex, Instant leaseExpiresAt) {
+    return updateAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        " AND #steps[" + stepIndex + "].#runStatus = :pendingRun",
+        "SET #steps[" + stepIndex + "].#runStatus = :queuedRun, #lease = :lease",
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#runStatus", "status",
+            "#lease", JobItems.LEASE_EXPIRES_AT),
+        Map.of(
+            ":pendingRun", s(StepRecord.PENDING),
+            ":queuedRun", s(StepRecord.QUEUED),
+            ":lease", n(leaseExpiresAt.getEpochSecond())));
+  }
+
+  @Override
+  public boolean recordStarted(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      Instant now,
+      Instant leaseExpiresAt) {
+    return updateAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        "SET #steps["
+            + stepIndex
+            + "] = :run, #status = :running, #updatedAt = :now, #lease = :lease",
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#lease", JobItems.LEASE_EXPIRES_AT),
+        Map.of(
+            ":run", JobItems.runItem(run),
+            ":now", n(now.toEpochMilli()),
+            ":lease", n(leaseExpiresAt.getEpochSecond())));
+  }
+
+  @Override
+  public boolean recordSuccess(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      boolean lastStep,
+      Instant now,
+      Instant leaseExpiresAt) {
+    Update update = successUpdate(stepIndex, run, lastStep, now, leaseExpiresAt);
+    return updateAtStep(
+        jobId, executionId, stepIndex, update.expression(), update.names(), update.values());
+  }
+
+  @Override
+  public StepWrite recordAdvance(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      Instant now,
+      Instant leaseExpiresAt) {
+    Update update = successUpdate(stepIndex, run, false, now, leaseExpiresAt);
+    return writeAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        " AND size(#steps) > :next",
+        update.expression(),
+        update.names(),
+        update.values(),
+        true);
+  }
+
+  @Override
+  public StepWrite recordLastSuccess(
+      String jobId, String executionId, int stepIndex, StepRecord run, Instant now) {
+    Update update = successUpdate(stepIndex, run, true, now, now);
+    Map<String, AttributeValue> values = new HashMap<>(update.values());
+    values.put(":stepCount", n(stepIndex + 1L));
+    return writeAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        " AND size(#steps) = :stepCount",
+        update.expression(),
+        update.names(),
+        values,
+        true);
+  }
+
+  /** An update expression with its attribute names and values. */
+  private record Update(
+      String expression, Map<String, String> names, Map<String, AttributeValue> values) {}
+
+  /** Step {@code stepIndex} SUCCEEDED; the job SUCCEEDED (completion pending) or at the next. */
+  private static Update successUpdate(
+      int stepIndex, StepRecord run, boolean lastStep, Instant now, Instant leaseExpiresAt) {
+    JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
+    Map<String, String> names = new HashMap<>();
+    names.put("#steps", JobItems.STEPS);
+    names.put("#updatedAt", JobItems.UPDATED_AT);
+    names.put("#lease", JobItems.LEASE_EXPIRES_AT);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":run", JobItems.runItem(run));
+    values.put(":next", n(stepIndex + 1L));
+    values.put(":newStatus", s(next.name()));
+    values.put(":now", n(now.toEpochMilli()));
+    values.put(":lease", n(leaseExpiresAt.getEpochSecond()));
+    String completion = "";
+    if (lastStep) {
+      completion = ", " + COMPLETION_PENDING_UPDATE;
+      names.put("#completion", JobItems.COMPLETION);
+      values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
+    }
+    return new Update(
+        "SET #steps["
+            + stepIndex
+            + "] = :run, #currentStep = :next, #status = :newStatus,"
+            + " #updatedAt = :now, #lease = :lease"
+            + completion,
+        names,
+        values);
+  }
+
+  @Override
+  public boolean recordFailure(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      JobError error,
+      Instant now) {
+    return updateAtStep(
+        jobId,
+        executionId,
+        stepIndex,
+        "SET #steps["
+            + stepIndex
+            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now, "
+            + COMPLETION_PENDING_UPDATE,
+        Map.of(
+            "#steps", JobItems.STEPS,
+            "#error", JobItems.ERROR,
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#completion", JobItems.COMPLETION),
+        Map.of(
+            ":run", JobItems.runItem(run),
+            ":newStatus", s(JobStatus.FAILED.name()),
+            ":error", JobItems.errorItem(error),
+            ":now", n(now.toEpochMilli()),
+            ":completionPending", s(JobItems.COMPLETION_PENDING)));
+  }
+
+  private boolean updateAtStep(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      String expression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    return updateAtStep(jobId, executionId, stepIndex, "", expression, names, values);
+  }
+
+  /**
+   * One {@code UpdateItem} of {@code expression} under {@link #AT_STEP_CONDITION} followed by
+   * {@code extraCondition} (empty, or starting with {@code " AND "}).
+   */
+  private boolean updateAtStep(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      String extraCondition,
+      String expression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    return writeAtStep(
+            jobId, executionId, stepIndex, extraCondition, expression, names, values, false)
+        .recorded();
+  }
+
+  /**
+   * One {@code UpdateItem} of {@code expression} under {@link #AT_STEP_CONDITION} followed by
+   * {@code extraCondition}; when {@code returnRecord}, the item comes back either way, as written
+   * ({@code ReturnValues.ALL_NEW}) or, when the condition fails, as it is ({@code
+   * ReturnValuesOnConditionCheckFailure.ALL_OLD}): no read request of its own.
+   */
+  private StepWrite writeAtStep(
+      String jobId,
+      String executionId,
+      int stepIndex,
+      String extraCondition,
+      String expression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values,
+      boolean returnRecord) {
+    Map<String, String> allNames = new HashMap<>(names);
+    allNames.put("#executionId", JobItems.EXECUTION_ID);
+    allNames.put("#currentStep", JobItems.CURRENT_STEP);
+    allNames.put("#status", JobItems.STATUS);
+    Map<String, AttributeValue> allValues = new HashMap<>(values);
+    allValues.put(":execution", s(executionId == null ? "" : executionId));
+    allValues.put(":step", n(stepIndex));
+    allValues.put(":pending", s(JobStatus.PENDING.name()));
+    allValues.put(":running", s(JobStatus.RUNNING.name()));
+    try {
+      UpdateItemResponse response =
+          dynamoDb.updateItem(
+              b ->
+                  b.tableName(table)
+                      .key(Map.of(JobItems.JOB_ID, s(jobId)))
+                      .updateExpression(expression)
+                      .conditionExpression(AT_STEP_CONDITION + extraCondition)
+                      .expressionAttributeNames(allNames)
+                      .expressionAttributeValues(allValues)
+                      .returnValues(returnRecord ? ReturnValue.ALL_NEW : ReturnValue.NONE)
+                      .returnValuesOnConditionCheckFailure(
+                          returnRecord
+                              ? ReturnValuesOnConditionCheckFailure.ALL_OLD
+                              : ReturnValuesOnConditionCheckFailure.NONE));
+      return response.hasAttributes() && !response.attributes().isEmpty()
+          ? StepWrite.applied(JobItems.fromItem(response.attributes()))
+          : StepWrite.applied();
+    } catch (ConditionalCheckFailedException staleOrDuplicate) {
+      return StepWrite.notApplied(
+          staleOrDuplicate.hasItem() && !staleOrDuplicate.item().isEmpty()
+              ? Optional.of(JobItems.fromItem(staleOrDuplicate.item()))
+              : Optional.empty());
+    } catch (SdkException e) {
+      throw new JobStoreException("UpdateItem of job " + jobId + " failed", e);
+    }
+  }
+}

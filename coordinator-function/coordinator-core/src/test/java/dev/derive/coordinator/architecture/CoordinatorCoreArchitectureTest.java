@@ -1,0 +1,58 @@
+package dev.derive.coordinator.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AWS at the edges (issue 16): the coordinator's logic speaks Derive's own types; only {@code
+ * dev.derive.coordinator.aws} (the DynamoDB, SQS, EventBridge, SSM and Secrets Manager adapters and
+ * the factory that wires them) names AWS SDK or Lambda types. And no two packages of the core
+ * depend on each other in a cycle.
+ */
+class CoordinatorCoreArchitectureTest {
+  private static JavaClasses core;
+
+  @BeforeAll
+  static void importTheCore() {
+    core =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.derive.coordinator");
+  }
+
+  @Test
+  void seesTheLogicAndTheAdapters() {
+    assertThat(core.stream().map(c -> c.getPackageName()))
+        .contains(
+            "dev.derive.coordinator.aws",
+            "dev.derive.coordinator.lifecycle",
+            "dev.derive.coordinator.plan",
+            "dev.derive.coordinator.claim");
+  }
+
+  @Test
+  void onlyTheAwsPackageNamesAwsSdkOrLambdaTypes() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.coordinator..")
+        .and()
+        .resideOutsideOfPackage("dev.derive.coordinator.aws..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("software.amazon.awssdk..", "com.amazonaws..")
+        .because("AWS types stay at the edge, in dev.derive.coordinator.aws")
+        .check(core);
+  }
+
+  @Test
+  void noPackageCycles() {
+    slices().matching("dev.derive.(**)").should().beFreeOfCycles().check(core);
+  }
+}

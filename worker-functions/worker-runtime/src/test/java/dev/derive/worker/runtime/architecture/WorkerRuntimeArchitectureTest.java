@@ -1,0 +1,88 @@
+package dev.derive.worker.runtime.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AWS at the edges (issue 16): the worker runtime's core speaks Derive's own types; the edges are
+ * {@code aws} (the SQS result publisher), {@code lambda} (the handler) and {@code cdi} (the wiring
+ * and SnapStart priming), plus the shared {@code dev.derive.aws} module. And no two packages of the
+ * runtime depend on each other in a cycle.
+ */
+class WorkerRuntimeArchitectureTest {
+  /**
+   * Core classes still allowed to name AWS or Lambda types, each with its reason; this set only
+   * shrinks. StepBatchProcessor and StepRunner take Lambda's SQS event types (the runtime's split
+   * moves them behind the {@code lambda} edge); FailureDescriptions reads the SDK's exceptions to
+   * describe a failed call.
+   */
+  private static final Set<String> NOT_YET_AT_THE_EDGE =
+      Set.of(
+          "dev.derive.worker.runtime.StepBatchProcessor",
+          "dev.derive.worker.runtime.StepRunner",
+          "dev.derive.worker.runtime.FailureDescriptions");
+
+  private static JavaClasses runtime;
+
+  @BeforeAll
+  static void importTheRuntime() {
+    runtime =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.derive.worker.runtime");
+  }
+
+  @Test
+  void seesTheCoreAndTheEdges() {
+    assertThat(runtime.stream().map(JavaClass::getPackageName))
+        .contains(
+            "dev.derive.worker.runtime",
+            "dev.derive.worker.runtime.aws",
+            "dev.derive.worker.runtime.cdi",
+            "dev.derive.worker.runtime.report");
+  }
+
+  @Test
+  void onlyTheEdgesNameAwsSdkOrLambdaTypes() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.worker.runtime..")
+        .and()
+        .resideOutsideOfPackages(
+            "dev.derive.worker.runtime.aws..",
+            "dev.derive.worker.runtime.lambda..",
+            "dev.derive.worker.runtime.cdi..")
+        .and(
+            DescribedPredicate.describe(
+                "are not listed as not yet at the edge",
+                (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName())))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("software.amazon.awssdk..", "com.amazonaws..")
+        .because("AWS and Lambda types stay at the edge")
+        .check(runtime);
+  }
+
+  @Test
+  void noPackageCycles() {
+    slices().matching("dev.derive.worker.(**)").should().beFreeOfCycles().check(runtime);
+  }
+
+  private static JavaClass outermost(JavaClass c) {
+    JavaClass outer = c;
+    while (outer.getEnclosingClass().isPresent()) {
+      outer = outer.getEnclosingClass().get();
+    }
+    return outer;
+  }
+}
