@@ -529,15 +529,12 @@ public final class Vips {
    * @throws VipsException if the area does not lie inside the image
    */
   public VipsImage extractArea(VipsImage image, int left, int top, int width, int height) {
-    return call(
-        call -> {
-          MemorySegment out = call.allocate(ADDRESS);
-          int status =
-              (int)
-                  extractArea.invokeExact(
-                      image.pointer(), out, left, top, width, height, MemorySegment.NULL);
-          return result(status, out, "extract_area");
-        });
+    return image(
+        "extract_area",
+        (call, out) ->
+            (int)
+                extractArea.invokeExact(
+                    image.pointer(), out, left, top, width, height, MemorySegment.NULL));
   }
 
   /**
@@ -593,27 +590,24 @@ public final class Vips {
    * @throws VipsException if the file cannot be loaded or decoded
    */
   public VipsImage thumbnail(Path file, int width, int height, String loadOptions) {
-    return call(
-        call -> {
-          MemorySegment out = call.allocate(ADDRESS);
-          int status =
-              (int)
-                  thumbnail.invokeExact(
-                      call.allocateFrom(
-                          loadOptions.isEmpty() ? file.toString() : file + "[" + loadOptions + "]"),
-                      out,
-                      width,
-                      call.allocateFrom("height"),
-                      height,
-                      call.allocateFrom("size"),
-                      SIZE_DOWN,
-                      call.allocateFrom("fail_on"),
-                      FAIL_ON_ERROR,
-                      call.allocateFrom("export_profile"),
-                      call.allocateFrom("srgb"),
-                      MemorySegment.NULL);
-          return result(status, out, "thumbnail " + file.getFileName());
-        });
+    return image(
+        "thumbnail " + file.getFileName(),
+        (call, out) ->
+            (int)
+                thumbnail.invokeExact(
+                    call.allocateFrom(
+                        loadOptions.isEmpty() ? file.toString() : file + "[" + loadOptions + "]"),
+                    out,
+                    width,
+                    call.allocateFrom("height"),
+                    height,
+                    call.allocateFrom("size"),
+                    SIZE_DOWN,
+                    call.allocateFrom("fail_on"),
+                    FAIL_ON_ERROR,
+                    call.allocateFrom("export_profile"),
+                    call.allocateFrom("srgb"),
+                    MemorySegment.NULL));
   }
 
   /**
@@ -635,28 +629,25 @@ public final class Vips {
    * @throws VipsException if the image cannot be decoded
    */
   public VipsImage thumbnail(VipsImage image, int width, int height, boolean autoRotate) {
-    return call(
-        call -> {
-          MemorySegment out = call.allocate(ADDRESS);
-          int status =
-              (int)
-                  thumbnailImage.invokeExact(
-                      image.pointer(),
-                      out,
-                      width,
-                      call.allocateFrom("height"),
-                      height,
-                      call.allocateFrom("size"),
-                      SIZE_DOWN,
-                      call.allocateFrom("no_rotate"),
-                      autoRotate ? 0 : 1,
-                      call.allocateFrom("fail_on"),
-                      FAIL_ON_ERROR,
-                      call.allocateFrom("export_profile"),
-                      call.allocateFrom("srgb"),
-                      MemorySegment.NULL);
-          return result(status, out, "thumbnail_image");
-        });
+    return image(
+        "thumbnail_image",
+        (call, out) ->
+            (int)
+                thumbnailImage.invokeExact(
+                    image.pointer(),
+                    out,
+                    width,
+                    call.allocateFrom("height"),
+                    height,
+                    call.allocateFrom("size"),
+                    SIZE_DOWN,
+                    call.allocateFrom("no_rotate"),
+                    autoRotate ? 0 : 1,
+                    call.allocateFrom("fail_on"),
+                    FAIL_ON_ERROR,
+                    call.allocateFrom("export_profile"),
+                    call.allocateFrom("srgb"),
+                    MemorySegment.NULL));
   }
 
   /**
@@ -666,12 +657,9 @@ public final class Vips {
    * @throws VipsException if the image cannot be decoded
    */
   public VipsImage resize(VipsImage image, double scale) {
-    return call(
-        call -> {
-          MemorySegment out = call.allocate(ADDRESS);
-          int status = (int) resize.invokeExact(image.pointer(), out, scale, MemorySegment.NULL);
-          return result(status, out, "resize");
-        });
+    return image(
+        "resize",
+        (call, out) -> (int) resize.invokeExact(image.pointer(), out, scale, MemorySegment.NULL));
   }
 
   /**
@@ -681,14 +669,11 @@ public final class Vips {
    * @throws VipsException if libvips has no such conversion
    */
   public VipsImage colourspace(VipsImage image, int interpretation) {
-    return call(
-        call -> {
-          MemorySegment out = call.allocate(ADDRESS);
-          int status =
-              (int)
-                  colourspace.invokeExact(image.pointer(), out, interpretation, MemorySegment.NULL);
-          return result(status, out, "colourspace");
-        });
+    return image(
+        "colourspace",
+        (call, out) ->
+            (int)
+                colourspace.invokeExact(image.pointer(), out, interpretation, MemorySegment.NULL));
   }
 
   /**
@@ -698,12 +683,10 @@ public final class Vips {
    * @throws VipsException on failure
    */
   public VipsImage cast(VipsImage image, int bandFormat) {
-    return call(
-        call -> {
-          MemorySegment out = call.allocate(ADDRESS);
-          int status = (int) cast.invokeExact(image.pointer(), out, bandFormat, MemorySegment.NULL);
-          return result(status, out, "cast");
-        });
+    return image(
+        "cast",
+        (call, out) ->
+            (int) cast.invokeExact(image.pointer(), out, bandFormat, MemorySegment.NULL));
   }
 
   /**
@@ -847,6 +830,25 @@ public final class Vips {
   @FunctionalInterface
   private interface Call<T> {
     T run(Arena call) throws Throwable;
+  }
+
+  /**
+   * A {@link #call} of a libvips operation that writes a new image to its {@code out} argument and
+   * returns a status: the image, or a {@link VipsException} with libvips' error, named {@code
+   * what}.
+   */
+  private VipsImage image(String what, ImageCall body) {
+    return call(
+        call -> {
+          MemorySegment out = call.allocate(ADDRESS);
+          return result(body.run(call, out), out, what);
+        });
+  }
+
+  /** The body of an image-making libvips call: its status, given its arena and its output. */
+  @FunctionalInterface
+  private interface ImageCall {
+    int run(Arena call, MemorySegment out) throws Throwable;
   }
 
   private VipsImage result(int status, MemorySegment out, String what) {
