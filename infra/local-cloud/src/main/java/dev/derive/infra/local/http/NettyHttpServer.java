@@ -2,7 +2,6 @@ package dev.derive.infra.local.http;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -13,33 +12,22 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -67,8 +55,6 @@ final class NettyHttpServer implements AutoCloseable {
 
   /** How long a connection may sit without sending anything, in seconds. */
   static final int IDLE_TIMEOUT_SECONDS = 300;
-
-  private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME;
 
   /**
    * One request.
@@ -205,8 +191,8 @@ final class NettyHttpServer implements AutoCloseable {
     @Override
     protected io.netty.handler.codec.http.HttpResponse rejectResponse(
         io.netty.handler.codec.http.HttpRequest request) {
-      HttpResponse response = handler.handle(request(request, null, remote));
-      return encode(response, request.method(), false);
+      HttpResponse response = handler.handle(NettyMessages.request(request, null, remote));
+      return NettyMessages.encode(response, request.method(), false);
     }
   }
 
@@ -275,10 +261,11 @@ final class NettyHttpServer implements AutoCloseable {
                   : HttpResponse.message(400, "Bad Request");
           answer(ctx, full.method(), () -> response, false);
         } else if (msg instanceof FullHttpRequest full) {
-          Request request = request(full, ByteBufUtil.getBytes(full.content()), remote);
+          Request request =
+              NettyMessages.request(full, ByteBufUtil.getBytes(full.content()), remote);
           answer(ctx, full.method(), () -> handler.handle(request), true);
         } else if (msg instanceof TooLarge tooLarge) {
-          Request request = request(tooLarge.head(), null, remote);
+          Request request = NettyMessages.request(tooLarge.head(), null, remote);
           answer(ctx, tooLarge.head().method(), () -> handler.handle(request), true);
         }
         // anything else is the rest of a refused request: dropped
@@ -296,7 +283,8 @@ final class NettyHttpServer implements AutoCloseable {
       previous =
           previous
               .thenRunAsync(
-                  () -> ctx.writeAndFlush(encode(response.get(), method, keepAlive)), executor)
+                  () -> ctx.writeAndFlush(NettyMessages.encode(response.get(), method, keepAlive)),
+                  executor)
               .exceptionally(
                   e -> {
                     ctx.close();
@@ -308,76 +296,5 @@ final class NettyHttpServer implements AutoCloseable {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       ctx.close(); // the client went away, timed out or sent something unreadable
     }
-  }
-
-  private static Request request(
-      io.netty.handler.codec.http.HttpRequest head, byte[] body, String remote) {
-    List<Map.Entry<String, String>> headers = new ArrayList<>(head.headers().size());
-    head.headers().forEach(h -> headers.add(Map.entry(h.getKey(), h.getValue())));
-    return new Request(
-        head.method().name(),
-        head.uri(),
-        head.protocolVersion().text(),
-        List.copyOf(headers),
-        body,
-        remote);
-  }
-
-  /**
-   * {@code response} as Netty's: framing ({@code Content-Length}, {@code Connection}) is this
-   * server's, a header field that could split the response is dropped, a {@code HEAD} answer keeps
-   * its length but not its body.
-   */
-  private static FullHttpResponse encode(
-      HttpResponse response, HttpMethod method, boolean keepAlive) {
-    int status = response.status();
-    boolean noBody = status == 204 || status == 304 || (status >= 100 && status < 200);
-    boolean sendBody = !noBody && !HttpMethod.HEAD.equals(method);
-    FullHttpResponse out =
-        new DefaultFullHttpResponse(
-            HttpVersion.HTTP_1_1,
-            HttpResponseStatus.valueOf(status),
-            sendBody ? Unpooled.wrappedBuffer(response.body()) : Unpooled.EMPTY_BUFFER);
-    for (Map.Entry<String, String> header : response.headers()) {
-      String name = header.getKey();
-      String value = header.getValue();
-      String lower = name.toLowerCase(Locale.ROOT);
-      if (lower.equals("content-length")
-          || lower.equals("transfer-encoding")
-          || lower.equals("connection")
-          || !isToken(name)
-          || value == null
-          || value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
-        continue;
-      }
-      out.headers().add(name, value);
-    }
-    out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC)));
-    if (!noBody) {
-      out.headers().set(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
-    }
-    if (!keepAlive) {
-      out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    }
-    return out;
-  }
-
-  /** tchar+, RFC 9110 section 5.6.2. */
-  static boolean isToken(String text) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      boolean tchar =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-      if (!tchar) {
-        return false;
-      }
-    }
-    return true;
   }
 }
