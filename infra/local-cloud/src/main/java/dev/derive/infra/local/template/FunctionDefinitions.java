@@ -41,10 +41,7 @@ public final class FunctionDefinitions {
           "Events");
 
   /** An API Gateway v2 route. */
-  public static final String ROUTE_TYPE = "AWS::ApiGatewayV2::Route";
-
-  /** An API Gateway v2 integration (a route's target). */
-  public static final String INTEGRATION_TYPE = "AWS::ApiGatewayV2::Integration";
+  public static final String ROUTE_TYPE = HttpApiRoutes.ROUTE_TYPE;
 
   private FunctionDefinitions() {}
 
@@ -72,9 +69,9 @@ public final class FunctionDefinitions {
               resource.logicalId(),
               properties,
               stackName,
-              layers(template, resource.logicalId(), layers, references));
+              LayerDefinitions.ofFunction(template, resource.logicalId(), layers, references));
       List<FunctionDefinition.HttpApiEvent> routes =
-          routesTo(template, resource.logicalId(), references);
+          HttpApiRoutes.to(template, resource.logicalId(), references);
       if (!routes.isEmpty()) {
         List<FunctionDefinition.HttpApiEvent> http = new ArrayList<>(function.httpApiEvents());
         http.addAll(routes);
@@ -97,52 +94,6 @@ public final class FunctionDefinitions {
       functions.add(function);
     }
     return functions;
-  }
-
-  /** The active API Gateway v2 routes whose integration invokes {@code functionId}. */
-  private static List<FunctionDefinition.HttpApiEvent> routesTo(
-      Template template, String functionId, References references) {
-    List<FunctionDefinition.HttpApiEvent> routes = new ArrayList<>();
-    for (Template.Resource route : template.resourcesOfType(ROUTE_TYPE)) {
-      if (!route.isActive(references)) {
-        continue;
-      }
-      boolean invokesFunction =
-          referencedIds(route.properties().get("Target")).stream()
-              .map(template.resources()::get)
-              .filter(r -> r != null && r.type().equals(INTEGRATION_TYPE))
-              .anyMatch(
-                  integration ->
-                      referencedIds(integration.properties().get("IntegrationUri"))
-                          .contains(functionId));
-      if (!invokesFunction) {
-        continue;
-      }
-      String routeKey =
-          String.valueOf(IntrinsicResolver.resolve(route.properties().get("RouteKey"), references));
-      if (routeKey.equals("$default")) {
-        routes.add(new FunctionDefinition.HttpApiEvent(route.logicalId(), null, null));
-        continue;
-      }
-      int space = routeKey.indexOf(' ');
-      if (space <= 0) {
-        throw new TemplateException(
-            route.logicalId() + ".RouteKey must be \"METHOD /path\" or $default: " + routeKey);
-      }
-      routes.add(
-          new FunctionDefinition.HttpApiEvent(
-              route.logicalId(),
-              routeKey.substring(0, space).toUpperCase(java.util.Locale.ROOT),
-              routeKey.substring(space + 1).trim()));
-    }
-    return routes;
-  }
-
-  /** Logical ids {@code value} refers to; {@code Function.Alias} counts as {@code Function}. */
-  private static List<String> referencedIds(Object value) {
-    return IntrinsicResolver.referencedNames(value).stream()
-        .map(name -> name.contains(".") ? name.substring(0, name.indexOf('.')) : name)
-        .toList();
   }
 
   /** {@code globals} overlaid with {@code own}; {@code Environment.Variables} merged by key. */
@@ -229,65 +180,6 @@ public final class FunctionDefinitions {
     }
     throw new TemplateException(
         id + ".Architectures must be a list of one of x86_64 and arm64, got " + value);
-  }
-
-  /** What a {@code Ref} to a layer version of the template evaluates to while reading Layers. */
-  private static final String LAYER_REF = "local-layer:";
-
-  /**
-   * {@code Layers} ({@code value}, unevaluated) as the template's layer versions, in order: each
-   * entry must evaluate to a {@code Ref} of one ({@code Fn::If} and conditions are evaluated).
-   *
-   * @throws TemplateException for a literal ARN or anything else that is not a layer of the
-   *     template
-   */
-  private static List<LayerDefinition> layers(
-      Template template, String id, Object value, References references) {
-    if (value == null) {
-      return List.of();
-    }
-    List<String> layerIds =
-        template.resourcesOfType(LayerDefinitions.TYPE).stream()
-            .map(Template.Resource::logicalId)
-            .toList();
-    References layerAware =
-        new References() {
-          @Override
-          public String ref(String name) {
-            return layerIds.contains(name) ? LAYER_REF + name : references.ref(name);
-          }
-
-          @Override
-          public String getAtt(String logicalId, String attribute) {
-            return references.getAtt(logicalId, attribute);
-          }
-
-          @Override
-          public boolean condition(String name) {
-            return references.condition(name);
-          }
-        };
-    Object resolved = IntrinsicResolver.resolve(value, layerAware);
-    if (!(resolved instanceof List<?> list)) {
-      throw new TemplateException(id + ".Layers must be a list of layer versions, got " + value);
-    }
-    List<LayerDefinition> definitions = new ArrayList<>();
-    for (Object entry : list) {
-      String text = String.valueOf(entry);
-      if (!text.startsWith(LAYER_REF)) {
-        throw new TemplateException(
-            id
-                + ".Layers names "
-                + text
-                + ", which is not a layer of the template: the local cloud runs only layers whose"
-                + " content it has (a !Ref to an "
-                + LayerDefinitions.TYPE
-                + " with a local ContentUri)");
-      }
-      definitions.add(
-          LayerDefinitions.definition(template, text.substring(LAYER_REF.length()), references));
-    }
-    return List.copyOf(definitions);
   }
 
   private static FunctionDefinition.HttpApiEvent httpApiEvent(

@@ -1,6 +1,8 @@
 package dev.derive.infra.local.template;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The {@code AWS::Serverless::LayerVersion} resources of a template. Locally a layer version is not
@@ -59,5 +61,61 @@ public final class LayerDefinitions {
               + content);
     }
     return new LayerDefinition(logicalId, template.directory().resolve(Path.of(path)).normalize());
+  }
+
+  /** What a {@code Ref} to a layer version of the template evaluates to while reading Layers. */
+  private static final String LAYER_REF = "local-layer:";
+
+  /**
+   * {@code Layers} ({@code value}, unevaluated) as the template's layer versions, in order: each
+   * entry must evaluate to a {@code Ref} of one ({@code Fn::If} and conditions are evaluated).
+   *
+   * @throws TemplateException for a literal ARN or anything else that is not a layer of the
+   *     template
+   */
+  static List<LayerDefinition> ofFunction(
+      Template template, String id, Object value, References references) {
+    if (value == null) {
+      return List.of();
+    }
+    List<String> layerIds =
+        template.resourcesOfType(TYPE).stream().map(Template.Resource::logicalId).toList();
+    References layerAware =
+        new References() {
+          @Override
+          public String ref(String name) {
+            return layerIds.contains(name) ? LAYER_REF + name : references.ref(name);
+          }
+
+          @Override
+          public String getAtt(String logicalId, String attribute) {
+            return references.getAtt(logicalId, attribute);
+          }
+
+          @Override
+          public boolean condition(String name) {
+            return references.condition(name);
+          }
+        };
+    Object resolved = IntrinsicResolver.resolve(value, layerAware);
+    if (!(resolved instanceof List<?> list)) {
+      throw new TemplateException(id + ".Layers must be a list of layer versions, got " + value);
+    }
+    List<LayerDefinition> definitions = new ArrayList<>();
+    for (Object entry : list) {
+      String text = String.valueOf(entry);
+      if (!text.startsWith(LAYER_REF)) {
+        throw new TemplateException(
+            id
+                + ".Layers names "
+                + text
+                + ", which is not a layer of the template: the local cloud runs only layers whose"
+                + " content it has (a !Ref to an "
+                + TYPE
+                + " with a local ContentUri)");
+      }
+      definitions.add(definition(template, text.substring(LAYER_REF.length()), references));
+    }
+    return List.copyOf(definitions);
   }
 }
