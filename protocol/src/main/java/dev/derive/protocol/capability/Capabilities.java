@@ -120,8 +120,7 @@ public final class Capabilities {
 
   // no declared default: a step without it keeps its fingerprint
   private static ParameterDescriptor lossless() {
-    return new ParameterDescriptor(
-        "lossless", "boolean", null, null, List.of(), null, null, "Lossless WebP (default false).");
+    return ParameterDescriptor.flag("lossless", "Lossless WebP (default false).");
   }
 
   // 0..9 as libvips' heifsave (AVIF); webpsave stops at 6, so WebP reads 7..9 as 6; gifsave's
@@ -155,15 +154,8 @@ public final class Capabilities {
           height("Box height in pixels."),
           ParameterDescriptor.choice(
               "fit", FIT_MODES, null, "How the image fits the box (sharp's meanings)."),
-          new ParameterDescriptor(
-              "withoutEnlargement",
-              "boolean",
-              null,
-              null,
-              List.of(),
-              null,
-              null,
-              "Never scale up an image smaller than the box."),
+          ParameterDescriptor.flag(
+              "withoutEnlargement", "Never scale up an image smaller than the box."),
           ParameterDescriptor.integer("page", 1, MAX_PAGE, null, "Page to render (1-based)."),
           ParameterDescriptor.integer(
               "quality", 1, 100, null, "JPEG/WebP/AVIF quality (1-100; GIF has none)."),
@@ -266,15 +258,8 @@ public final class Capabilities {
                       ParameterDescriptor.integer(
                           "quality", 1, 100, 85, "JPEG/WebP/AVIF quality (1-100; GIF has none)."),
                       // no declared default: a step without it keeps its fingerprint
-                      new ParameterDescriptor(
-                          "progressive",
-                          "boolean",
-                          null,
-                          null,
-                          List.of(),
-                          null,
-                          null,
-                          "Write a progressive JPEG (default false)."),
+                      ParameterDescriptor.flag(
+                          "progressive", "Write a progressive JPEG (default false)."),
                       lossless(),
                       effort()),
                   List.of("quality", "lossless", "effort"),
@@ -308,14 +293,8 @@ public final class Capabilities {
                           "How the page meets the box: inside and contain (default) draw it"
                               + " within the box, cover, fill and outside draw it covering the"
                               + " box (the resize after it crops, stretches or keeps it)."),
-                      new ParameterDescriptor(
+                      ParameterDescriptor.flag(
                           "withoutEnlargement",
-                          "boolean",
-                          null,
-                          null,
-                          List.of(),
-                          null,
-                          null,
                           "Never draw the page above dpi, even when the box is larger (default"
                               + " false: the box decides).")),
                   // A target's size goes to the image step's resize (it fits, crops and pads); the

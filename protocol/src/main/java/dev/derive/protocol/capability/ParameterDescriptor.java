@@ -43,29 +43,6 @@ public record ParameterDescriptor(
     }
   }
 
-  /** An optional parameter taking every value its type, bounds, values and pattern allow. */
-  public ParameterDescriptor(
-      String name,
-      String type,
-      Integer minimum,
-      Integer maximum,
-      List<String> allowedValues,
-      String pattern,
-      Object defaultValue,
-      String description) {
-    this(
-        name,
-        type,
-        minimum,
-        maximum,
-        allowedValues,
-        pattern,
-        defaultValue,
-        description,
-        null,
-        null);
-  }
-
   /** Whether an explicit step must give this parameter. */
   public boolean mustBeGiven() {
     return Boolean.TRUE.equals(required);
@@ -100,26 +77,35 @@ public record ParameterDescriptor(
   public static ParameterDescriptor integer(
       String name, int minimum, int maximum, Integer defaultValue, String description) {
     return new ParameterDescriptor(
-        name, "integer", minimum, maximum, List.of(), null, defaultValue, description);
+        name, "integer", minimum, maximum, List.of(), null, defaultValue, description, null, null);
   }
 
   /** A string parameter taking one of {@code allowedValues}. */
   public static ParameterDescriptor choice(
       String name, List<String> allowedValues, String defaultValue, String description) {
     return new ParameterDescriptor(
-        name, "string", null, null, allowedValues, null, defaultValue, description);
+        name, "string", null, null, allowedValues, null, defaultValue, description, null, null);
   }
 
   /** A string parameter matching {@code pattern} (whole value). */
   public static ParameterDescriptor text(
       String name, String pattern, String defaultValue, String description) {
     return new ParameterDescriptor(
-        name, "string", null, null, List.of(), pattern, defaultValue, description);
+        name, "string", null, null, List.of(), pattern, defaultValue, description, null, null);
   }
 
   /** A boolean parameter. */
   public static ParameterDescriptor bool(String name, boolean defaultValue, String description) {
     return new ParameterDescriptor(
-        name, "boolean", null, null, List.of(), null, defaultValue, description);
+        name, "boolean", null, null, List.of(), null, defaultValue, description, null, null);
+  }
+
+  /**
+   * A boolean parameter without a declared default: a step that leaves it out keeps its
+   * fingerprint, and the worker reads it as {@code false}.
+   */
+  public static ParameterDescriptor flag(String name, String description) {
+    return new ParameterDescriptor(
+        name, "boolean", null, null, List.of(), null, null, description, null, null);
   }
 }
