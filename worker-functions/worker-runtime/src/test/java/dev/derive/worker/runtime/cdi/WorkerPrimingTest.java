@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class SnapStartPrimingTest {
+class WorkerPrimingTest {
 
   /** Records the scratch folder it was given and leaves a file there, as a careless probe would. */
   private static final class RecordingTransformer implements StepTransformer {
@@ -47,7 +47,7 @@ class SnapStartPrimingTest {
   void primingRunsTheProbeOnceInAScratchFolderItDeletesAfterwards() throws Exception {
     RecordingTransformer transformer = new RecordingTransformer(false);
 
-    SnapStartPriming.prime(transformer);
+    WorkerPriming.prime(transformer);
 
     assertThat(transformer.scratches).hasSize(1);
     assertThat(transformer.scratches.get(0)).doesNotExist();
@@ -57,7 +57,7 @@ class SnapStartPrimingTest {
   void aFailingProbeFailsThePrimingAndStillDeletesTheScratchFolder() {
     RecordingTransformer transformer = new RecordingTransformer(true);
 
-    assertThatThrownBy(() -> SnapStartPriming.prime(transformer))
+    assertThatThrownBy(() -> WorkerPriming.prime(transformer))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("wrong output");
     assertThat(transformer.scratches.get(0)).doesNotExist();
@@ -67,7 +67,9 @@ class SnapStartPrimingTest {
   void beforeCheckpointPrimesTheWorkersTransformer() throws Exception {
     RecordingTransformer transformer = new RecordingTransformer(false);
 
-    new SnapStartPriming(transformer, null).beforeCheckpoint(null);
+    WorkerPriming priming = new WorkerPriming(transformer, null);
+    priming.register(null);
+    priming.registration().beforeCheckpoint(null);
 
     assertThat(transformer.scratches).hasSize(1);
   }

@@ -2,62 +2,47 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.aws.lambda.SnapStartPriming;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.capability.Capabilities;
-import io.quarkus.runtime.Startup;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import org.crac.Context;
-import org.crac.Core;
-import org.crac.Resource;
 
 /**
- * Lambda SnapStart priming of the coordinator API (CRaC {@code beforeCheckpoint}, see the Quarkus
- * "AWS Lambda SnapStart" guide): injecting the services at startup builds the S3, presigner,
- * DynamoDB and SQS clients before the snapshot, and {@link #prime} runs a sample request through
- * Jackson and the request validator so their classes and caches are in the snapshot too.
- *
- * <p>Nothing unique is captured: no request reaches AWS (no connection, no credentials resolved),
- * no id or random value is generated.
+ * What the coordinator API primes for SnapStart ({@link SnapStartPriming}): injecting the services
+ * at startup builds the S3, presigner, DynamoDB and SQS clients, and before the snapshot {@link
+ * #prime} runs a sample request through Jackson and the request validator so their classes and
+ * caches are in the snapshot too.
  */
-@Startup
 @ApplicationScoped
-public class SnapStartPriming implements Resource {
+public class ApiPriming {
   /** A representative {@code POST /v1/derivatives} body. */
   static final String SAMPLE_REQUEST =
       "{\"source\":{\"key\":\"uploads/priming/sample.jpg\"},\"target\":{\"mediaType\":"
           + "\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"}}";
 
   private final ObjectMapper mapper;
+  private SnapStartPriming registration;
 
   /**
    * @param mapper the REST layer's mapper
-   * @param derivatives injected only so the SDK clients are built before the snapshot
-   * @param uploads injected only so the presigner is built before the snapshot
+   * @param derivatives injected only so the SDK clients are built at startup
+   * @param uploads injected only so the presigner is built at startup
    */
   @Inject
-  SnapStartPriming(ObjectMapper mapper, DerivativeService derivatives, UploadService uploads) {
+  ApiPriming(ObjectMapper mapper, DerivativeService derivatives, UploadService uploads) {
     this.mapper = mapper;
   }
 
-  @PostConstruct
-  void register() {
-    Core.getGlobalContext().register(this);
-  }
-
-  @Override
-  public void beforeCheckpoint(Context<? extends Resource> context) throws IOException {
-    prime(mapper);
-  }
-
-  @Override
-  public void afterRestore(Context<? extends Resource> context) {
-    // Nothing to renew: the SDK resolves credentials and opens connections on first use.
+  /** Registers the priming when the application starts (CDI {@link Startup}). */
+  void register(@Observes Startup startup) {
+    registration = SnapStartPriming.register(() -> prime(mapper));
   }
 
   /**

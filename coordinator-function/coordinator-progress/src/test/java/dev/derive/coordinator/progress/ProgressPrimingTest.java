@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import org.junit.jupiter.api.Test;
 
-class SnapStartPrimingTest {
+class ProgressPrimingTest {
 
   @Test
   void primingRoundTripsAStepAndItsResultThroughTheCodecWithoutAws() {
-    assertThatCode(SnapStartPriming::prime).doesNotThrowAnyException();
+    assertThatCode(ProgressPriming::prime).doesNotThrowAnyException();
   }
 }

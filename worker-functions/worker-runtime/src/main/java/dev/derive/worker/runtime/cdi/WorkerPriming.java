@@ -1,5 +1,6 @@
 package dev.derive.worker.runtime.cdi;
 
+import dev.derive.aws.lambda.SnapStartPriming;
 import dev.derive.worker.runtime.StepBatchProcessor;
 import dev.derive.worker.runtime.StepTransformer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,46 +11,36 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.crac.Context;
-import org.crac.Core;
-import org.crac.Resource;
 
 /**
- * Lambda SnapStart priming of a worker (CRaC {@code beforeCheckpoint}, see the Quarkus "AWS Lambda
- * SnapStart" guide): injecting the batch processor at startup builds the S3 and SQS clients before
- * the snapshot, and {@link #prime} runs the capability's probe ({@link StepTransformer#probe}), a
- * real transform of a generated file, so the capability's libraries (ImageIO plug-ins, PDFBox,
- * Tika, openhtmltopdf…) are initialised in the snapshot.
- *
- * <p>Nothing unique is captured: no request reaches AWS (no connection, no credentials resolved),
- * no id or random value is generated; the scratch files are deleted.
+ * What a worker primes for SnapStart ({@link SnapStartPriming}): injecting the batch processor at
+ * startup builds the S3 and SQS clients, and before the snapshot {@link #prime} runs the
+ * capability's probe ({@link StepTransformer#probe}), a real transform of a generated file, so the
+ * capability's libraries (ImageIO plug-ins, PDFBox, Tika, openhtmltopdf…) are initialised in the
+ * snapshot. The scratch files are deleted.
  */
 @ApplicationScoped
-public class SnapStartPriming implements Resource {
+public class WorkerPriming {
   private final StepTransformer transformer;
+  private SnapStartPriming registration;
 
   /**
    * @param transformer the transformer the worker runs
-   * @param processor injected only so the SDK clients are built before the snapshot
+   * @param processor injected only so the SDK clients are built at startup
    */
   @Inject
-  SnapStartPriming(StepTransformer transformer, StepBatchProcessor processor) {
+  WorkerPriming(StepTransformer transformer, StepBatchProcessor processor) {
     this.transformer = transformer;
   }
 
-  /** Registers this resource with CRaC when the application starts (CDI {@link Startup}). */
+  /** Registers the priming when the application starts (CDI {@link Startup}). */
   void register(@Observes Startup startup) {
-    Core.getGlobalContext().register(this);
+    registration = SnapStartPriming.register(() -> prime(transformer));
   }
 
-  @Override
-  public void beforeCheckpoint(Context<? extends Resource> context) throws IOException {
-    prime(transformer);
-  }
-
-  @Override
-  public void afterRestore(Context<? extends Resource> context) {
-    // Nothing to renew: the SDK resolves credentials and opens connections on first use.
+  /** The registration, kept for the process's lifetime. */
+  SnapStartPriming registration() {
+    return registration;
   }
 
   /**

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-class SnapStartPrimingTest {
+class ApiPrimingTest {
 
   @Test
   void primingRunsTheSampleRequestThroughJacksonAndTheValidatorWithoutAws() {
-    assertThatCode(() -> SnapStartPriming.prime(new ObjectMapper())).doesNotThrowAnyException();
+    assertThatCode(() -> ApiPriming.prime(new ObjectMapper())).doesNotThrowAnyException();
   }
 }
