@@ -22,14 +22,12 @@ import org.junit.jupiter.api.Test;
 class WorkerRuntimeArchitectureTest {
   /**
    * Core classes still allowed to name AWS or Lambda types, each with its reason; this set only
-   * shrinks. StepBatchProcessor and StepRunner take Lambda's SQS event types (the runtime's split
-   * moves them behind the {@code lambda} edge); FailureDescriptions reads the SDK's exceptions to
-   * describe a failed call.
+   * shrinks. StepBatchProcessor turns Lambda's SQS event into Derive's StepDelivery (the one core
+   * class that sees it); FailureDescriptions reads the SDK's exceptions to describe a failed call.
    */
   private static final Set<String> NOT_YET_AT_THE_EDGE =
       Set.of(
           "dev.derive.worker.runtime.StepBatchProcessor",
-          "dev.derive.worker.runtime.StepRunner",
           "dev.derive.worker.runtime.FailureDescriptions");
 
   private static JavaClasses runtime;
