@@ -1,7 +1,6 @@
 package dev.derive.coordinator.progress;
 
 import dev.derive.coordinator.aws.CoordinatorFactory;
-import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import jakarta.enterprise.inject.Produces;
@@ -20,17 +19,6 @@ public class ProgressBeans {
   @Singleton
   CoordinatorSettings settings(Config config) {
     return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
-  }
-
-  /**
-   * The jobs table, read once per ended job for {@link
-   * dev.derive.protocol.telemetry.Metric#JOB_DURATION} (its claim time); all writes go through the
-   * lifecycle.
-   */
-  @Produces
-  @Singleton
-  JobStore jobStore(CoordinatorSettings settings) {
-    return CoordinatorFactory.jobStore(settings);
   }
 
   /** The lifecycle that applies step results and dead letters, wired onto DynamoDB and SQS. */
