@@ -16,8 +16,10 @@ import org.crac.Resource;
  * running a representative piece of work through the function's libraries (Jackson, the validator,
  * a capability's probe), so their classes and caches are in the snapshot. What does not: anything
  * unique or secret (no request reaches AWS, so no connection is opened and no credentials are
- * resolved; no id or random value is generated), since every restored instance shares it. Nothing
- * is renewed after a restore: the SDK resolves credentials and opens connections on first use.
+ * resolved; no id or random value is generated), since every restored instance shares it. The one
+ * exception, and why it is harmless, is in {@code ProgressPriming}: the upload-events presets.
+ * Nothing is renewed after a restore: the SDK resolves credentials and opens connections on first
+ * use.
  */
 public final class SnapStartPriming implements Resource {
 

@@ -18,19 +18,27 @@ import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * What this artifact's three functions prime for SnapStart ({@link SnapStartPriming}): at startup,
- * the beans of the one handler {@code quarkus.lambda.handler} selects (step results: the lifecycle
- * and its DynamoDB and SQS clients; upload events: Tika's detector, the planner, the presets and
- * the coordinator's clients; callbacks: the sender, its key and the SQS client), and before the
- * snapshot a sample step result and next step through the message codec. The other handlers' beans
- * are never built.
+ * What this artifact's functions prime for SnapStart ({@link SnapStartPriming}), by the handler
+ * {@code quarkus.lambda.handler} selects; no function builds another handler's beans.
+ *
+ * <ul>
+ *   <li>step results: the lifecycle and its DynamoDB and SQS clients, at startup;
+ *   <li>upload events: Tika's detector, the planner, the presets and the coordinator's clients,
+ *       before the snapshot only (not at startup, so a function without SnapStart, as in the local
+ *       cloud, still makes them on its first batch). A {@code PRESETS_LOCATION} in SSM or S3 is
+ *       read then: the one AWS request of any priming, harmless since the document is re-read once
+ *       its TTL (60 s) has passed after a restore and the SDK re-resolves credentials;
+ *   <li>callbacks: nothing beyond the codec; its sender needs a signing key, which a stack may
+ *       leave unset, and building it early would turn that into a failed start.
+ * </ul>
+ *
+ * <p>Then, for every handler, a sample step result and next step go through the message codec.
  */
 @ApplicationScoped
 public class ProgressPriming {
   private final String handler;
   private final Instance<StepResultBatch> stepResults;
   private final Instance<UploadEventBatch> uploadEvents;
-  private final Instance<CallbackBatch> callbacks;
   private SnapStartPriming registration;
 
   /**
@@ -40,27 +48,25 @@ public class ProgressPriming {
   ProgressPriming(
       @ConfigProperty(name = "quarkus.lambda.handler") String handler,
       Instance<StepResultBatch> stepResults,
-      Instance<UploadEventBatch> uploadEvents,
-      Instance<CallbackBatch> callbacks) {
+      Instance<UploadEventBatch> uploadEvents) {
     this.handler = handler;
     this.stepResults = stepResults;
     this.uploadEvents = uploadEvents;
-    this.callbacks = callbacks;
   }
 
-  /** Builds the handler's beans now and registers the codec priming (CDI {@link Startup}). */
+  /** Builds the step-result beans now and registers the priming (CDI {@link Startup}). */
   void register(@Observes Startup startup) {
-    Instance<?> batch =
-        switch (handler) {
-          case StepResultsHandler.NAME -> stepResults;
-          case UploadEventsHandler.NAME -> uploadEvents;
-          case CallbacksHandler.NAME -> callbacks;
-          default -> null;
-        };
-    if (batch != null) {
-      ClientProxy.unwrap(batch.get()); // the batch bean itself, not its lazy proxy
+    if (handler.equals(StepResultsHandler.NAME)) {
+      ClientProxy.unwrap(stepResults.get()); // the batch bean itself, not its lazy proxy
     }
-    registration = SnapStartPriming.register(ProgressPriming::prime);
+    registration =
+        SnapStartPriming.register(
+            () -> {
+              if (handler.equals(UploadEventsHandler.NAME)) {
+                ClientProxy.unwrap(uploadEvents.get());
+              }
+              prime();
+            });
   }
 
   /** The registration, kept for the process's lifetime. */
