@@ -8,6 +8,7 @@ import dev.derive.coordinator.validate.TargetSpec;
 import dev.derive.coordinator.validate.Violation;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.OperationDescriptor;
+import dev.derive.protocol.capability.ParameterGroup;
 import dev.derive.protocol.message.Operation;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +40,8 @@ final class TargetRoute {
    * The steps making {@code target} from a source of {@code sourceType}.
    *
    * @throws NoConversionException if no chain converts the source to the target media type
-   * @throws InvalidRequestException if chains exist but none applies a given target option
+   * @throws InvalidRequestException if chains exist but none applies a given target option, or the
+   *     options set an operation that lacks what it needs (a resize without a box)
    */
   List<PlannedStep> steps(String sourceType, TargetSpec target) {
     Map<String, Object> options = effectiveOptions(target);
@@ -60,7 +62,53 @@ final class TargetRoute {
     if (best == null) {
       throw unusableOptions(sourceType, target, options, chains);
     }
+    requireParameterGroups(best, options);
     return best;
+  }
+
+  /**
+   * Refuses a plan whose target options landed on an operation that still lacks one of the
+   * parameters a {@linkplain ParameterGroup.Rule#AT_LEAST_ONE group} of it asks for, as the worker
+   * would refuse the step: a {@code fit}, {@code background} or {@code withoutEnlargement} with
+   * neither {@code width} nor {@code height} sets a resize with no box.
+   *
+   * @throws InvalidRequestException naming each such option
+   */
+  private void requireParameterGroups(List<PlannedStep> steps, Map<String, Object> options) {
+    List<Violation> violations = new ArrayList<>();
+    for (PlannedStep step : steps) {
+      CapabilityDescriptor capability =
+          graph.capabilities().stream()
+              .filter(c -> c.name().equals(step.capability()))
+              .findFirst()
+              .orElseThrow();
+      for (Operation operation : step.operations()) {
+        OperationDescriptor declared = capability.operation(operation.operation()).orElseThrow();
+        for (ParameterGroup group : declared.groups()) {
+          boolean unmet =
+              group.rule() == ParameterGroup.Rule.AT_LEAST_ONE
+                  && group.names().stream().noneMatch(operation.params()::containsKey);
+          if (!unmet) {
+            continue;
+          }
+          options.keySet().stream()
+              .filter(declared.consumes()::contains)
+              .forEach(
+                  option ->
+                      violations.add(
+                          new Violation(
+                              "/target/" + option,
+                              "takes effect only with "
+                                  + String.join(" or ", group.names())
+                                  + " (it is applied by the "
+                                  + declared.name()
+                                  + ", which needs one of them)")));
+        }
+      }
+    }
+    if (!violations.isEmpty()) {
+      throw new InvalidRequestException(violations);
+    }
   }
 
   /**

@@ -219,19 +219,22 @@ class PlannerTest {
   @Test
   void aPageWithoutABoxIsRenderedAsThePlainPageSoEveryChainSharesIt() {
     Plan jpeg = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_JPEG));
-    Plan background =
-        planner.plan(
-            source(MediaTypes.APPLICATION_PDF),
-            target(MediaTypes.IMAGE_JPEG, "background", "#ff0000"));
     Plan png = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG));
 
     assertThat(jpeg.step(0).operations())
         .containsExactly(new Operation("render", Map.of("page", 1, "dpi", 150)));
-    assertThat(background.step(0).operations()).isEqualTo(jpeg.step(0).operations());
     assertThat(png.fingerprint())
         .isEqualTo(
             DerivativeFingerprint.of(
                 source(MediaTypes.APPLICATION_PDF), jpeg.steps().subList(0, 1)));
+    // a background alone would set a resize with no box, which the image worker refuses
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    source(MediaTypes.APPLICATION_PDF),
+                    target(MediaTypes.IMAGE_JPEG, "background", "#ff0000")))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("/target/background");
   }
 
   @Test
@@ -396,6 +399,40 @@ class PlannerTest {
                     target(MediaTypes.TEXT_PLAIN, "width", 9)));
 
     assertThat(e.violations()).extracting(Violation::pointer).containsExactly("/target/width");
+  }
+
+  @Test
+  void aFitBackgroundOrEnlargementWithoutABoxIsRefusedNotLeftForTheWorker() {
+    InvalidRequestException e =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_JPEG),
+                    target(
+                        MediaTypes.IMAGE_PNG,
+                        "fit",
+                        "cover",
+                        "background",
+                        "#ffffff",
+                        "withoutEnlargement",
+                        false)));
+
+    assertThat(e.violations())
+        .extracting(Violation::pointer)
+        .containsExactlyInAnyOrder(
+            "/target/fit", "/target/background", "/target/withoutEnlargement");
+    assertThat(e.violations())
+        .extracting(Violation::detail)
+        .allMatch(m -> m.startsWith("takes effect only with width or height"));
+    // with a box, the same options plan
+    assertThat(
+            planner
+                .plan(
+                    source(MediaTypes.IMAGE_JPEG),
+                    target(MediaTypes.IMAGE_PNG, "height", 80, "fit", "cover"))
+                .steps())
+        .hasSize(1);
   }
 
   @Test
