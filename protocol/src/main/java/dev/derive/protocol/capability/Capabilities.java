@@ -28,6 +28,10 @@ import java.util.Optional;
  * operations it offers with their parameters, and which target options each operation consumes. The
  * planner, the request validator and {@code GET /v1/capabilities} read these declarations; workers
  * check their steps against the same constants.
+ *
+ * <p>Longer than 300 lines on purpose: it is a table, not logic, and keeping every capability's
+ * declaration beside the shared limits and parameter builders lets one reading show what Derive
+ * accepts (splitting it per capability would scatter the limits the declarations share).
  */
 public final class Capabilities {
   /** Capability names. */

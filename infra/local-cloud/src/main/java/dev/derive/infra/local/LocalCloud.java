@@ -50,6 +50,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * endpoint (moto by default), starts one warm instance of each function (in parallel) in its own
  * JVM with the AWS Lambda runtime interface client, serves the HTTP API and polls each SQS event
  * source. Usable from tests ({@link #start}) and from the command line ({@link LocalCloudMain}).
+ *
+ * <p>A little over 300 lines: after the start-up sequence it is the facade tests, the bench and the
+ * CLI read the running stack through (one short accessor each: bucket, queue, table, function log,
+ * delivered messages, busy instances); the parts of starting live in their own classes.
  */
 public final class LocalCloud implements AutoCloseable, FunctionInvoker {
   private final LocalCloudOptions options;
