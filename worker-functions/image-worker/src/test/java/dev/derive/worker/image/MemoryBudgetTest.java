@@ -58,7 +58,7 @@ class MemoryBudgetTest {
   @Test
   void theSamePngMadeIntoAThumbnailFitsTheBudget() throws IOException {
     Path png = HugePng.write(dir.resolve("huge.png"), 10_000, 10_000);
-    ImageSource source = ImageTransformer.open(png, 100_000_000, 1);
+    ImageSource source = ImageSources.open(png, 100_000_000, 1);
     try {
       // subsampled by 13 while decoding: 770 x 770 pixels of 8 bytes, far under the budget
       var size = source.decodedSize(256, 256);

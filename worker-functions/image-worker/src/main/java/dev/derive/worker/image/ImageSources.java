@@ -1,0 +1,74 @@
+package dev.derive.worker.image;
+
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Chooses an input's decoder from its first bytes ({@link Sniffer}), never from its name or
+ * declared media type, and opens it: {@link VipsSource} (libvips) or {@link SourceImage} (ImageIO).
+ */
+final class ImageSources {
+  private ImageSources() {}
+
+  /**
+   * Opens {@code input} with the decoder its first bytes call for: libvips ({@link VipsSource}) for
+   * HEIF/AVIF (which ImageIO cannot read), 8-bit JPEG, Huffman or arithmetic (shrink-on-load in the
+   * DCT domain, about five times faster; ImageIO refuses arithmetic coding) and CMYK TIFF (so
+   * untagged CMYK is converted the same way in JPEG and TIFF, with libvips' CMYK profile, as sharp
+   * does) and WebP (libwebp; ImageIO's reader gets lossy colours wrong); ImageIO ({@link
+   * SourceImage}) for the rest (PNG, GIF, BMP, TIFF, lossless and 12-bit JPEG, WebP without
+   * libvips), after the structural checks ImageIO skips (a PNG's signature and header CRC, a BMP's
+   * RLE).
+   */
+  static ImageSource open(Path input, long maxPixels, int page) throws IOException {
+    Sniffer.Heif heif = Sniffer.heif(input);
+    if (heif != null) {
+      return VipsSource.heif(input, heif, maxPixels, page);
+    }
+    Sniffer.JpegFrame frame = Sniffer.jpegFrame(input);
+    if (frame != null && frame.arithmetic()) {
+      if (!frame.libvipsDecodes()) {
+        // ImageIO refuses every arithmetic JPEG; libvips (mozjpeg) reads the 8-bit DCT ones only
+        throw new PermanentStepFailure(
+            StepErrorTypes.UNSUPPORTED_INPUT,
+            "the JPEG is arithmetic-coded with "
+                + (frame.precision() == 8 ? "lossless coding" : frame.precision() + "-bit samples")
+                + ", which the image decoder does not support (8-bit arithmetic coding it reads)");
+      }
+      return VipsSource.file(input, "arithmetic-coded JPEG", "jpeg", maxPixels, page);
+    }
+    // Without libvips (logged once at init), JPEG and CMYK TIFF fall back to ImageIO.
+    boolean vips = Vips.available();
+    if (vips && frame != null && frame.libvipsDecodes()) {
+      return VipsSource.file(input, "JPEG", "jpeg", maxPixels, page);
+    }
+    if (vips && Sniffer.cmykTiff(input)) {
+      return VipsSource.file(input, "CMYK TIFF", "tiff", maxPixels, page);
+    }
+    if (vips && Sniffer.webp(input)) {
+      // TwelveMonkeys' VP8 decoder gets lossy WebP colours wrong (a red of 0xdd1514 read as
+      // 0x790000); libwebp, inside libvips, decodes them right, lossless and animated too.
+      return VipsSource.file(input, "WebP", "webp", maxPixels, page);
+    }
+    if (Sniffer.pngSignatureDamaged(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the PNG is damaged: its signature bytes were changed, as a transfer in text mode does"
+              + " (send the file as binary)");
+    }
+    if (Sniffer.pngHeaderDamaged(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the PNG is damaged: its header chunk (IHDR) fails its checksum");
+    }
+    if (Sniffer.bmpRleBroken(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.CORRUPT_INPUT,
+          "the BMP is damaged: its run-length-encoded pixels run outside the image or end early");
+    }
+    return SourceImage.open(input, maxPixels, page);
+  }
+}
