@@ -24,6 +24,12 @@ import java.util.Set;
  * <p>If libvips cannot be loaded the open fails with {@link
  * dev.derive.worker.libvips.VipsUnavailableException}, which the worker runtime retries (a
  * deployment fault is never cached as the input's failure).
+ *
+ * <p>About 450 lines because it is the one {@link ImageSource} over libvips: the two ways in (HEIF
+ * with its structure sniffed, or a file libvips recognises) share the pixel limit, the decode
+ * failures' wording, shrink-on-load, region decode and the hand-over of libvips' pixels to Java
+ * (8-bit sRGB, or 16-bit for the HDR tone map), each short; the tone map itself and the EXIF
+ * reading live in {@link HdrToneMap} and {@link ExifOrientation}.
  */
 final class VipsSource implements ImageSource {
   /** HEIF brands of HEVC-coded images (ISO/IEC 23008-12 Annex B). */
@@ -165,7 +171,7 @@ final class VipsSource implements ImageSource {
       throw decodeFailure(name, e);
     }
     checkPixels(storedWidth, storedHeight, maxPixels);
-    Orientation orientation = SourceImage.readOrientation(file, format);
+    Orientation orientation = ExifOrientation.read(file, format);
     boolean swap = orientation.swapsAxes();
     return new VipsSource(
         vips,
