@@ -16,6 +16,11 @@ import java.util.zip.CRC32;
  * file (HEIF, AVIF: an {@code ftyp} box first) with its brands and colour description, and whether
  * a JPEG is arithmetic-coded (which the JDK's decoder refuses). Never fails: a structure it cannot
  * parse is reported as absent, and the decoder then reports the real error.
+ *
+ * <p>Over 300 lines on purpose: it is a set of small, independent byte-layout checks (ISO BMFF
+ * boxes, JPEG markers, TIFF and WebP headers, PNG signature and CRC, BMP RLE) sharing one bounded
+ * reader; each is a few lines of magic numbers and offsets, and keeping them together shows every
+ * structure the worker looks at before it picks a decoder ({@link ImageSources}).
  */
 final class Sniffer {
   /** Largest {@code meta} box read (HEIF metadata is a few kilobytes; bigger ones are skipped). */

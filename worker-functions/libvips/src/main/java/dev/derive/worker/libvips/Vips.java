@@ -37,6 +37,13 @@ import java.util.Optional;
  *
  * <p>libvips' error buffer is process-wide: a failure's message is read and cleared right after the
  * failing call; concurrent failures on two threads may see each other's text, never a crash.
+ *
+ * <p>Far over 300 lines on purpose: it is the one binding of libvips' C API. Each bound function is
+ * a handle with its exact C layout (its prototype in libvips' headers; a mistake crashes the JVM)
+ * and a short wrapper turning its status and the error buffer into {@link VipsException}; they
+ * share the library's lookup, arena, error buffer and once-per-process set-up, so one reading
+ * checks every layout against the headers. The other part, finding the library ({@link
+ * #candidates()}, the C++ runtime check), runs once inside {@link #shared()}.
  */
 public final class Vips {
   private static final System.Logger LOG = System.getLogger(Vips.class.getName());
