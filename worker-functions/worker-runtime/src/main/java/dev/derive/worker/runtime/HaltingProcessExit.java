@@ -12,7 +12,7 @@ import java.util.function.IntConsumer;
  * it to the Lambda runtime client, which POSTs it to the Runtime API; none of them offers a hook
  * after that POST. The delay ({@link #EXIT_DELAY}) is ample for a POST to a Runtime API on the same
  * host (milliseconds), and short, so that few next invocations reach the process before it ends
- * (the processor hands those back untouched, see {@link StepBatchProcessor}).
+ * (the processor hands those back untouched, see {@code lambda.StepBatchProcessor}).
  *
  * <p>Why {@link Runtime#halt} rather than {@link System#exit}: shutdown hooks could wait on the
  * very thread that would not stop, or need the memory that ran out. Standard output and error are

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * One delivery of a step message, in Derive's terms: what the worker core needs from the queue
- * message that carried it. The SQS adapter ({@link StepBatchProcessor}) builds it from an {@code
- * SQSMessage}; nothing past that adapter sees a Lambda or SQS type.
+ * message that carried it. The SQS adapter ({@code lambda.StepBatchProcessor}) builds it from an
+ * {@code SQSMessage}; nothing past that adapter sees a Lambda or SQS type.
  *
  * @param messageId the queue's id of the message (the partial batch response names it)
  * @param body the encoded {@code StepMessage}, possibly malformed
@@ -25,7 +25,7 @@ public record StepDelivery(
   }
 
   /** Milliseconds the message spent in its queue until {@code nowMillis}, or null if unknown. */
-  Long queueAgeMillis(long nowMillis) {
+  public Long queueAgeMillis(long nowMillis) {
     return sentAtMillis == null ? null : Math.max(0, nowMillis - sentAtMillis);
   }
 }

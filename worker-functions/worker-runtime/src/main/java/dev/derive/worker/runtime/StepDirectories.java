@@ -33,8 +33,7 @@ final class StepDirectories {
   static final String PREFIX = "derive-step-";
 
   /** No step lives longer than the longest Lambda invocation: 15 minutes. */
-  static final Duration MAX_STEP_AGE =
-      Duration.ofMillis(StepBatchProcessor.MAX_LAMBDA_TIMEOUT_MILLIS);
+  static final Duration MAX_STEP_AGE = Duration.ofMillis(StepWorker.MAX_LAMBDA_TIMEOUT_MILLIS);
 
   private StepDirectories() {}
 

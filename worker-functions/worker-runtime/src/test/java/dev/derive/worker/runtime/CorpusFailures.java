@@ -10,6 +10,7 @@ import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.worker.runtime.lambda.StepBatchProcessor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -19,6 +19,7 @@ import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.worker.runtime.lambda.StepBatchProcessor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;

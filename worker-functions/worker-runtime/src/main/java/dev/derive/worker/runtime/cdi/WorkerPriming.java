@@ -1,8 +1,8 @@
 package dev.derive.worker.runtime.cdi;
 
 import dev.derive.aws.lambda.SnapStartPriming;
-import dev.derive.worker.runtime.StepBatchProcessor;
 import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.runtime.lambda.StepBatchProcessor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;

@@ -1,8 +1,9 @@
-package dev.derive.worker.runtime;
+package dev.derive.worker.runtime.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import dev.derive.worker.runtime.StepDelivery;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.derive.worker.runtime;
+package dev.derive.worker.runtime.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -7,11 +7,16 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.storage.ObjectStore;
+import dev.derive.worker.runtime.ProcessExit;
+import dev.derive.worker.runtime.StepDelivery;
+import dev.derive.worker.runtime.StepLog;
+import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.runtime.StepWorker;
+import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The SQS edge of every worker function: takes an SQS batch of step messages and returns a partial
@@ -19,19 +24,16 @@ import java.util.Objects;
  * each {@code SQSMessage} into a {@link StepDelivery} (attempt from {@code
  * ApproximateReceiveCount}, queue time from {@code SentTimestamp}, X-Ray trace from {@code
  * AWSTraceHeader}) and the Lambda {@link Context} into the invocation's remaining time, has a
- * {@link StepBatch} run them (its documentation says what happens to each record) and lists the
+ * {@link StepWorker} run them (its documentation says what happens to each record) and lists the
  * deliveries it hands back in {@code batchItemFailures}. No type of Lambda or SQS goes past this
  * class.
  *
  * <p>A context without a plausible deadline (a remaining time that is not positive or above {@link
- * #MAX_LAMBDA_TIMEOUT_MILLIS}, e.g. a mock Runtime API without {@code Lambda-Runtime-Deadline-Ms})
- * imposes none.
+ * StepWorker#MAX_LAMBDA_TIMEOUT_MILLIS}, e.g. a mock Runtime API without {@code
+ * Lambda-Runtime-Deadline-Ms}) imposes none.
  */
 public final class StepBatchProcessor {
-  /** The longest timeout a Lambda function can have: 15 minutes (AWS Lambda quotas). */
-  static final int MAX_LAMBDA_TIMEOUT_MILLIS = 900_000;
-
-  private final StepBatch batch;
+  private final StepWorker worker;
 
   /**
    * A processor logging to standard output, which halts the JVM when it can no longer be trusted
@@ -70,7 +72,7 @@ public final class StepBatchProcessor {
   /**
    * A processor with an explicit step log, clock and process exit. Built once per worker process,
    * at init: it deletes the step folders that dead worker processes left in the temp directory
-   * ({@link StepDirectories}).
+   * ({@code StepDirectories}).
    *
    * @param stepLog where the one line per record goes
    * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
@@ -84,25 +86,8 @@ public final class StepBatchProcessor {
       StepLog stepLog,
       Clock clock,
       ProcessExit processExit) {
-    Objects.requireNonNull(transformer, "transformer");
-    Objects.requireNonNull(store, "store");
-    Objects.requireNonNull(publisher, "publisher");
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(stepLog, "stepLog");
-    Objects.requireNonNull(processExit, "processExit");
-    WorkerHealth health = new WorkerHealth();
-    StepRunner runner =
-        new StepRunner(
-            transformer,
-            store,
-            publisher,
-            settings,
-            stepLog,
-            Objects.requireNonNull(clock),
-            health);
-    this.batch = new StepBatch(runner, settings.deadlineMarginMillis(), health, processExit);
-    // init: a worker process killed mid-step (out of memory, timeout) left its step folder behind
-    StepDirectories.sweepStale(settings.tempDirectory(), clock.instant());
+    this.worker =
+        new StepWorker(transformer, store, publisher, settings, stepLog, clock, processExit);
   }
 
   /**
@@ -117,7 +102,7 @@ public final class StepBatchProcessor {
         event == null || event.getRecords() == null ? List.of() : event.getRecords();
     Correlation.invocation(context == null ? null : context.getAwsRequestId());
     List<StepDelivery> deliveries = records.stream().map(StepBatchProcessor::delivery).toList();
-    List<String> redeliver = batch.run(deliveries, () -> remainingMillis(context));
+    List<String> redeliver = worker.process(deliveries, () -> remainingMillis(context));
     return new SQSBatchResponse(redeliver.stream().map(BatchItemFailure::new).toList());
   }
 
@@ -164,7 +149,7 @@ public final class StepBatchProcessor {
       return Long.MAX_VALUE;
     }
     int remaining = context.getRemainingTimeInMillis();
-    boolean known = remaining > 0 && remaining <= MAX_LAMBDA_TIMEOUT_MILLIS;
+    boolean known = remaining > 0 && remaining <= StepWorker.MAX_LAMBDA_TIMEOUT_MILLIS;
     return known ? remaining : Long.MAX_VALUE;
   }
 }
