@@ -48,6 +48,10 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * Wires the coordinator from its settings onto AWS (S3, DynamoDB, SQS) for the function entry
  * points, which only add their framework around it. Clients are created once, at start-up (before a
  * SnapStart snapshot).
+ *
+ * <p>Over 300 lines because it is the composition root of three functions (API, step results,
+ * upload events, plus the callback sender): each factory method is a few lines building one part
+ * from the settings, and keeping them together is what lets every part see the same clients.
  */
 public final class CoordinatorFactory {
   private static final java.util.logging.Logger LOG =
