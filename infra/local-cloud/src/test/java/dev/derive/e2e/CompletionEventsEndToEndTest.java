@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.local.LocalCloud;
-import dev.derive.infra.local.LocalCloudOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -32,6 +31,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -43,10 +43,11 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * receiver that fails is tried again after the (shortened) pause. The receiver here checks the
  * signature as docs/completion-events.md tells a receiver to, with no Derive code.
  */
+@ExtendWith(LocalCloudExtension.class)
 class CompletionEventsEndToEndTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration PATIENCE = Duration.ofSeconds(90);
-  private static final Queue<String> LOG = new ConcurrentLinkedQueue<>();
+  private static Queue<String> LOG;
 
   private record Received(String path, Map<String, List<String>> headers, String body) {}
 
@@ -61,14 +62,10 @@ class CompletionEventsEndToEndTest {
   private static Path samples;
 
   @BeforeAll
-  static void startTheTemplateAsDeriveUpDoes() throws Exception {
-    Path root = SharedLocalCloud.repositoryRoot();
-    SharedLocalCloud.requireFunctionZips(root);
-    samples =
-        Path.of(System.getProperty("derive.samples", root + "/../shared/samples")).toAbsolutePath();
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    callbackKey = HexFormat.of().formatHex(key);
+  static void startAReceiver(SharedLocalCloud shared) throws Exception {
+    LOG = shared.log();
+    callbackKey = shared.callbackSigningKey();
+    samples = shared.samples();
     receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     receiver.createContext(
         "/",
@@ -83,30 +80,15 @@ class CompletionEventsEndToEndTest {
           exchange.close();
         });
     receiver.start();
-    cloud =
-        LocalCloud.start(
-            LocalCloudOptions.builder(root.resolve("template.yaml"))
-                .workDir(root.resolve("infra/local-cloud/target/e2e-completion-cloud"))
-                .httpPort(0)
-                .parameter("CallbackSigningKey", callbackKey)
-                .parameter("CallbackAllowLoopback", "true")
-                .parameter("RecordCompletionEvents", "true")
-                // a failed callback is tried again after 1 s instead of 30 s
-                .property("CallbackFunction.Environment.Variables.CALLBACK_RETRY_BASE_SECONDS", "1")
-                .log(
-                    line -> {
-                      LOG.add(line);
-                      System.out.println(line);
-                    })
-                .build());
+    cloud = shared.cloud();
     api = new DeriveApi(cloud.apiUri());
     sqs = AwsClients.sqs(cloud.endpoint());
   }
 
   @AfterAll
   static void stop() {
-    if (cloud != null) {
-      cloud.close();
+    if (sqs != null) {
+      sqs.close();
     }
     if (receiver != null) {
       receiver.stop(0);

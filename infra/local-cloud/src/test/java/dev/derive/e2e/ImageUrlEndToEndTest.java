@@ -5,25 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.infra.local.LocalCloud;
-import dev.derive.infra.local.LocalCloudOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Signed image URLs ({@code GET /v1/{signature}/{options}/{source key}}, docs/image-urls.md) end to
@@ -33,10 +29,11 @@ import org.junit.jupiter.api.Test;
  * /v1/derivatives/...}, which the image route's pattern also matches (the local route table must
  * pick the more specific {@code ANY /v1/derivatives/{proxy+}}, as API Gateway does).
  *
- * <p>The cloud runs the repository's {@code template.yaml} with a signing key of this test's as the
- * {@code UrlSigningKeys} parameter, as {@code ./derive up} passes its own; its log is kept to see
- * which route the local HTTP API chose for each request.
+ * <p>It runs on the {@link SharedLocalCloud}, whose {@code UrlSigningKeys} parameter is a key of
+ * its own, as {@code ./derive up} passes one; its log shows which route the local HTTP API chose
+ * for each request.
  */
+@ExtendWith(LocalCloudExtension.class)
 class ImageUrlEndToEndTest {
   private static final String WORKER = "ImageWorkerFunction";
   private static final String IMAGE_ROUTE = "GET /v1/{signature}/{proxy+}";
@@ -51,45 +48,19 @@ class ImageUrlEndToEndTest {
   private static final HttpClient NO_REDIRECTS =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private static final Queue<String> LOG = new ConcurrentLinkedQueue<>();
+  private static Queue<String> LOG;
   private static String signingKey;
   private static LocalCloud cloud;
   private static DeriveApi api;
   private static String sourceKey;
 
   @BeforeAll
-  static void startTheTemplateWithASigningKey() throws Exception {
-    Path root = SharedLocalCloud.repositoryRoot();
-    SharedLocalCloud.requireFunctionZips(root);
-    Path samples =
-        Path.of(System.getProperty("derive.samples", root + "/../shared/samples")).toAbsolutePath();
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    signingKey = HexFormat.of().formatHex(key);
-    cloud =
-        LocalCloud.start(
-            LocalCloudOptions.builder(root.resolve("template.yaml"))
-                .workDir(root.resolve("infra/local-cloud/target/e2e-image-url-cloud"))
-                .httpPort(0)
-                .parameter("UrlSigningKeys", signingKey)
-                // A cold image worker may take longer than the default 5 s; the first answer is
-                // still to be the redirect, not 503 + Retry-After.
-                .parameter("ImageUrlWaitSeconds", "20")
-                .log(
-                    line -> {
-                      LOG.add(line);
-                      System.out.println(line);
-                    })
-                .build());
+  static void uploadAPortrait(SharedLocalCloud shared) throws Exception {
+    LOG = shared.log();
+    signingKey = shared.urlSigningKey();
+    cloud = shared.cloud();
     api = new DeriveApi(cloud.apiUri());
-    sourceKey = api.upload(samples.resolve("exif/Portrait_5.jpg"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (cloud != null) {
-      cloud.close();
-    }
+    sourceKey = api.upload(shared.samples().resolve("exif/Portrait_5.jpg"));
   }
 
   @Test

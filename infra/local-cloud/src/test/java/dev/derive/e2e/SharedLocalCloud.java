@@ -6,6 +6,10 @@ import dev.derive.infra.local.LocalCloud;
 import dev.derive.infra.local.LocalCloudOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -13,14 +17,31 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * One local cloud for every end-to-end test class of a test run: started on first use from the
  * repository's {@code template.yaml} and the packaged {@code function.zip} artifacts, stopped when
  * JUnit closes its root store at the end of the run.
+ *
+ * <p>It runs with the parameters {@code ./derive up} gives a developer's stack and the tests need:
+ * an image URL signing key and a callback signing key of its own, loopback callback receivers
+ * allowed, completion events recorded in a queue, failed callbacks retried after 1 s, and image
+ * URLs waiting up to 20 s (a cold image worker may take longer than the default 5 s). Every line of
+ * the cloud and its functions is kept ({@link #log()}) and printed.
  */
 final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource {
   private final LocalCloud cloud;
   private final Path samples;
+  private final Queue<String> log;
+  private final String urlSigningKey;
+  private final String callbackSigningKey;
 
-  private SharedLocalCloud(LocalCloud cloud, Path samples) {
+  private SharedLocalCloud(
+      LocalCloud cloud,
+      Path samples,
+      Queue<String> log,
+      String urlSigningKey,
+      String callbackSigningKey) {
     this.cloud = cloud;
     this.samples = samples;
+    this.log = log;
+    this.urlSigningKey = urlSigningKey;
+    this.callbackSigningKey = callbackSigningKey;
   }
 
   /** The running cloud, started on first call within this JUnit run. */
@@ -40,6 +61,21 @@ final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource
     return samples;
   }
 
+  /** Every line the cloud and its functions wrote since it started, in order. */
+  Queue<String> log() {
+    return log;
+  }
+
+  /** The {@code UrlSigningKeys} parameter: one key, hex. */
+  String urlSigningKey() {
+    return urlSigningKey;
+  }
+
+  /** The {@code CallbackSigningKey} parameter, hex. */
+  String callbackSigningKey() {
+    return callbackSigningKey;
+  }
+
   @Override
   public void close() {
     cloud.close();
@@ -55,13 +91,34 @@ final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource
               + ": put ../shared/samples beside the clone or pass -Dderive.samples=/path");
     }
     requireFunctionZips(root);
+    Queue<String> log = new ConcurrentLinkedQueue<>();
+    String urlSigningKey = randomKey();
+    String callbackSigningKey = randomKey();
     LocalCloud cloud =
         LocalCloud.start(
             LocalCloudOptions.builder(root.resolve("template.yaml"))
                 .workDir(root.resolve("infra/local-cloud/target/e2e-cloud"))
                 .httpPort(0)
+                .parameter("UrlSigningKeys", urlSigningKey)
+                .parameter("ImageUrlWaitSeconds", "20")
+                .parameter("CallbackSigningKey", callbackSigningKey)
+                .parameter("CallbackAllowLoopback", "true")
+                .parameter("RecordCompletionEvents", "true")
+                .property("CallbackFunction.Environment.Variables.CALLBACK_RETRY_BASE_SECONDS", "1")
+                .log(
+                    line -> {
+                      log.add(line);
+                      System.out.println(line);
+                    })
                 .build());
-    return new SharedLocalCloud(cloud, samples);
+    return new SharedLocalCloud(cloud, samples, log, urlSigningKey, callbackSigningKey);
+  }
+
+  /** 32 random bytes, hex. */
+  private static String randomKey() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return HexFormat.of().formatHex(key);
   }
 
   /** The repository's root ({@code -Dderive.root}, default two folders up from this module). */
