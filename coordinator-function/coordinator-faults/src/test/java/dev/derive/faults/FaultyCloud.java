@@ -36,6 +36,7 @@ import dev.derive.storage.ObjectStore;
 import dev.derive.storage.PresignedDownload;
 import dev.derive.storage.PresignedUpload;
 import dev.derive.worker.runtime.StepLog;
+import dev.derive.worker.runtime.StepWorker;
 import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
 import dev.derive.worker.runtime.report.StepResultPublisher;
@@ -198,13 +199,14 @@ final class FaultyCloud {
       workers.put(
           capability,
           new StepBatchProcessor(
-              new FakeCapability(capability, executions),
-              new WorkerStore(new S3ObjectStore(S3)),
-              new Publisher(),
-              settings,
-              new StepLog(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())),
-              clock,
-              exits::add));
+              new StepWorker(
+                  new FakeCapability(capability, executions),
+                  new WorkerStore(new S3ObjectStore(S3)),
+                  new Publisher(),
+                  settings,
+                  new StepLog(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())),
+                  clock,
+                  exits::add)));
     }
   }
 

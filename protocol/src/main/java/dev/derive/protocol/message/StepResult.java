@@ -94,34 +94,6 @@ public record StepResult(
         Report.FINISHED);
   }
 
-  /** A finished result without an attempt number. */
-  public StepResult(
-      String jobId,
-      int stepIndex,
-      String capability,
-      boolean succeeded,
-      ObjectRef output,
-      long outputBytes,
-      StepError error,
-      long startedAtMillis,
-      long finishedAtMillis,
-      boolean reused,
-      String traceId) {
-    this(
-        jobId,
-        stepIndex,
-        capability,
-        succeeded,
-        output,
-        outputBytes,
-        error,
-        startedAtMillis,
-        finishedAtMillis,
-        reused,
-        traceId,
-        0);
-  }
-
   /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
   @JsonIgnore
   public boolean isStarted() {

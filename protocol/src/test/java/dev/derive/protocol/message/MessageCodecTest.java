@@ -87,7 +87,7 @@ class MessageCodecTest {
   @Test
   void aResultHasAnOutputExactlyWhenItSucceeded() {
     assertThatThrownBy(
-            () -> new StepResult("j", 0, "image", true, null, 0, null, 0, 0, false, null))
+            () -> new StepResult("j", 0, "image", true, null, 0, null, 0, 0, false, null, 1))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -20,6 +20,7 @@ import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.runtime.StepWorker;
 import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.aws.SqsStepResultPublisher;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
@@ -243,12 +244,13 @@ class ImageStepsOnMotoTest {
         SqsClient deadSqs = AwsClients.sqs(stopped)) {
       SQSBatchResponse response =
           new StepBatchProcessor(
-                  counting(new ImageTransformer(100_000_000)),
-                  new S3ObjectStore(deadS3),
-                  new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/results"),
-                  settings(),
-                  new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
-                  Clock.systemUTC())
+                  new StepWorker(
+                      counting(new ImageTransformer(100_000_000)),
+                      new S3ObjectStore(deadS3),
+                      new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/results"),
+                      settings(),
+                      new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+                      Clock.systemUTC()))
               .process(event(first), null);
       assertThat(response.getBatchItemFailures())
           .extracting(BatchItemFailure::getItemIdentifier)
@@ -351,12 +353,13 @@ class ImageStepsOnMotoTest {
         SqsClient deadSqs = AwsClients.sqs(stopped)) {
       StepBatchProcessor processor =
           new StepBatchProcessor(
-              counting(new ImageTransformer(100_000_000)),
-              new S3ObjectStore(deadS3),
-              new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/step-results"),
-              settings(),
-              new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
-              Clock.systemUTC());
+              new StepWorker(
+                  counting(new ImageTransformer(100_000_000)),
+                  new S3ObjectStore(deadS3),
+                  new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/step-results"),
+                  settings(),
+                  new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+                  Clock.systemUTC()));
 
       SQSBatchResponse response = processor.process(event, null);
 
@@ -368,12 +371,13 @@ class ImageStepsOnMotoTest {
 
   private StepBatchProcessor processor(StepResultPublisher publisher) {
     return new StepBatchProcessor(
-        counting(new ImageTransformer(100_000_000)),
-        new S3ObjectStore(s3),
-        publisher,
-        settings(),
-        new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
-        Clock.systemUTC());
+        new StepWorker(
+            counting(new ImageTransformer(100_000_000)),
+            new S3ObjectStore(s3),
+            publisher,
+            settings(),
+            new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+            Clock.systemUTC()));
   }
 
   private WorkerSettings settings() {

@@ -127,14 +127,16 @@ public final class CorpusFailures {
     List<StepResult> published = new ArrayList<>();
     StepBatchProcessor processor =
         new StepBatchProcessor(
-            transformer,
-            store,
-            published::add,
-            // one delivery: a transient failure is reported (worker-failed), not handed back
-            new WorkerSettings("http://queue", 200L << 20, 1_000, temp, 1),
-            new StepLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
-            Clock.systemUTC(),
-            reason -> {});
+            new StepWorker(
+                transformer,
+                store,
+                published::add,
+                // one delivery: a transient failure is reported (worker-failed), not handed back
+                new WorkerSettings("http://queue", 200L << 20, 1_000, temp, 1),
+                new StepLog(
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
+                Clock.systemUTC(),
+                reason -> {}));
     Map<String, StepError> failures = new LinkedHashMap<>();
     for (int i = 0; i < cases.size(); i++) {
       Case c = cases.get(i);

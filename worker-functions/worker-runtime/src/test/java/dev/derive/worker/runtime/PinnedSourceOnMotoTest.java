@@ -156,13 +156,14 @@ class PinnedSourceOnMotoTest {
 
   private StepBatchProcessor processor() {
     return new StepBatchProcessor(
-        upper,
-        new S3ObjectStore(s3),
-        new SqsStepResultPublisher(sqs, resultsQueue),
-        new WorkerSettings(resultsQueue, 1_000_000, 1_000, tempDir, 3),
-        new StepLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
-        Clock.systemUTC(),
-        exitReasons::add);
+        new StepWorker(
+            upper,
+            new S3ObjectStore(s3),
+            new SqsStepResultPublisher(sqs, resultsQueue),
+            new WorkerSettings(resultsQueue, 1_000_000, 1_000, tempDir, 3),
+            new StepLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
+            Clock.systemUTC(),
+            exitReasons::add));
   }
 
   private static StepMessage step(String name, ObjectRef source, String etag) {

@@ -159,21 +159,22 @@ class StepBatchProcessorTest {
 
   private StepBatchProcessor processor(WorkerSettings settings) {
     return new StepBatchProcessor(
-        upper,
-        store,
-        result -> {
-          if (publishFailure != null && (failPublishOf == null || failPublishOf.test(result))) {
-            throw publishFailure;
-          }
-          published.add(result);
-        },
-        settings,
-        new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
-        Clock.systemUTC(),
-        reason -> {
-          exitReasons.add(reason);
-          publishedAtExit.add(published.size());
-        });
+        new StepWorker(
+            upper,
+            store,
+            result -> {
+              if (publishFailure != null && (failPublishOf == null || failPublishOf.test(result))) {
+                throw publishFailure;
+              }
+              published.add(result);
+            },
+            settings,
+            new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+            Clock.systemUTC(),
+            reason -> {
+              exitReasons.add(reason);
+              publishedAtExit.add(published.size());
+            }));
   }
 
   /** The finished results published (started reports left out). */

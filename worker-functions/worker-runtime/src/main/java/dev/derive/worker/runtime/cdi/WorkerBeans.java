@@ -5,6 +5,7 @@ import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.worker.runtime.ProcessExit;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepTransformer;
+import dev.derive.worker.runtime.StepWorker;
 import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.aws.SqsStepResultPublisher;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
@@ -87,12 +88,13 @@ public class WorkerBeans {
   StepBatchProcessor stepBatchProcessor(
       StepTransformer transformer, S3Client s3, SqsClient sqs, WorkerSettings settings) {
     return new StepBatchProcessor(
-        transformer,
-        new S3ObjectStore(s3),
-        new SqsStepResultPublisher(sqs, settings.stepResultsQueueUrl()),
-        settings,
-        new StepLog(),
-        Clock.systemUTC(),
-        ProcessExit.halting());
+        new StepWorker(
+            transformer,
+            new S3ObjectStore(s3),
+            new SqsStepResultPublisher(sqs, settings.stepResultsQueueUrl()),
+            settings,
+            new StepLog(),
+            Clock.systemUTC(),
+            ProcessExit.halting()));
   }
 }

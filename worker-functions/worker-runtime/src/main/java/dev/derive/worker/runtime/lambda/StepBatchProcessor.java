@@ -6,17 +6,11 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFa
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.telemetry.Correlation;
-import dev.derive.storage.ObjectStore;
-import dev.derive.worker.runtime.ProcessExit;
 import dev.derive.worker.runtime.StepDelivery;
-import dev.derive.worker.runtime.StepLog;
-import dev.derive.worker.runtime.StepTransformer;
 import dev.derive.worker.runtime.StepWorker;
-import dev.derive.worker.runtime.WorkerSettings;
-import dev.derive.worker.runtime.report.StepResultPublisher;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The SQS edge of every worker function: takes an SQS batch of step messages and returns a partial
@@ -35,59 +29,9 @@ import java.util.Map;
 public final class StepBatchProcessor {
   private final StepWorker worker;
 
-  /**
-   * A processor logging to standard output, which halts the JVM when it can no longer be trusted
-   * ({@link ProcessExit#halting()}).
-   *
-   * @param transformer the capability's transformation
-   * @param store where inputs are read and outputs written
-   * @param publisher where step results go
-   * @param settings limits and the deadline margin
-   */
-  public StepBatchProcessor(
-      StepTransformer transformer,
-      ObjectStore store,
-      StepResultPublisher publisher,
-      WorkerSettings settings) {
-    this(transformer, store, publisher, settings, new StepLog(), Clock.systemUTC());
-  }
-
-  /**
-   * A processor with an explicit step log and clock (for tests and embedding), which halts the JVM
-   * when it can no longer be trusted ({@link ProcessExit#halting()}).
-   *
-   * @param stepLog where the one line per record goes
-   * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
-   */
-  public StepBatchProcessor(
-      StepTransformer transformer,
-      ObjectStore store,
-      StepResultPublisher publisher,
-      WorkerSettings settings,
-      StepLog stepLog,
-      Clock clock) {
-    this(transformer, store, publisher, settings, stepLog, clock, ProcessExit.halting());
-  }
-
-  /**
-   * A processor with an explicit step log, clock and process exit. Built once per worker process,
-   * at init: it deletes the step folders that dead worker processes left in the temp directory
-   * ({@code StepDirectories}).
-   *
-   * @param stepLog where the one line per record goes
-   * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
-   * @param processExit what ends the process once it can no longer be trusted
-   */
-  public StepBatchProcessor(
-      StepTransformer transformer,
-      ObjectStore store,
-      StepResultPublisher publisher,
-      WorkerSettings settings,
-      StepLog stepLog,
-      Clock clock,
-      ProcessExit processExit) {
-    this.worker =
-        new StepWorker(transformer, store, publisher, settings, stepLog, clock, processExit);
+  /** The SQS edge of {@code worker}, built once per worker process, at init. */
+  public StepBatchProcessor(StepWorker worker) {
+    this.worker = Objects.requireNonNull(worker, "worker");
   }
 
   /**
