@@ -34,10 +34,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * second read; step writes are conditional {@code UpdateItem}s on the job being at the step.
  *
  * <p>Over 300 lines because it implements every write of {@link JobStore} (claim, replace, start,
- * advance, last success, failure, dispatch mark, callbacks carried over): each is a short
- * condition and update expression, and keeping them in one class keeps the table's condition
- * vocabulary (the step guard, the execution guard) in one place. {@link JobItems} holds the item
- * mapping.
+ * advance, last success, failure, dispatch mark, callbacks carried over): each is a short condition
+ * and update expression, and keeping them in one class keeps the table's condition vocabulary (the
+ * step guard, the execution guard) in one place. {@link JobItems} holds the item mapping.
  */
 public final class DynamoDbJobStore implements JobStore {
   /** {@link JobStore#claim}: the record may be taken over. */
