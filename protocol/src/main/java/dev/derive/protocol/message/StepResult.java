@@ -63,37 +63,6 @@ public record StepResult(
     }
   }
 
-  /** A finished result of no particular execution (senders that predate executions, tests). */
-  public StepResult(
-      String jobId,
-      int stepIndex,
-      String capability,
-      boolean succeeded,
-      ObjectRef output,
-      long outputBytes,
-      StepError error,
-      long startedAtMillis,
-      long finishedAtMillis,
-      boolean reused,
-      String traceId,
-      int attempt) {
-    this(
-        jobId,
-        stepIndex,
-        capability,
-        succeeded,
-        output,
-        outputBytes,
-        error,
-        startedAtMillis,
-        finishedAtMillis,
-        reused,
-        traceId,
-        attempt,
-        null,
-        Report.FINISHED);
-  }
-
   /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
   @JsonIgnore
   public boolean isStarted() {

@@ -87,7 +87,22 @@ class MessageCodecTest {
   @Test
   void aResultHasAnOutputExactlyWhenItSucceeded() {
     assertThatThrownBy(
-            () -> new StepResult("j", 0, "image", true, null, 0, null, 0, 0, false, null, 1))
+            () ->
+                new StepResult(
+                    "j",
+                    0,
+                    "image",
+                    true,
+                    null,
+                    0,
+                    null,
+                    0,
+                    0,
+                    false,
+                    null,
+                    1,
+                    null,
+                    StepResult.Report.FINISHED))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }
