@@ -3,12 +3,16 @@ package dev.derive.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.validate.RequestValidator;
+import dev.derive.protocol.capability.Capabilities;
 import org.junit.jupiter.api.Test;
 
 class ApiPrimingTest {
 
   @Test
   void primingRunsTheSampleRequestThroughJacksonAndTheValidatorWithoutAws() {
-    assertThatCode(() -> ApiPriming.prime(new ObjectMapper())).doesNotThrowAnyException();
+    assertThatCode(
+            () -> ApiPriming.prime(new ObjectMapper(), new RequestValidator(Capabilities.ALL)))
+        .doesNotThrowAnyException();
   }
 }
