@@ -30,6 +30,9 @@ public final class MotoServerEndpoint implements AwsEndpoint {
 
   private static final String ATOMIC_SERVER_SCRIPT = "moto_atomic_server.py";
 
+  /** The variable naming the file {@code moto_atomic_server.py} traces each request to. */
+  public static final String TRACE_VARIABLE = "DERIVE_ENDPOINT_TRACE";
+
   /** How long the shutdown hook waits for an explicit {@link #close()} during JVM exit. */
   private static final Duration OWNER_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
@@ -67,6 +70,20 @@ public final class MotoServerEndpoint implements AwsEndpoint {
    * @throws EndpointUnavailableException if moto is not installed or does not come up in time
    */
   public static MotoServerEndpoint start(Path log) {
+    String trace = System.getenv(TRACE_VARIABLE);
+    return start(log, trace == null || trace.isBlank() ? null : Path.of(trace));
+  }
+
+  /**
+   * Starts moto as {@link #start(Path)} does, appending one line per request to {@code trace}:
+   * arrival and end (epoch milliseconds, the server's clock), method, operation ({@code
+   * X-Amz-Target} or the query string) and path. It is how a latency question is answered call by
+   * call ({@code DERIVE_ENDPOINT_TRACE=FILE ./derive bench …} sets it for the local cloud).
+   *
+   * @param trace the file to append to; {@code null} for no trace
+   * @throws EndpointUnavailableException if moto is not installed or does not come up in time
+   */
+  public static MotoServerEndpoint start(Path log, Path trace) {
     Path python = findPython();
     int port = freePort();
     Process process;
@@ -86,11 +103,15 @@ public final class MotoServerEndpoint implements AwsEndpoint {
               "127.0.0.1",
               "-p",
               Integer.toString(port));
-      process =
+      ProcessBuilder builder =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      builder.environment().remove(TRACE_VARIABLE);
+      if (trace != null) {
+        builder.environment().put(TRACE_VARIABLE, trace.toAbsolutePath().toString());
+      }
+      process = builder.start();
     } catch (IOException e) {
       throw new EndpointUnavailableException("cannot start moto server with " + python, e);
     }

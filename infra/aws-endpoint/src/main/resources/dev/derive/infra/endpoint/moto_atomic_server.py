@@ -15,16 +15,38 @@ up every DynamoDB and SQS call, and two calls a function makes in parallel (a HE
 ran one after the other. S3 writes stay atomic: a PutObject can fire bucket notifications into
 EventBridge and SQS, and conditional writes (If-None-Match) must be checked and applied at once.
 
+It also trims work moto repeats on every request (below), and with DERIVE_ENDPOINT_TRACE set
+appends one line per request to that file (arrival and end in epoch milliseconds, method,
+operation, path): the way to see, call by call, where a request's latency goes.
+
 Usage: python moto_atomic_server.py [moto_server arguments, e.g. -H 127.0.0.1 -p 5000]
 """
 
+import functools
+import logging
+import os
 import sys
 import threading
+import time
 
+import moto.backends
+import moto.core.responses
 import moto.server
 from moto.sqs import models as sqs_models
 
 _LOCK = threading.Lock()
+
+# Work moto repeats on every request although its answer never changes in a process: the list of
+# its service packages (a directory listing and a stat per package, ~0.8 ms) and the method names
+# of a response class (inspect.getmembers, ~0.4 ms). Every request holds the lock below, so this
+# time was paid once per AWS call by every caller waiting behind it.
+_MOTO_MODULES = frozenset(moto.backends.list_of_moto_modules())
+moto.backends.list_of_moto_modules = lambda: _MOTO_MODULES
+moto.core.responses.method_names_from_class = functools.lru_cache(maxsize=None)(
+    moto.core.responses.method_names_from_class
+)
+# One access-log line per request on stderr is noise in moto.log; errors are still logged.
+logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
 def _is_s3_read(environ):
@@ -56,6 +78,41 @@ def _atomic(app):
     return handle
 
 
+_TRACE = os.environ.get("DERIVE_ENDPOINT_TRACE")
+_TRACE_LOCK = threading.Lock()
+
+# Work moto repeats on every request although its answer never changes in a process: the list of
+# its service packages (a directory listing and a stat per package, ~0.8 ms) and the method names
+# of a response class (inspect.getmembers, ~0.4 ms). Every request holds the lock below, so this
+# time was paid once per AWS call by every caller waiting behind it.
+_MOTO_MODULES = frozenset(moto.backends.list_of_moto_modules())
+moto.backends.list_of_moto_modules = lambda: _MOTO_MODULES
+moto.core.responses.method_names_from_class = functools.lru_cache(maxsize=None)(
+    moto.core.responses.method_names_from_class
+)
+# One access-log line per request on stderr is noise in moto.log; errors are still logged.
+logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+
+def _traced(app):
+    """Appends one line per request to DERIVE_ENDPOINT_TRACE: when it arrived and ended (epoch
+    milliseconds), the method, the operation (X-Amz-Target or Action) and the path."""
+
+    def handle(environ, start_response):
+        arrived = time.time() * 1000
+        body = app(environ, start_response)
+        ended = time.time() * 1000
+        operation = environ.get("HTTP_X_AMZ_TARGET") or environ.get("QUERY_STRING", "")[:40]
+        with _TRACE_LOCK, open(_TRACE, "a") as trace:
+            trace.write(
+                "%.1f %.1f %s %s %s\n"
+                % (arrived, ended, environ.get("REQUEST_METHOD"), operation, environ.get("PATH_INFO"))
+            )
+        return body
+
+    return handle
+
+
 _wait_for_messages = sqs_models.Queue.wait_for_messages
 
 
@@ -73,7 +130,8 @@ _run_simple = moto.server.run_simple
 
 
 def _run_simple_atomic(host, port, app, *args, **kwargs):
-    return _run_simple(host, port, _atomic(app), *args, **kwargs)
+    handler = _atomic(app)
+    return _run_simple(host, port, _traced(handler) if _TRACE else handler, *args, **kwargs)
 
 
 moto.server.run_simple = _run_simple_atomic
