@@ -31,6 +31,9 @@ final class StepAttempt {
 
   StepOutcome successOutcome;
 
+  /** The start report being sent beside the step ({@link StepReports#started}), or null. */
+  volatile Thread startReport;
+
   StepAttempt(
       StepDelivery delivery,
       StepMessage step,

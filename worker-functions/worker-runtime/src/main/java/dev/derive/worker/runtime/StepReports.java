@@ -30,17 +30,53 @@ final class StepReports {
   }
 
   /**
-   * Tells the coordinator the step started (so the job reads RUNNING with this attempt). Best
-   * effort: if the report cannot be sent the step goes on, and its final result still counts.
+   * Starts telling the coordinator the step started (so the job reads RUNNING with this attempt),
+   * on a virtual thread beside the step's download and transform: the report is one SQS round trip
+   * the step does not need to wait for. Best effort: if it cannot be sent the step goes on, and its
+   * final result still counts. Every final result waits for it first ({@link #awaitStartReport}),
+   * so the two are sent in order and none outlives the invocation.
    */
   void started(StepAttempt attempt) {
-    try {
-      publish(StepResult.started(attempt.step, attempt.startedAtMillis), attempt);
-    } catch (RuntimeException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "could not report the start of step " + attempt.name() + "; running it anyway",
-          e);
+    StepResult report = StepResult.started(attempt.step, attempt.startedAtMillis);
+    attempt.startReport =
+        Thread.ofVirtual()
+            .name("start-report-" + attempt.name())
+            .start(
+                () -> {
+                  try {
+                    publish(report, attempt);
+                  } catch (RuntimeException e) {
+                    LOG.log(
+                        System.Logger.Level.WARNING,
+                        "could not report the start of step "
+                            + attempt.name()
+                            + "; running it anyway",
+                        e);
+                  }
+                });
+  }
+
+  /**
+   * Waits until the start report of {@code attempt}, if one was begun, has been sent or given up
+   * (the SQS client's own timeouts bound it). Lambda freezes an instance when its handler returns,
+   * so a send still in flight then would be cut off or finish in a later invocation.
+   */
+  void awaitStartReport(StepAttempt attempt) {
+    Thread report = attempt.startReport;
+    if (report == null) {
+      return;
+    }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        report.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -114,6 +150,9 @@ final class StepReports {
   }
 
   private void publish(StepResult result, StepAttempt attempt) {
+    if (result.report() != StepResult.Report.STARTED) {
+      awaitStartReport(attempt);
+    }
     publisher.publish(result.withAttempt(attempt.attempt()));
   }
 }

@@ -20,6 +20,7 @@ final class StepRunner {
   private static final System.Logger LOG = System.getLogger(StepRunner.class.getName());
 
   private final StepExecutor executor;
+  private final StepReports reports;
   private final StepFailures failures;
   private final StepLog stepLog;
   private final Clock clock;
@@ -33,6 +34,7 @@ final class StepRunner {
       Clock clock,
       WorkerHealth health) {
     StepReports reports = new StepReports(publisher, stepLog, clock);
+    this.reports = reports;
     this.executor =
         new StepExecutor(
             transformer,
@@ -78,6 +80,10 @@ final class StepRunner {
       return outcome;
     } catch (Exception | Error e) {
       return failures.failed(attempt, e);
+    } finally {
+      // A delivery handed back without a final result still must not leave its start report
+      // in flight when the invocation ends.
+      reports.awaitStartReport(attempt);
     }
   }
 

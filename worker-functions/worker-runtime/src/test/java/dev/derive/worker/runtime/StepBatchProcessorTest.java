@@ -57,6 +57,14 @@ class StepBatchProcessorTest {
   private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private RuntimeException publishFailure;
 
+  /**
+   * When set, publishing a start report first waits (up to 10 s) until this holds, and records in
+   * {@link #startReportSawItHold} whether it did.
+   */
+  private volatile java.util.function.BooleanSupplier startReportWaitsFor;
+
+  private volatile Boolean startReportSawItHold;
+
   /** Publishing fails with {@link #publishFailure} only for results this accepts (all if null). */
   private Predicate<StepResult> failPublishOf;
 
@@ -163,6 +171,9 @@ class StepBatchProcessorTest {
             upper,
             store,
             result -> {
+              if (result.isStarted() && startReportWaitsFor != null) {
+                startReportSawItHold = waitUntil(startReportWaitsFor);
+              }
               if (publishFailure != null && (failPublishOf == null || failPublishOf.test(result))) {
                 throw publishFailure;
               }
@@ -175,6 +186,18 @@ class StepBatchProcessorTest {
               exitReasons.add(reason);
               publishedAtExit.add(published.size());
             }));
+  }
+
+  /** Polls {@code condition} for up to 10 s; whether it came to hold. */
+  private static boolean waitUntil(java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      LockSupport.parkNanos(1_000_000);
+    }
+    return true;
   }
 
   /** The finished results published (started reports left out). */
@@ -597,6 +620,44 @@ class StepBatchProcessorTest {
                 assertThat(line.get("executionId").asText()).isEqualTo("exec-1");
                 assertThat(line.get("attempt").asInt()).isEqualTo(2);
               });
+    }
+
+    @Test
+    void theStartReportIsSentBesideTheStepWhichDoesNotWaitForIt() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      // The start report's send lasts until the step has transformed its input.
+      startReportWaitsFor = () -> transforms.get() > 0;
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(startReportSawItHold)
+          .as("the transform ran while the start report was still being sent")
+          .isTrue();
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(published)
+          .as("the result is sent only after the start report, so the two arrive in order")
+          .extracting(StepResult::report)
+          .containsExactly(StepResult.Report.STARTED, StepResult.Report.FINISHED);
+    }
+
+    @Test
+    void aDeliveryHandedBackWithoutAResultDoesNotEndBeforeItsStartReportIsSent() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.nextDownloadFailure = new IOException("connection reset");
+      long start = System.nanoTime();
+      // The start report's send takes 300 ms; the download fails at once.
+      startReportWaitsFor = () -> System.nanoTime() - start > 300_000_000L;
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1");
+      assertThat(published)
+          .as("sent before the invocation returned: Lambda would freeze a send still in flight")
+          .extracting(StepResult::report)
+          .containsExactly(StepResult.Report.STARTED);
+      assertThat(logLines()).extracting(l -> l.get("outcome").asText()).containsExactly("retry");
     }
 
     @Test
