@@ -114,6 +114,8 @@ final class LoadRows {
             });
     long lastFinished = startMillis;
     int failed = 0;
+    // Why the accepted jobs that did not succeed failed: an error type, or why reading failed.
+    java.util.Map<String, Integer> failures = new java.util.TreeMap<>();
     List<Double> computes = new ArrayList<>();
     for (String id : ids) {
       JsonNode job;
@@ -121,10 +123,13 @@ final class LoadRows {
         job = api.awaitEnd(id, Duration.ofSeconds(600));
       } catch (IllegalStateException e) {
         failed++;
+        String message = String.valueOf(e.getMessage());
+        failures.merge(message.substring(0, Math.min(80, message.length())), 1, Integer::sum);
         continue;
       }
       if (!"SUCCEEDED".equals(job.path("status").asText())) {
         failed++;
+        failures.merge(job.path("error").path("type").asText("no error type"), 1, Integer::sum);
         continue;
       }
       for (JsonNode step : job.path("steps")) {
@@ -156,7 +161,9 @@ final class LoadRows {
                 + ids.size()
                 + " accepted, "
                 + failed
-                + " failed, "
+                + " failed"
+                + (failures.isEmpty() ? "" : " " + failures)
+                + ", "
                 + sent.failures()
                 + " non-2xx answers"));
     results.add(
