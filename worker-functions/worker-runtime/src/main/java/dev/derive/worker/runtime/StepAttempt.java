@@ -31,7 +31,7 @@ final class StepAttempt {
 
   StepOutcome successOutcome;
 
-  /** The start report being sent beside the step ({@link StepReports#started}), or null. */
+  /** The {@link OutputCheck} thread (a HEAD, then the start report) beside the step, or null. */
   volatile Thread startReport;
 
   StepAttempt(

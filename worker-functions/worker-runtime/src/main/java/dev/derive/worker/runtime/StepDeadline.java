@@ -38,23 +38,23 @@ final class StepDeadline {
   }
 
   /**
-   * Runs {@code work} on a new daemon thread and waits for it within {@code attempt}'s deadline.
+   * Runs {@code work} on a new daemon thread and waits for it within {@code attempt}'s deadline;
+   * what it returned.
    *
    * @throws PermanentStepFailure with {@code timeout} on overrun of a whole-invocation budget, or
    *     what the work threw
    * @throws DeadlineExceededException on overrun of a partial budget
    * @throws IOException what the work threw
    */
-  void run(Callable<Void> work, StepAttempt attempt) throws IOException {
-    FutureTask<Void> task = new FutureTask<>(work);
+  <T> T run(Callable<T> work, StepAttempt attempt) throws IOException {
+    FutureTask<T> task = new FutureTask<>(work);
     Thread thread =
         Thread.ofPlatform().daemon().name("derive-step-" + THREADS.incrementAndGet()).start(task);
     try {
       if (attempt.deadlineNanos == Long.MAX_VALUE) {
-        task.get();
-      } else {
-        task.get(Math.max(0, attempt.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        return task.get();
       }
+      return task.get(Math.max(0, attempt.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       task.cancel(true);
       if (!awaitStop(thread)) {

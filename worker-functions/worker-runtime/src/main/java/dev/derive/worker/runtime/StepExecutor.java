@@ -13,11 +13,12 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /**
- * Does a decoded step's work: reuses an output that already exists (outputs are content-addressed:
- * a redelivery, or an identical step of another job), else reports the start, downloads the input
- * (pinned to the source's ETag when the step names one) and transforms it within the step's
- * deadline ({@link StepDeadline}) in a fresh per-step directory ({@link StepDirectories}), uploads
- * the output and reports the success.
+ * Does a decoded step's work: downloads the input (pinned to the source's ETag when the step names
+ * one) while {@link OutputCheck} asks whether the output already exists (outputs are
+ * content-addressed: a redelivery, or an identical step of another job) and, if not, reports the
+ * start; reuses an output that exists, else transforms the input within the step's deadline ({@link
+ * StepDeadline}) in a fresh per-step directory ({@link StepDirectories}), uploads the output and
+ * reports the success.
  *
  * <p>The upload runs on the caller's thread only after the transform finished in time, so a
  * cancelled step never writes its output object; the directory is deleted whatever happens (a
@@ -63,38 +64,51 @@ final class StepExecutor {
               + transformer.capability()
               + "' worker");
     }
-    OptionalLong existing = store.size(step.output());
-    if (existing.isPresent()) {
-      reports.success(attempt, existing.getAsLong(), true);
-      return StepOutcome.REUSED;
-    }
-    reports.started(attempt);
-    long outputBytes = transformAndUpload(attempt);
-    reports.success(attempt, outputBytes, false);
-    return StepOutcome.SUCCEEDED;
-  }
-
-  /** Downloads, transforms within the deadline, uploads; the output's size in bytes. */
-  private long transformAndUpload(StepAttempt attempt) throws IOException {
-    StepMessage step = attempt.step;
+    OutputCheck check = OutputCheck.start(store, reports, attempt);
     Path workDirectory = StepDirectories.create(settings.tempDirectory());
     try {
       Path input = Files.createFile(workDirectory.resolve("input.tmp"));
       Path output = Files.createFile(workDirectory.resolve("output.tmp"));
-      deadline.run(
-          () -> {
-            attempt.inputBytes = download(step, input);
-            transformer.transform(step, input, output);
-            Files.deleteIfExists(input);
-            return null;
-          },
-          attempt);
+      OptionalLong existing =
+          deadline.run(() -> downloadAndTransform(attempt, check, input, output), attempt);
+      if (existing.isPresent()) {
+        reports.success(attempt, existing.getAsLong(), true);
+        return StepOutcome.REUSED;
+      }
       attempt.outputBytes = Files.size(output);
       store.upload(output, step.output(), contentType(step));
-      return attempt.outputBytes;
     } finally {
       StepDirectories.deleteTree(workDirectory);
     }
+    reports.success(attempt, attempt.outputBytes, false);
+    return StepOutcome.SUCCEEDED;
+  }
+
+  /**
+   * Downloads the input while {@code check} looks up the output, then transforms it unless the
+   * output exists; the existing output's size, or empty when {@code output} now holds the result.
+   * An output that exists wins over the download's own failure: the input may be gone or changed
+   * since the output was made from it (content-addressed, so still the right bytes).
+   */
+  private OptionalLong downloadAndTransform(
+      StepAttempt attempt, OutputCheck check, Path input, Path output) throws IOException {
+    StepMessage step = attempt.step;
+    try {
+      attempt.inputBytes = download(step, input);
+    } catch (IOException | RuntimeException e) {
+      OptionalLong existing = check.existing();
+      if (existing.isPresent()) {
+        return existing;
+      }
+      throw e;
+    }
+    OptionalLong existing = check.existing();
+    if (existing.isPresent()) {
+      return existing;
+    }
+    transformer.transform(step, input, output);
+    Files.deleteIfExists(input);
+    return OptionalLong.empty();
   }
 
   /** The input's size in bytes; its absence, change or excess size as the step's failure. */

@@ -30,36 +30,28 @@ final class StepReports {
   }
 
   /**
-   * Starts telling the coordinator the step started (so the job reads RUNNING with this attempt),
-   * on a virtual thread beside the step's download and transform: the report is one SQS round trip
-   * the step does not need to wait for. Best effort: if it cannot be sent the step goes on, and its
-   * final result still counts. Every final result waits for it first ({@link #awaitStartReport}),
-   * so the two are sent in order and none outlives the invocation.
+   * Tells the coordinator the step started (so the job reads RUNNING with this attempt). Best
+   * effort: if the report cannot be sent the step goes on, and its final result still counts. It
+   * runs on the {@link OutputCheck}'s thread, beside the step's download; every final result waits
+   * for that thread first ({@link #awaitStartReport}), so the two are sent in order and none
+   * outlives the invocation.
    */
-  void started(StepAttempt attempt) {
-    StepResult report = StepResult.started(attempt.step, attempt.startedAtMillis);
-    attempt.startReport =
-        Thread.ofVirtual()
-            .name("start-report-" + attempt.name())
-            .start(
-                () -> {
-                  try {
-                    publish(report, attempt);
-                  } catch (RuntimeException e) {
-                    LOG.log(
-                        System.Logger.Level.WARNING,
-                        "could not report the start of step "
-                            + attempt.name()
-                            + "; running it anyway",
-                        e);
-                  }
-                });
+  void reportStarted(StepAttempt attempt) {
+    try {
+      publish(StepResult.started(attempt.step, attempt.startedAtMillis), attempt);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not report the start of step " + attempt.name() + "; running it anyway",
+          e);
+    }
   }
 
   /**
-   * Waits until the start report of {@code attempt}, if one was begun, has been sent or given up
-   * (the SQS client's own timeouts bound it). Lambda freezes an instance when its handler returns,
-   * so a send still in flight then would be cut off or finish in a later invocation.
+   * Waits until the output check and start report of {@code attempt}, if begun, are done: the
+   * report sent or given up (the S3 and SQS clients' own timeouts bound both). Lambda freezes an
+   * instance when its handler returns, so a send still in flight then would be cut off or finish in
+   * a later invocation.
    */
   void awaitStartReport(StepAttempt attempt) {
     Thread report = attempt.startReport;

@@ -29,6 +29,18 @@ final class InMemoryObjectStore implements ObjectStore {
   IOException nextFailure;
   Throwable nextDownloadFailure;
 
+  /** The next {@link #head} fails with this (wrapped as the S3 adapter wraps it), then no more. */
+  volatile IOException nextHeadFailure;
+
+  /** When set, {@link #head} first waits (up to 10 s) until this holds; whether it did. */
+  volatile java.util.function.BooleanSupplier headWaitsFor;
+
+  volatile Boolean headSawItHold;
+
+  /** How many downloads have begun. */
+  final java.util.concurrent.atomic.AtomicInteger downloads =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   void put(ObjectRef ref, byte[] bytes) {
     objects.put(ref.toString(), bytes);
     writes.merge(ref.toString(), 1, Integer::sum);
@@ -46,6 +58,19 @@ final class InMemoryObjectStore implements ObjectStore {
 
   @Override
   public Optional<ObjectMetadata> head(ObjectRef ref) {
+    java.util.function.BooleanSupplier condition = headWaitsFor;
+    if (condition != null) {
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+      }
+      headSawItHold = condition.getAsBoolean();
+    }
+    IOException headFailure = nextHeadFailure;
+    if (headFailure != null) {
+      nextHeadFailure = null;
+      throw new ObjectStoreException("HeadObject " + ref + " failed", headFailure);
+    }
     if (nextFailure != null) {
       IOException failure = nextFailure;
       nextFailure = null;
@@ -76,12 +101,16 @@ final class InMemoryObjectStore implements ObjectStore {
   @Override
   public long download(ObjectRef ref, String ifMatchEtag, Path target, long maxBytes)
       throws IOException {
+    downloads.incrementAndGet();
     failIfAsked();
     if (nextDownloadFailure != null) {
       Throwable failure = nextDownloadFailure;
       nextDownloadFailure = null;
       if (failure instanceof Error error) {
         throw error;
+      }
+      if (failure instanceof IOException io) {
+        throw io;
       }
       throw (RuntimeException) failure;
     }

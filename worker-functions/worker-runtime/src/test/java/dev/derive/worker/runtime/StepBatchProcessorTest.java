@@ -339,7 +339,7 @@ class StepBatchProcessorTest {
   void transientStoreFailureBecomesABatchItemFailureOnlyForThatRecord() {
     store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
     store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
-    store.nextFailure = new IOException("connection reset");
+    store.nextHeadFailure = new IOException("connection reset");
 
     SQSBatchResponse response =
         processor.process(event(record("m1", step("a")), record("m2", step("b"))), null);
@@ -661,6 +661,56 @@ class StepBatchProcessorTest {
     }
 
     @Test
+    void theOutputIsLookedUpBesideTheDownloadNotBeforeIt() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      // The HEAD of the output lasts until the input's download has begun.
+      store.headWaitsFor = () -> store.downloads.get() > 0;
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(store.headSawItHold).as("the download began while the HEAD was out").isTrue();
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(store.get(output("a"))).asString(StandardCharsets.UTF_8).isEqualTo("HELLO");
+      assertThat(published)
+          .extracting(StepResult::report)
+          .containsExactly(StepResult.Report.STARTED, StepResult.Report.FINISHED);
+    }
+
+    @Test
+    void anOutputThatExistsIsReusedEvenWhenItsInputIsGone() {
+      // e.g. an intermediate expired after the step that reads it had written its output
+      store.put(output("a"), "EXISTING".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(transforms).hasValue(0);
+      assertThat(finished())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.succeeded()).isTrue();
+                assertThat(r.reused()).isTrue();
+              });
+      assertThat(started()).isEmpty();
+    }
+
+    @Test
+    void aFailedLookupOfTheOutputHandsTheDeliveryBackAfterTheDownloadWithoutAStartReport() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.nextHeadFailure = new IOException("connection reset");
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m1");
+      assertThat(transforms).as("not transformed: the output may exist").hasValue(0);
+      assertThat(published).isEmpty();
+      assertThat(store.get(output("a"))).isNull();
+    }
+
+    @Test
     void aReusedOutputSendsNoStartedReport() {
       store.put(output("a"), "EXISTING".getBytes(StandardCharsets.UTF_8));
 
@@ -778,7 +828,7 @@ class StepBatchProcessorTest {
     @Test
     void aTransientFailureBeforeTheLastDeliveryIsStillHandedBack() {
       store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
-      store.nextFailure = new IOException("connection reset");
+      store.nextHeadFailure = new IOException("connection reset");
 
       SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 2)), null);
 
@@ -933,7 +983,7 @@ class StepBatchProcessorTest {
     void withoutAMaxReceiveCountNoDeliveryIsTheLast() {
       processor = processor(10_000);
       store.put(input("a"), "one".getBytes(StandardCharsets.UTF_8));
-      store.nextFailure = new IOException("connection reset");
+      store.nextHeadFailure = new IOException("connection reset");
 
       SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 99)), null);
 
