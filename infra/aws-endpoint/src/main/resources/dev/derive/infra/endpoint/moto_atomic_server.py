@@ -81,18 +81,6 @@ def _atomic(app):
 _TRACE = os.environ.get("DERIVE_ENDPOINT_TRACE")
 _TRACE_LOCK = threading.Lock()
 
-# Work moto repeats on every request although its answer never changes in a process: the list of
-# its service packages (a directory listing and a stat per package, ~0.8 ms) and the method names
-# of a response class (inspect.getmembers, ~0.4 ms). Every request holds the lock below, so this
-# time was paid once per AWS call by every caller waiting behind it.
-_MOTO_MODULES = frozenset(moto.backends.list_of_moto_modules())
-moto.backends.list_of_moto_modules = lambda: _MOTO_MODULES
-moto.core.responses.method_names_from_class = functools.lru_cache(maxsize=None)(
-    moto.core.responses.method_names_from_class
-)
-# One access-log line per request on stderr is noise in moto.log; errors are still logged.
-logging.getLogger("werkzeug").setLevel(logging.WARNING)
-
 
 def _traced(app):
     """Appends one line per request to DERIVE_ENDPOINT_TRACE: when it arrived and ended (epoch
