@@ -62,14 +62,22 @@ final class BenchApi {
   }
 
   /**
-   * Reads job {@code id} every 250 ms until it SUCCEEDED or FAILED.
+   * Reads job {@code id} every 250 ms until it SUCCEEDED or FAILED. A read answered 503 or 429 (an
+   * API busy with a burst: the local cloud's integration timeout, or throttling) is tried again, as
+   * a client would.
    *
-   * @throws IllegalStateException if a read is refused or the job has not ended by {@code timeout}
+   * @throws IllegalStateException if a read is refused otherwise or the job has not ended by {@code
+   *     timeout}
    */
   JsonNode awaitEnd(String id, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       HttpResponse<String> response = get("/v1/derivatives/" + id);
+      boolean busy = response.statusCode() == 503 || response.statusCode() == 429;
+      if (busy && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+        continue;
+      }
       if (response.statusCode() != 200) {
         throw new IllegalStateException(
             "GET job " + id + " answered " + response.statusCode() + ": " + response.body());

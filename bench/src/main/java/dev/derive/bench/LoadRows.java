@@ -123,7 +123,7 @@ final class LoadRows {
         job = api.awaitEnd(id, Duration.ofSeconds(600));
       } catch (IllegalStateException e) {
         failed++;
-        String message = String.valueOf(e.getMessage());
+        String message = String.valueOf(e.getMessage()).replaceAll("[0-9a-f]{64}", "…");
         failures.merge(message.substring(0, Math.min(80, message.length())), 1, Integer::sum);
         continue;
       }
