@@ -2,7 +2,7 @@ package dev.derive.storage;
 
 /**
  * What one ranged GET tells about an object: its metadata and its first bytes; or, for a
- * conditional GET whose entity tag matched, only that the object is unchanged.
+ * conditional request whose entity tag matched, only that the object is unchanged.
  *
  * @param metadata size (the whole object's, in bytes; -1 when unchanged, since a 304 carries no
  *     content headers), ETag and version id

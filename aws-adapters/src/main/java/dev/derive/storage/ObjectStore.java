@@ -39,13 +39,15 @@ public interface ObjectStore {
 
   /**
    * Reads an object's metadata and its first bytes in one request (an HTTP range request, RFC 9110
-   * section 14): what a HEAD and a ranged GET would tell, for one round trip.
+   * section 14): what a HEAD and a ranged GET would tell, for one round trip; or, given the entity
+   * tag it had, only whether it still has it.
    *
    * @param ref the object; its version id, when set, names the version to read
    * @param maxBytes how many bytes at most to read
    * @param ifNoneMatch an entity tag the caller already knows the object by, or {@code null}: when
    *     the object still has it, the answer is {@link ObjectStart#unchanged} and carries no bytes
-   *     (a conditional GET, RFC 9110 section 13.1.2; S3 answers 304 as cheaply as a HEAD)
+   *     (a conditional request, RFC 9110 section 13.1.2; one round trip, a second only when the
+   *     object changed)
    * @return the metadata (with the whole object's size) and up to {@code maxBytes} bytes, or empty
    *     when no such object (or version, or bucket) exists
    * @throws ObjectStoreException on any other failure (access denied, throttling, network)

@@ -136,7 +136,7 @@ public final class CoordinatorRows {
                 + hit.count()
                 + " (p90 "
                 + round(hit.p90())
-                + " ms): a conditional GET of the source (304 Not Modified), no HEAD of the derivative"));
+                + " ms): a conditional HEAD of the source (304 Not Modified), no HEAD of the derivative"));
     results.add(
         new Row(
             "cache_hit_unremembered",
@@ -150,7 +150,7 @@ public final class CoordinatorRows {
                 + firstHit.count()
                 + " (p90 "
                 + round(firstHit.p90())
-                + " ms): a conditional GET of the source (304) and a HEAD of the derivative"));
+                + " ms): a conditional HEAD of the source (304) and a HEAD of the derivative"));
 
     // A miss: a new width each run, so every request claims and dispatches a new job.
     String queue = env.get("IMAGE_QUEUE_URL");
@@ -198,7 +198,7 @@ public final class CoordinatorRows {
             "bare HEAD+ranged GET source, HEAD cache, cond. PutItem, SendMessage",
             bare.median(),
             1.2,
-            "validate → identify (a conditional GET: 304, the source is known) → plan → cache (HEAD) → claim (PutItem) → dispatch"
+            "validate → identify (a conditional HEAD: 304, the source is known) → plan → cache (HEAD) → claim (PutItem) → dispatch"
                 + " (SendMessage) → mark queued (UpdateItem),"
                 + " median of "
                 + miss.count()

@@ -88,6 +88,15 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public Optional<ObjectStart> readStart(ObjectRef ref, int maxBytes, String ifNoneMatch) {
+    if (ifNoneMatch != null) {
+      Optional<Boolean> unchanged = unchanged(ref, ifNoneMatch);
+      if (unchanged.isEmpty()) {
+        return Optional.empty();
+      }
+      if (unchanged.get()) {
+        return Optional.of(ObjectStart.unchanged(ifNoneMatch, ref.versionId()));
+      }
+    }
     if (maxBytes <= 0) {
       return head(ref).map(head -> new ObjectStart(head, new byte[0]));
     }
@@ -97,8 +106,7 @@ public final class S3ObjectStore implements ObjectStore {
                 b.bucket(ref.bucket())
                     .key(ref.key())
                     .versionId(ref.versionId())
-                    .range("bytes=0-" + (maxBytes - 1))
-                    .ifNoneMatch(ifNoneMatch))) {
+                    .range("bytes=0-" + (maxBytes - 1)))) {
       GetObjectResponse response = in.response();
       byte[] first = in.readNBytes(maxBytes);
       long size = wholeSize(response.contentRange(), response.contentLength());
@@ -111,9 +119,6 @@ public final class S3ObjectStore implements ObjectStore {
       return Optional.of(
           new ObjectStart(new ObjectMetadata(size, response.eTag(), response.versionId()), first));
     } catch (S3Exception e) {
-      if (e.statusCode() == HTTP_NOT_MODIFIED) {
-        return Optional.of(ObjectStart.unchanged(ifNoneMatch, ref.versionId()));
-      }
       if (e.statusCode() == HTTP_RANGE_NOT_SATISFIABLE) {
         // An empty object has no first byte to range over (RFC 9110 section 15.5.17).
         return head(ref).map(head -> new ObjectStart(head, new byte[0]));
@@ -124,6 +129,32 @@ public final class S3ObjectStore implements ObjectStore {
       throw failed("GetObject", ref, e);
     } catch (SdkException | IOException e) {
       throw failed("GetObject", ref, e);
+    }
+  }
+
+  /**
+   * Whether {@code ref} still has the entity tag {@code etag}: a HEAD with {@code If-None-Match}
+   * (RFC 9110 section 13.1.2), answered 304 while it does; empty when the object does not exist. A
+   * HEAD rather than the ranged GET itself: both are one round trip, but the SDK turns a 304 into
+   * an exception, and for a GET it first tries to read an error document from the empty body
+   * (measured on the local endpoint: a GET answered 304 took 0.6–1.5 ms more than a HEAD answered
+   * 304, the same time in the store). Only a source that did change pays a second round trip.
+   */
+  private Optional<Boolean> unchanged(ObjectRef ref, String etag) {
+    try {
+      s3.headObject(
+          b -> b.bucket(ref.bucket()).key(ref.key()).versionId(ref.versionId()).ifNoneMatch(etag));
+      return Optional.of(false);
+    } catch (S3Exception e) {
+      if (e.statusCode() == HTTP_NOT_MODIFIED) {
+        return Optional.of(true);
+      }
+      if (isMissing(e, ref)) {
+        return Optional.empty();
+      }
+      throw failed("HeadObject", ref, e);
+    } catch (SdkException e) {
+      throw failed("HeadObject", ref, e);
     }
   }
 

@@ -107,7 +107,20 @@ class S3ObjectStoreTest {
     ObjectStart again = store.readStart(ObjectRef.of(BUCKET, "tagged"), 4096, etag).orElseThrow();
     assertFalse(again.unchanged());
     assertEquals(6000, again.metadata().sizeBytes());
+    assertEquals(
+        store.head(ObjectRef.of(BUCKET, "tagged")).orElseThrow().etag(), again.metadata().etag());
     assertArrayEquals(Arrays.copyOf(changed, 4096), again.firstBytes());
+  }
+
+  @Test
+  void anEmptyObjectThatReplacedATaggedOneIsReadAnewWithNoBytes() {
+    put("emptied", 5000);
+    String etag = store.head(ObjectRef.of(BUCKET, "emptied")).orElseThrow().etag();
+    put("emptied", 0);
+    ObjectStart start = store.readStart(ObjectRef.of(BUCKET, "emptied"), 4096, etag).orElseThrow();
+    assertFalse(start.unchanged());
+    assertEquals(0, start.metadata().sizeBytes());
+    assertEquals(0, start.firstBytes().length);
   }
 
   @Test
@@ -130,6 +143,7 @@ class S3ObjectStoreTest {
       assertTrue(store.head(ref).isEmpty(), ref.toString());
       assertTrue(store.size(ref).isEmpty(), ref.toString());
       assertTrue(store.readStart(ref, 16, null).isEmpty(), ref.toString());
+      assertTrue(store.readStart(ref, 16, "\"an-etag-it-had\"").isEmpty(), ref.toString());
       assertThrows(
           ObjectNotFoundException.class,
           () -> store.download(ref, null, dir.resolve("out"), 1024),
@@ -158,6 +172,7 @@ class S3ObjectStoreTest {
 
       ObjectStoreException head = assertThrows(ObjectStoreException.class, () -> broken.head(ref));
       assertThrows(ObjectStoreException.class, () -> broken.readStart(ref, 16, null));
+      assertThrows(ObjectStoreException.class, () -> broken.readStart(ref, 16, "\"etag\""));
       assertThrows(
           ObjectStoreException.class, () -> broken.download(ref, null, dir.resolve("out"), 16));
       assertThrows(ObjectStoreException.class, () -> broken.upload(source, ref, "text/plain"));
