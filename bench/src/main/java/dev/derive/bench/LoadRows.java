@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -115,7 +116,7 @@ final class LoadRows {
     long lastFinished = startMillis;
     int failed = 0;
     // Why the accepted jobs that did not succeed failed: an error type, or why reading failed.
-    java.util.Map<String, Integer> failures = new java.util.TreeMap<>();
+    Map<String, Integer> failures = new TreeMap<>();
     List<Double> computes = new ArrayList<>();
     for (String id : ids) {
       JsonNode job;

@@ -14,8 +14,8 @@ import java.util.concurrent.ExecutionException;
  * trip; the rare one (a redelivery, or a duplicate SQS delivery, after the output was written)
  * downloads its input for nothing before it is reused.
  *
- * <p>The thread is the attempt's {@link StepAttempt#startReport}, so every final result and the end
- * of the delivery wait for it ({@link StepReports#awaitStartReport}).
+ * <p>The thread is the attempt's {@link StepAttempt#outputCheck}, so every final result and the end
+ * of the delivery wait for it ({@link StepReports#awaitOutputCheck}).
  */
 final class OutputCheck {
   private final CompletableFuture<OptionalLong> existing = new CompletableFuture<>();
@@ -25,7 +25,7 @@ final class OutputCheck {
   /** Starts the HEAD of {@code attempt}'s output, and its start report if the output is absent. */
   static OutputCheck start(ObjectStore store, StepReports reports, StepAttempt attempt) {
     OutputCheck check = new OutputCheck();
-    attempt.startReport =
+    attempt.outputCheck =
         Thread.ofVirtual()
             .name("output-check-" + attempt.name())
             .unstarted(
@@ -42,7 +42,7 @@ final class OutputCheck {
                     reports.reportStarted(attempt);
                   }
                 });
-    attempt.startReport.start();
+    attempt.outputCheck.start();
     return check;
   }
 

@@ -32,7 +32,7 @@ final class StepAttempt {
   StepOutcome successOutcome;
 
   /** The {@link OutputCheck} thread (a HEAD, then the start report) beside the step, or null. */
-  volatile Thread startReport;
+  volatile Thread outputCheck;
 
   StepAttempt(
       StepDelivery delivery,

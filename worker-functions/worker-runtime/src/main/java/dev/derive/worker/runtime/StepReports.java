@@ -33,7 +33,7 @@ final class StepReports {
    * Tells the coordinator the step started (so the job reads RUNNING with this attempt). Best
    * effort: if the report cannot be sent the step goes on, and its final result still counts. It
    * runs on the {@link OutputCheck}'s thread, beside the step's download; every final result waits
-   * for that thread first ({@link #awaitStartReport}), so the two are sent in order and none
+   * for that thread first ({@link #awaitOutputCheck}), so the two are sent in order and none
    * outlives the invocation.
    */
   void reportStarted(StepAttempt attempt) {
@@ -53,15 +53,15 @@ final class StepReports {
    * instance when its handler returns, so a send still in flight then would be cut off or finish in
    * a later invocation.
    */
-  void awaitStartReport(StepAttempt attempt) {
-    Thread report = attempt.startReport;
-    if (report == null) {
+  void awaitOutputCheck(StepAttempt attempt) {
+    Thread check = attempt.outputCheck;
+    if (check == null) {
       return;
     }
     boolean interrupted = false;
     while (true) {
       try {
-        report.join();
+        check.join();
         break;
       } catch (InterruptedException e) {
         interrupted = true;
@@ -143,7 +143,7 @@ final class StepReports {
 
   private void publish(StepResult result, StepAttempt attempt) {
     if (result.report() != StepResult.Report.STARTED) {
-      awaitStartReport(attempt);
+      awaitOutputCheck(attempt);
     }
     publisher.publish(result.withAttempt(attempt.attempt()));
   }

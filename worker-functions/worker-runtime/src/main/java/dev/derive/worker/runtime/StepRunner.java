@@ -83,7 +83,7 @@ final class StepRunner {
     } finally {
       // A delivery handed back without a final result still must not leave its start report
       // in flight when the invocation ends.
-      reports.awaitStartReport(attempt);
+      reports.awaitOutputCheck(attempt);
     }
   }
 

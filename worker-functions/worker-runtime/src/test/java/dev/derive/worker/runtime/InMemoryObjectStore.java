@@ -60,11 +60,7 @@ final class InMemoryObjectStore implements ObjectStore {
   public Optional<ObjectMetadata> head(ObjectRef ref) {
     java.util.function.BooleanSupplier condition = headWaitsFor;
     if (condition != null) {
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-      while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-      }
-      headSawItHold = condition.getAsBoolean();
+      headSawItHold = Polling.until(condition);
     }
     IOException headFailure = nextHeadFailure;
     if (headFailure != null) {

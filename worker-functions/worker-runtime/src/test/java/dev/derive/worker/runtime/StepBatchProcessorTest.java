@@ -172,7 +172,7 @@ class StepBatchProcessorTest {
             store,
             result -> {
               if (result.isStarted() && startReportWaitsFor != null) {
-                startReportSawItHold = waitUntil(startReportWaitsFor);
+                startReportSawItHold = Polling.until(startReportWaitsFor);
               }
               if (publishFailure != null && (failPublishOf == null || failPublishOf.test(result))) {
                 throw publishFailure;
@@ -186,18 +186,6 @@ class StepBatchProcessorTest {
               exitReasons.add(reason);
               publishedAtExit.add(published.size());
             }));
-  }
-
-  /** Polls {@code condition} for up to 10 s; whether it came to hold. */
-  private static boolean waitUntil(java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      LockSupport.parkNanos(1_000_000);
-    }
-    return true;
   }
 
   /** The finished results published (started reports left out). */
