@@ -23,6 +23,8 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.model.Target;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -30,7 +32,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * What {@code moto_atomic_server.py} does in place of moto's slow paths (its own serialisation of
- * DynamoDB attribute values, SQS's clock and retention check) answers as moto and AWS do.
+ * DynamoDB attribute values, SQS's clock and retention check, EventBridge's parsed input paths)
+ * answers as moto and AWS do.
  */
 class MotoShortcutsTest {
   @TempDir static Path dir;
@@ -218,5 +221,76 @@ class MotoShortcutsTest {
           .as("the message handed back and, after its delay, the delayed one")
           .containsExactlyInAnyOrder(handedBack.body(), "delayed");
     }
+  }
+
+  @Test
+  void eachEventReachesEveryTargetOfItsRuleAsItselfTransformedOrNot() throws Exception {
+    try (EventBridgeClient events = AwsClients.eventBridge(endpoint);
+        SqsClient sqs = AwsClients.sqs(endpoint)) {
+      String whole = sqs.createQueue(b -> b.queueName("whole-events")).queueUrl();
+      String sentences = sqs.createQueue(b -> b.queueName("event-sentences")).queueUrl();
+      events.putRule(
+          b ->
+              b.name("ended")
+                  .eventPattern("{\"source\":[\"derive\"],\"detail-type\":[\"Job Ended\"]}"));
+      events.putTargets(
+          b ->
+              b.rule("ended")
+                  .targets(
+                      Target.builder().id("whole").arn(queueArn(sqs, whole)).build(),
+                      Target.builder()
+                          .id("sentence")
+                          .arn(queueArn(sqs, sentences))
+                          .inputTransformer(
+                              t ->
+                                  t.inputPathsMap(Map.of("job", "$.detail.jobId"))
+                                      .inputTemplate("\"job <job> ended\""))
+                          .build()));
+      List<String> jobs = List.of("first", "second", "third");
+      for (String job : jobs) {
+        events.putEvents(
+            b ->
+                b.entries(
+                    e ->
+                        e.source("derive")
+                            .detailType("Job Ended")
+                            .detail("{\"jobId\":\"" + job + "\"}")));
+      }
+      events.putEvents(b -> b.entries(e -> e.source("other").detailType("Job Ended").detail("{}")));
+
+      assertThat(drain(sqs, whole, jobs.size()))
+          .as("each matching event whole, its own detail in it")
+          .hasSize(jobs.size())
+          .allSatisfy(body -> assertThat(body).contains("\"source\": \"derive\""))
+          .anySatisfy(body -> assertThat(body).contains("\"jobId\": \"first\""))
+          .anySatisfy(body -> assertThat(body).contains("\"jobId\": \"second\""))
+          .anySatisfy(body -> assertThat(body).contains("\"jobId\": \"third\""));
+      assertThat(drain(sqs, sentences, jobs.size()))
+          .as("each matching event through the input transformer, with its own values")
+          .containsExactlyInAnyOrder(
+              "\"job first ended\"", "\"job second ended\"", "\"job third ended\"");
+    }
+  }
+
+  private static String queueArn(SqsClient sqs, String url) {
+    return sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+        .attributes()
+        .get(QueueAttributeName.QUEUE_ARN);
+  }
+
+  /** The bodies of the messages in {@code url}, waiting up to 10 s for {@code expected}. */
+  private static List<String> drain(SqsClient sqs, String url, int expected) {
+    List<String> bodies = new ArrayList<>();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (bodies.size() < expected && System.nanoTime() < deadline) {
+      sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1))
+          .messages()
+          .forEach(message -> bodies.add(message.body()));
+    }
+    // and nothing more: one more short poll finds the queue empty
+    sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10))
+        .messages()
+        .forEach(message -> bodies.add(message.body()));
+    return bodies;
   }
 }
