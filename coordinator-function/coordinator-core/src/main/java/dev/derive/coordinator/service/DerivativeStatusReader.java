@@ -7,6 +7,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.StepRecord;
+import dev.derive.coordinator.plan.PlannedStep;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.identity.Fingerprint;
 import java.time.Clock;
@@ -26,6 +27,7 @@ final class DerivativeStatusReader {
   private final JobStore store;
   private final Function<String, Duration> stepTimeout;
   private final Clock clock;
+  private final RecentWaits recentWaits;
 
   /**
    * @param stepTimeout the longest one delivery of a step of a capability may take (its worker's
@@ -33,28 +35,56 @@ final class DerivativeStatusReader {
    */
   DerivativeStatusReader(
       DerivativeCache cache, JobStore store, Function<String, Duration> stepTimeout, Clock clock) {
+    this(cache, store, stepTimeout, clock, new RecentWaits());
+  }
+
+  /**
+   * @param recentWaits what this instance's waits have seen so far
+   */
+  DerivativeStatusReader(
+      DerivativeCache cache,
+      JobStore store,
+      Function<String, Duration> stepTimeout,
+      Clock clock,
+      RecentWaits recentWaits) {
     this.cache = cache;
     this.store = store;
     this.stepTimeout = stepTimeout;
     this.clock = clock;
+    this.recentWaits = recentWaits;
   }
 
-  /** See {@link DerivativeService#awaitEnd}: polls {@link #status} until the job ended. */
+  /**
+   * See {@link DerivativeService#awaitEnd}: polls {@link #status} until the job ended, sparsely
+   * before the earliest end recent waits for jobs of its plan saw ({@link RecentWaits}).
+   */
   Optional<JobView> awaitEnd(String id, Duration wait, PollSchedule schedule) {
     Instant start = clock.instant();
     Instant deadline = start.plus(wait);
     Duration interval = Duration.ZERO;
+    String plan = null;
+    Duration expectedEnd = null;
     while (true) {
       JobView view = status(id);
-      if (view.status().isTerminal()) {
-        return Optional.of(view);
+      if (plan == null) {
+        plan = planKey(view);
+        expectedEnd = recentWaits.shortest(plan).orElse(null);
+        if (view.status().isTerminal()) {
+          return Optional.of(view); // ended before this wait: nothing to learn from it
+        }
       }
       Instant now = clock.instant();
+      if (view.status().isTerminal()) {
+        if (view.status() == JobStatus.SUCCEEDED) {
+          recentWaits.record(plan, Duration.between(start, now));
+        }
+        return Optional.of(view);
+      }
       Duration left = Duration.between(now, deadline);
       if (left.isNegative() || left.isZero()) {
         return Optional.empty();
       }
-      interval = schedule.next(interval, Duration.between(start, now));
+      interval = schedule.next(interval, Duration.between(start, now), expectedEnd);
       try {
         Thread.sleep(interval.compareTo(left) < 0 ? interval : left);
       } catch (InterruptedException e) {
@@ -62,6 +92,15 @@ final class DerivativeStatusReader {
         return Optional.empty();
       }
     }
+  }
+
+  /** The capabilities of {@code view}'s steps in order: which waits are alike. */
+  private static String planKey(JobView view) {
+    StringBuilder key = new StringBuilder();
+    for (PlannedStep step : view.plan()) {
+      key.append(key.isEmpty() ? "" : ",").append(step.capability());
+    }
+    return key.toString();
   }
 
   /**

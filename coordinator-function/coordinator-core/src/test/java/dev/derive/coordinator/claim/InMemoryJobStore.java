@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
  * one specification), for fast tests of the lifecycle. DynamoDB keeps lease and TTL instants in
  * whole epoch seconds, so this store truncates them too.
  */
-public final class InMemoryJobStore implements JobStore {
+public class InMemoryJobStore implements JobStore {
   private final Map<String, Job> jobs = new ConcurrentHashMap<>();
 
   @Override

@@ -1,0 +1,120 @@
+package dev.derive.coordinator.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.coordinator.Jobs;
+import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.cache.RecentHits;
+import dev.derive.coordinator.claim.InMemoryJobStore;
+import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.JobView;
+import dev.derive.coordinator.job.StepRecord;
+import dev.derive.coordinator.lifecycle.InMemoryObjects;
+import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.message.StepErrorTypes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A waiting request learns when jobs of a plan end, and reads sparsely before that: the end of a
+ * job is still seen, and nothing is learned from a job that ended before the wait or failed.
+ */
+class DerivativeWaitTest {
+  private static final Duration JOB_TAKES = Duration.ofMillis(600);
+
+  private final Clock clock = Clock.systemUTC();
+  private final AtomicInteger reads = new AtomicInteger();
+  private final InMemoryJobStore store =
+      new InMemoryJobStore() {
+        @Override
+        public synchronized Optional<Job> find(String jobId) {
+          reads.incrementAndGet();
+          return super.find(jobId);
+        }
+      };
+  private final RecentWaits recentWaits = new RecentWaits();
+  private final DerivativeStatusReader reader =
+      new DerivativeStatusReader(
+          new DerivativeCache(
+              new InMemoryObjects(), "derivatives", Duration.ofMinutes(5), RecentHits.none()),
+          store,
+          capability -> Duration.ofMinutes(2),
+          clock,
+          recentWaits);
+
+  /** A one-step image job whose result arrives {@code after} from now, on another thread. */
+  private Job jobEndingAfter(Duration after, boolean succeeds) {
+    Job job = Jobs.claimed(Jobs.newId(), 1, clock.instant(), Duration.ofSeconds(60));
+    store.claim(job, clock.instant(), Instant.EPOCH);
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              try {
+                Thread.sleep(after);
+              } catch (InterruptedException e) {
+                return;
+              }
+              Instant now = clock.instant();
+              StepRecord run = new StepRecord("image", StepRecord.SUCCEEDED, now, now, 1, false, 1);
+              if (succeeds) {
+                store.recordLastSuccess(job.jobId(), job.executionId(), 0, run, now);
+              } else {
+                store.recordFailure(
+                    job.jobId(),
+                    job.executionId(),
+                    0,
+                    run,
+                    new JobError(StepErrorTypes.WORKER_FAILED, "out of memory", 0, true),
+                    now);
+              }
+            });
+    return job;
+  }
+
+  /** Waits for a job ending after {@link #JOB_TAKES}; the number of reads it made. */
+  private int readsOfAWait(boolean succeeds) {
+    Job job = jobEndingAfter(JOB_TAKES, succeeds);
+    reads.set(0);
+    Optional<JobView> ended =
+        reader.awaitEnd(job.jobId(), Duration.ofSeconds(20), PollSchedule.WAITING_REQUEST);
+    assertThat(ended)
+        .get()
+        .extracting(JobView::status)
+        .isEqualTo(succeeds ? JobStatus.SUCCEEDED : JobStatus.FAILED);
+    return reads.get();
+  }
+
+  @Test
+  void aPlanSeenToEndTwiceIsReadSparselyUntilItsEarliestEndAndItsEndIsStillSeen() {
+    int firstWait = readsOfAWait(true);
+    readsOfAWait(true);
+    assertThat(recentWaits.shortest("image"))
+        .get()
+        .satisfies(expected -> assertThat(expected).isGreaterThanOrEqualTo(JOB_TAKES));
+
+    int thirdWait = readsOfAWait(true);
+
+    // 600 ms read densely: ~31 reads (fewer when the machine is slow); sparsely: ~6 then 2-3
+    assertThat(thirdWait).as("reads of a wait whose plan was seen end").isLessThan(firstWait);
+    assertThat(thirdWait).isLessThanOrEqualTo(12);
+  }
+
+  @Test
+  void nothingIsLearnedFromAJobThatEndedBeforeTheWaitOrFailed() {
+    Job ended = jobEndingAfter(Duration.ZERO, true);
+    while (store.find(ended.jobId()).orElseThrow().status() != JobStatus.SUCCEEDED) {
+      Thread.onSpinWait();
+    }
+    reader.awaitEnd(ended.jobId(), Duration.ofSeconds(1), PollSchedule.WAITING_REQUEST);
+    reader.awaitEnd(ended.jobId(), Duration.ofSeconds(1), PollSchedule.WAITING_REQUEST);
+    readsOfAWait(false);
+    readsOfAWait(false);
+
+    assertThat(recentWaits.shortest("image")).isEmpty();
+  }
+}
