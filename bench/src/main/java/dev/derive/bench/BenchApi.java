@@ -105,6 +105,27 @@ final class BenchApi {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * {@code POST /v1/derivatives} with {@code body}, tried again while it is answered 503 or 429 (a
+   * burst beyond the API's instances: the local cloud's integration timeout, or throttling) after
+   * its {@code Retry-After} (1 s without one), as a client would, until {@code patience} has
+   * passed; {@code retries} counts the tries again.
+   */
+  HttpResponse<String> postRetrying(String body, Duration patience, AtomicInteger retries)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (true) {
+      HttpResponse<String> response = post(body);
+      boolean busy = response.statusCode() == 503 || response.statusCode() == 429;
+      if (!busy || System.nanoTime() > deadline) {
+        return response;
+      }
+      retries.incrementAndGet();
+      long seconds = response.headers().firstValue("retry-after").map(Long::parseLong).orElse(1L);
+      Thread.sleep(Math.max(1, Math.min(seconds, 10)) * 1000L);
+    }
+  }
+
   /** {@code GET path}. */
   HttpResponse<String> get(String path) throws IOException, InterruptedException {
     return http.send(

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -99,6 +100,7 @@ final class LoadRows {
     int n = scale.burstSize();
     long startMillis = System.currentTimeMillis();
     List<String> ids = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger retried = new AtomicInteger();
     BenchApi.Burst sent =
         BenchApi.concurrently(
             n,
@@ -106,7 +108,10 @@ final class LoadRows {
               ObjectNode target =
                   WorkerRows.thumbnailTarget().put("width", 300 + i).put("height", 300 + i);
               HttpResponse<String> response =
-                  api.post(BenchApi.JSON.writeValueAsString(BenchApi.request(key, target, 0)));
+                  api.postRetrying(
+                      BenchApi.JSON.writeValueAsString(BenchApi.request(key, target, 0)),
+                      Duration.ofSeconds(300),
+                      retried);
               String id = BenchApi.JSON.readTree(response.body()).path("id").asText();
               if (response.statusCode() / 100 == 2 && !id.isBlank()) {
                 ids.add(id);
@@ -166,7 +171,9 @@ final class LoadRows {
                 + (failures.isEmpty() ? "" : " " + failures)
                 + ", "
                 + sent.failures()
-                + " non-2xx answers"));
+                + " non-2xx answers after "
+                + retried.get()
+                + " POSTs tried again (503/429, after Retry-After)"));
     results.add(
         new Row(
             "burst_300_rate",
