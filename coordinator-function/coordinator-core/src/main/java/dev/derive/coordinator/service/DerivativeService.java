@@ -91,11 +91,16 @@ public final class DerivativeService {
    */
   public Submission submit(DerivativeRequest request, String traceId) {
     Duration wait = Duration.ofSeconds(request.waitSeconds());
-    // The derivative's HEAD runs beside the source's confirming GET when the source is known.
-    LookAhead lookAhead =
-        cache.lookAhead(inspector.remembered(request.source()).flatMap(k -> guess(k, request)));
+    // The derivative's HEAD runs beside the source's confirming HEAD when the source is known,
+    // and the plan made from the remembered identity stands when the source is unchanged.
+    Optional<SourceIdentity> remembered = inspector.remembered(request.source());
+    Optional<Plan> guessed = remembered.flatMap(known -> guess(known, request));
+    LookAhead lookAhead = cache.lookAhead(guessed.map(Plan::fingerprint));
     SourceIdentity source = inspector.inspect(request.source());
-    Plan plan = plan(source, request);
+    Plan plan =
+        guessed.isPresent() && remembered.get().equals(source)
+            ? guessed.get()
+            : plan(source, request);
     Correlation.job(plan.fingerprint(), null, null, null, traceId);
     Optional<PresignedDownload> cached = lookAhead.lookup(plan.fingerprint());
     if (cached.isEmpty() && planner.mayBeIntermediate(plan)) {
@@ -175,12 +180,12 @@ public final class DerivativeService {
   }
 
   /**
-   * The fingerprint {@code request} has if its source is still {@code remembered}; empty when that
+   * The plan {@code request} has if its source is still {@code remembered}; empty when that
    * identity plans to nothing (the confirmed identity's planning then says why).
    */
-  private Optional<String> guess(SourceIdentity remembered, DerivativeRequest request) {
+  private Optional<Plan> guess(SourceIdentity remembered, DerivativeRequest request) {
     try {
-      return Optional.of(plan(remembered, request).fingerprint());
+      return Optional.of(plan(remembered, request));
     } catch (RuntimeException noPlan) {
       return Optional.empty();
     }
