@@ -94,6 +94,12 @@ final class DerivativeStatusReader {
     }
   }
 
+  /** Whether {@code job} is a claim none of whose steps was sent. */
+  private static boolean dispatchedNothing(Job job) {
+    return job.status() == JobStatus.PENDING
+        && job.steps().stream().allMatch(step -> StepRecord.PENDING.equals(step.status()));
+  }
+
   /** The capabilities of {@code view}'s steps in order: which waits are alike. */
   private static String planKey(JobView view) {
     StringBuilder key = new StringBuilder();
@@ -124,9 +130,12 @@ final class DerivativeStatusReader {
         status = JobStatus.FAILED;
         error = stalled(job);
       }
-      if (status == JobStatus.FAILED) {
+      if (status == JobStatus.FAILED || dispatchedNothing(job)) {
         // The derivative is the truth: a worker may have written it and then died on its last
         // delivery, so the job failed although its content-addressed output is there and right.
+        // Likewise a claim that sent no step yet (for milliseconds, unless its claimer died
+        // before the send: then until its dispatch lease lapses) while an earlier execution's
+        // output landed: a POST answers that from the bucket, and so does this.
         var made = cache.lookup(id);
         if (made.isPresent()) {
           status = JobStatus.SUCCEEDED;
