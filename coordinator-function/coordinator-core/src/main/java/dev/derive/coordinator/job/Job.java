@@ -53,6 +53,15 @@ public record Job(
     return !status.isTerminal() && leaseExpiresAt.isBefore(now);
   }
 
+  /**
+   * Whether the job is a claim none of whose steps was sent: PENDING with every step PENDING (for
+   * milliseconds, unless its claimer died before the send).
+   */
+  public boolean sentNoStep() {
+    return status == JobStatus.PENDING
+        && steps.stream().allMatch(step -> StepRecord.PENDING.equals(step.status()));
+  }
+
   /** This job as a new execution: the same record under a new {@code executionId}. */
   public Job withExecution(String executionId) {
     return new Job(

@@ -70,7 +70,7 @@ public final class DerivativeService {
     this.planner = planner;
     this.cache = cache;
     this.lifecycle = lifecycle;
-    this.reader = new DerivativeStatusReader(cache, store, stepTimeout, clock);
+    this.reader = new DerivativeStatusReader(cache, store, stepTimeout, clock, new RecentWaits());
     this.retention = retention;
     this.clock = clock;
   }

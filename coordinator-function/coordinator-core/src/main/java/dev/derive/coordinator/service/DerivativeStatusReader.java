@@ -32,13 +32,6 @@ final class DerivativeStatusReader {
   /**
    * @param stepTimeout the longest one delivery of a step of a capability may take (its worker's
    *     function timeout), after which a RUNNING step reads overdue
-   */
-  DerivativeStatusReader(
-      DerivativeCache cache, JobStore store, Function<String, Duration> stepTimeout, Clock clock) {
-    this(cache, store, stepTimeout, clock, new RecentWaits());
-  }
-
-  /**
    * @param recentWaits what this instance's waits have seen so far
    */
   DerivativeStatusReader(
@@ -62,24 +55,20 @@ final class DerivativeStatusReader {
     Instant start = clock.instant();
     Instant deadline = start.plus(wait);
     Duration interval = Duration.ZERO;
-    String plan = null;
-    Duration expectedEnd = null;
+    JobView view = status(id);
+    String plan = planKey(view);
+    Duration expectedEnd = recentWaits.shortest(plan).orElse(null);
+    boolean seenRunning = false;
     while (true) {
-      JobView view = status(id);
-      if (plan == null) {
-        plan = planKey(view);
-        expectedEnd = recentWaits.shortest(plan).orElse(null);
-        if (view.status().isTerminal()) {
-          return Optional.of(view); // ended before this wait: nothing to learn from it
-        }
-      }
       Instant now = clock.instant();
       if (view.status().isTerminal()) {
-        if (view.status() == JobStatus.SUCCEEDED) {
+        // A job that ended before this wait began tells nothing of how long its plan takes.
+        if (view.status() == JobStatus.SUCCEEDED && seenRunning) {
           recentWaits.record(plan, Duration.between(start, now));
         }
         return Optional.of(view);
       }
+      seenRunning = true;
       Duration left = Duration.between(now, deadline);
       if (left.isNegative() || left.isZero()) {
         return Optional.empty();
@@ -91,13 +80,8 @@ final class DerivativeStatusReader {
         Thread.currentThread().interrupt();
         return Optional.empty();
       }
+      view = status(id);
     }
-  }
-
-  /** Whether {@code job} is a claim none of whose steps was sent. */
-  private static boolean dispatchedNothing(Job job) {
-    return job.status() == JobStatus.PENDING
-        && job.steps().stream().allMatch(step -> StepRecord.PENDING.equals(step.status()));
   }
 
   /** The capabilities of {@code view}'s steps in order: which waits are alike. */
@@ -130,7 +114,7 @@ final class DerivativeStatusReader {
         status = JobStatus.FAILED;
         error = stalled(job);
       }
-      if (status == JobStatus.FAILED || dispatchedNothing(job)) {
+      if (status == JobStatus.FAILED || job.sentNoStep()) {
         // The derivative is the truth: a worker may have written it and then died on its last
         // delivery, so the job failed although its content-addressed output is there and right.
         // Likewise a claim that sent no step yet (for milliseconds, unless its claimer died
