@@ -46,8 +46,8 @@ public interface ObjectStore {
    * @param maxBytes how many bytes at most to read
    * @param ifNoneMatch an entity tag the caller already knows the object by, or {@code null}: when
    *     the object still has it, the answer is {@link ObjectStart#unchanged} and carries no bytes
-   *     (a conditional request, RFC 9110 section 13.1.2; one round trip, a second only when the
-   *     object changed)
+   *     (what {@code If-None-Match} would tell, RFC 9110 section 13.1.2; one round trip, a second
+   *     only when the object changed)
    * @return the metadata (with the whole object's size) and up to {@code maxBytes} bytes, or empty
    *     when no such object (or version, or bucket) exists
    * @throws ObjectStoreException on any other failure (access denied, throttling, network)

@@ -134,9 +134,12 @@ public final class CoordinatorRows {
             "DerivativeService.submit in-process incl. validation, a hit this instance saw within"
                 + " CACHE_HIT_MEMORY_SECONDS, median of "
                 + hit.count()
+                + " after "
+                + scale.warmups()
+                + " warm-ups (the JIT's steady state; the deployed function runs C1 only)"
                 + " (p90 "
                 + round(hit.p90())
-                + " ms): a conditional HEAD of the source (304 Not Modified), no HEAD of the derivative"));
+                + " ms): a HEAD of the source (its ETag unchanged), no HEAD of the derivative"));
     results.add(
         new Row(
             "cache_hit_unremembered",
@@ -150,13 +153,13 @@ public final class CoordinatorRows {
                 + firstHit.count()
                 + " (p90 "
                 + round(firstHit.p90())
-                + " ms): a conditional HEAD of the source (304) and a HEAD of the derivative"));
+                + " ms): a HEAD of the source (ETag unchanged) and a HEAD of the derivative"));
 
     // A miss: a new width each run, so every request claims and dispatches a new job.
     String queue = env.get("IMAGE_QUEUE_URL");
     List<Stats> misses =
         Timer.interleaved(
-            scale.warmups(),
+            scale.missWarmups(),
             scale.runs(),
             run -> {
               Submission answer = service.submit(validator.validate(body(1000 + run)), "bench");
@@ -198,7 +201,7 @@ public final class CoordinatorRows {
             "bare HEAD+ranged GET source, HEAD cache, cond. PutItem, SendMessage",
             bare.median(),
             1.2,
-            "validate → identify (a conditional HEAD: 304, the source is known) → plan → cache (HEAD) → claim (PutItem) → dispatch"
+            "validate → identify (a HEAD, the source is known and unchanged) → plan → cache (HEAD) → claim (PutItem) → dispatch"
                 + " (SendMessage) → mark queued (UpdateItem),"
                 + " median of "
                 + miss.count()

@@ -7,11 +7,11 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * A cache lookup started before the request's fingerprint is confirmed: while S3 confirms that a
- * remembered source is unchanged (a conditional HEAD answering 304), the HEAD of the derivative its
- * remembered identity leads to runs beside it on a virtual thread. When the confirmed fingerprint
- * is the one guessed, the answer is already there (or arrives with the GET), so a first hit and a
- * miss cost one round trip less; when the source changed, the guess is dropped and the lookup made
- * anew. The cost of a wrong guess is one HEAD.
+ * remembered source is unchanged (a HEAD finding the entity tag it had), the HEAD of the derivative
+ * its remembered identity leads to runs beside it on a virtual thread. When the confirmed
+ * fingerprint is the one guessed, the answer is already there (or arrives with the GET), so a first
+ * hit and a miss cost one round trip less; when the source changed, the guess is dropped and the
+ * lookup made anew. The cost of a wrong guess is one HEAD.
  */
 public final class LookAhead {
   private final DerivativeCache cache;

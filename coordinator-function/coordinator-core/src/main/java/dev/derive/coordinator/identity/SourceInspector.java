@@ -27,10 +27,10 @@ public final class SourceInspector {
   private final Set<String> readable;
 
   /**
-   * The sources this instance identified, by key and version: asked again with {@code
-   * If-None-Match} of the ETag they had, a source still the same costs a 304 (no bytes, no
-   * detection) and one that changed is read and detected anew, so a remembered identity is never
-   * stale. Bounded to {@value #REMEMBERED_SOURCES} entries, least recently used dropped first.
+   * The sources this instance identified, by key and version: asked again whether they still have
+   * the ETag they had, a source still the same costs a HEAD (no bytes, no detection) and one that
+   * changed is read and detected anew, so a remembered identity is never stale. Bounded to {@value
+   * #REMEMBERED_SOURCES} entries, least recently used dropped first.
    */
   private final LeastRecentlyUsed<String, SourceIdentity> identities =
       new LeastRecentlyUsed<>(REMEMBERED_SOURCES);
