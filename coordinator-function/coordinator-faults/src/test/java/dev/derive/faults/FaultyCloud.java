@@ -192,9 +192,13 @@ final class FaultyCloud {
             Duration.ofDays(1),
             clock,
             CompletionNotifier.disabled());
+    // Half the schedules report every start at once, half never (the fake steps end long before
+    // an hour): a job's lifecycle must hold without started reports too. Drawn from its own
+    // generator, so a seed's schedule of faults is the same either way.
     WorkerSettings settings =
         new WorkerSettings("https://results.invalid/step-results", 100_000_000, 0, tempDirectory)
-            .withMaxReceiveCount(CAPABILITY_RECEIVES);
+            .withMaxReceiveCount(CAPABILITY_RECEIVES)
+            .withStartReportDelayMillis(new Random(~seed).nextBoolean() ? 0 : 3_600_000);
     for (String capability : List.of(Capabilities.IMAGE, Capabilities.PDF)) {
       workers.put(
           capability,

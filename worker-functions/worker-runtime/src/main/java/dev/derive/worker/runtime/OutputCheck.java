@@ -9,10 +9,10 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Whether a step's output already exists, asked beside the step's download rather than before it:
- * on a virtual thread, a HEAD of the output and then, when it is absent, the start report ({@link
- * StepReports#reportStarted}). The step's common case (no output yet) so waits for neither round
- * trip; the rare one (a redelivery, or a duplicate SQS delivery, after the output was written)
- * downloads its input for nothing before it is reused.
+ * on a virtual thread, a HEAD of the output and then, when it is absent, the start report once it
+ * is due ({@link StepReports#reportStarted}). The step's common case (no output yet) so waits for
+ * neither round trip; the rare one (a redelivery, or a duplicate SQS delivery, after the output was
+ * written) downloads its input for nothing before it is reused.
  *
  * <p>The thread is the attempt's {@link StepAttempt#outputCheck}, so every final result and the end
  * of the delivery wait for it ({@link StepReports#awaitOutputCheck}).

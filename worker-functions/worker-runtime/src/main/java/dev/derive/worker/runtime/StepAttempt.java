@@ -34,6 +34,12 @@ final class StepAttempt {
   /** The {@link OutputCheck} thread (a HEAD, then the start report) beside the step, or null. */
   volatile Thread outputCheck;
 
+  /**
+   * Counted down when the step has ended ({@link StepReports#awaitOutputCheck}): a start report not
+   * yet sent is then not sent at all.
+   */
+  final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+
   StepAttempt(
       StepDelivery delivery,
       StepMessage step,

@@ -4,6 +4,7 @@ import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.time.Clock;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends a delivery's step results to the coordinator (stamped with the delivery attempt they come
@@ -17,11 +18,18 @@ final class StepReports {
   private final StepResultPublisher publisher;
   private final StepLog stepLog;
   private final Clock clock;
+  private final long startReportDelayMillis;
 
-  StepReports(StepResultPublisher publisher, StepLog stepLog, Clock clock) {
+  /**
+   * @param startReportDelayMillis how long a step runs before its start report is sent ({@link
+   *     WorkerSettings#startReportDelayMillis}; 0: at once)
+   */
+  StepReports(
+      StepResultPublisher publisher, StepLog stepLog, Clock clock, long startReportDelayMillis) {
     this.publisher = publisher;
     this.stepLog = stepLog;
     this.clock = clock;
+    this.startReportDelayMillis = startReportDelayMillis;
   }
 
   /** Now, epoch milliseconds, for the results' timestamps. */
@@ -30,13 +38,18 @@ final class StepReports {
   }
 
   /**
-   * Tells the coordinator the step started (so the job reads RUNNING with this attempt). Best
-   * effort: if the report cannot be sent the step goes on, and its final result still counts. It
-   * runs on the {@link OutputCheck}'s thread, beside the step's download; every final result waits
-   * for that thread first ({@link #awaitOutputCheck}), so the two are sent in order and none
-   * outlives the invocation.
+   * Tells the coordinator the step started (so the job reads RUNNING with this attempt) once it has
+   * run for the start report delay, counted from the delivery's start; not at all when it ends
+   * sooner, since its result carries the same attempt and start time (the record a start report
+   * would have written is then never seen, and a progress invocation is saved). Best effort: if the
+   * report cannot be sent the step goes on, and its final result still counts. It runs on the
+   * {@link OutputCheck}'s thread, beside the step; every final result waits for that thread first
+   * ({@link #awaitOutputCheck}), so the two are sent in order and none outlives the invocation.
    */
   void reportStarted(StepAttempt attempt) {
+    if (startReportDelayMillis > 0 && endsBeforeItsStartReport(attempt)) {
+      return;
+    }
     try {
       publish(StepResult.started(attempt.step, attempt.startedAtMillis), attempt);
     } catch (RuntimeException e) {
@@ -47,13 +60,27 @@ final class StepReports {
     }
   }
 
+  /** Waits until the start report is due; true when the step ended first (or meanwhile). */
+  private boolean endsBeforeItsStartReport(StepAttempt attempt) {
+    long dueInMillis = startReportDelayMillis - StepAttempt.elapsedMillis(attempt.startedNanos);
+    try {
+      return dueInMillis > 0
+          ? attempt.ended.await(dueInMillis, TimeUnit.MILLISECONDS)
+          : attempt.ended.getCount() == 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
+  }
+
   /**
-   * Waits until the output check and start report of {@code attempt}, if begun, are done: the
-   * report sent or given up (the S3 and SQS clients' own timeouts bound both). Lambda freezes an
-   * instance when its handler returns, so a send still in flight then would be cut off or finish in
-   * a later invocation.
+   * Marks {@code attempt}'s step ended (a start report not yet due is dropped) and waits until its
+   * output check and start report, if begun, are done: the report sent or given up (the S3 and SQS
+   * clients' own timeouts bound both). Lambda freezes an instance when its handler returns, so a
+   * send still in flight then would be cut off or finish in a later invocation.
    */
   void awaitOutputCheck(StepAttempt attempt) {
+    attempt.ended.countDown();
     Thread check = attempt.outputCheck;
     if (check == null) {
       return;

@@ -33,7 +33,8 @@ final class StepRunner {
       StepLog stepLog,
       Clock clock,
       WorkerHealth health) {
-    StepReports reports = new StepReports(publisher, stepLog, clock);
+    StepReports reports =
+        new StepReports(publisher, stepLog, clock, settings.startReportDelayMillis());
     this.reports = reports;
     this.executor =
         new StepExecutor(

@@ -22,13 +22,19 @@ import java.util.Objects;
  *     reaches it is the last before the dead-letter queue, so a transient failure on it is reported
  *     as a FAILED result instead of being handed back; 0 (the default) means unknown, and no
  *     delivery is treated as the last
+ * @param startReportDelayMillis how long a step runs before its start report is sent (env {@value
+ *     #START_REPORT_DELAY_VARIABLE}, default {@value #DEFAULT_START_REPORT_DELAY_MILLIS} ms): a
+ *     step that ends sooner sends only its result, which carries the same attempt and start time,
+ *     and saves the coordinator a progress invocation (an SQS message, a Lambda invocation and a
+ *     DynamoDB write); 0 reports every start at once
  */
 public record WorkerSettings(
     String stepResultsQueueUrl,
     long maxSourceBytes,
     long deadlineMarginMillis,
     Path tempDirectory,
-    int maxReceiveCount) {
+    int maxReceiveCount,
+    long startReportDelayMillis) {
 
   /** Default of {@code MAX_SOURCE_BYTES}: 100 MiB. */
   public static final long DEFAULT_MAX_SOURCE_BYTES = 104_857_600L;
@@ -38,6 +44,15 @@ public record WorkerSettings(
 
   /** The environment variable holding the worker queue's {@code maxReceiveCount}. */
   public static final String MAX_RECEIVE_COUNT_VARIABLE = "STEP_MAX_RECEIVE_COUNT";
+
+  /** The environment variable holding {@link #startReportDelayMillis}. */
+  public static final String START_REPORT_DELAY_VARIABLE = "START_REPORT_DELAY_MILLIS";
+
+  /**
+   * Default of {@link #startReportDelayMillis}: one second, a console's polling interval, so a job
+   * seen RUNNING is one a person could have watched running.
+   */
+  public static final long DEFAULT_START_REPORT_DELAY_MILLIS = 1_000L;
 
   public WorkerSettings {
     if (stepResultsQueueUrl == null || stepResultsQueueUrl.isBlank()) {
@@ -55,9 +70,32 @@ public record WorkerSettings(
       throw new IllegalArgumentException(
           MAX_RECEIVE_COUNT_VARIABLE + " must not be negative: " + maxReceiveCount);
     }
+    if (startReportDelayMillis < 0) {
+      throw new IllegalArgumentException(
+          START_REPORT_DELAY_VARIABLE + " must not be negative: " + startReportDelayMillis);
+    }
   }
 
-  /** Settings without a known {@code maxReceiveCount}: no delivery is treated as the last. */
+  /** Settings that report every start at once (no delay), with {@code maxReceiveCount}. */
+  public WorkerSettings(
+      String stepResultsQueueUrl,
+      long maxSourceBytes,
+      long deadlineMarginMillis,
+      Path tempDirectory,
+      int maxReceiveCount) {
+    this(
+        stepResultsQueueUrl,
+        maxSourceBytes,
+        deadlineMarginMillis,
+        tempDirectory,
+        maxReceiveCount,
+        0);
+  }
+
+  /**
+   * Settings without a known {@code maxReceiveCount} (no delivery is treated as the last) that
+   * report every start at once.
+   */
   public WorkerSettings(
       String stepResultsQueueUrl,
       long maxSourceBytes,
@@ -69,7 +107,23 @@ public record WorkerSettings(
   /** These settings with {@code maxReceiveCount} (0: unknown). */
   public WorkerSettings withMaxReceiveCount(int maxReceiveCount) {
     return new WorkerSettings(
-        stepResultsQueueUrl, maxSourceBytes, deadlineMarginMillis, tempDirectory, maxReceiveCount);
+        stepResultsQueueUrl,
+        maxSourceBytes,
+        deadlineMarginMillis,
+        tempDirectory,
+        maxReceiveCount,
+        startReportDelayMillis);
+  }
+
+  /** These settings with {@code startReportDelayMillis} (0: report every start at once). */
+  public WorkerSettings withStartReportDelayMillis(long startReportDelayMillis) {
+    return new WorkerSettings(
+        stepResultsQueueUrl,
+        maxSourceBytes,
+        deadlineMarginMillis,
+        tempDirectory,
+        maxReceiveCount,
+        startReportDelayMillis);
   }
 
   /**
@@ -82,9 +136,9 @@ public record WorkerSettings(
   }
 
   /**
-   * Reads {@code STEP_RESULTS_QUEUE_URL}, {@code MAX_SOURCE_BYTES} and {@code
-   * STEP_MAX_RECEIVE_COUNT} from {@code environment}; the margin is the default and the temp
-   * directory is {@code java.io.tmpdir}.
+   * Reads {@code STEP_RESULTS_QUEUE_URL}, {@code MAX_SOURCE_BYTES}, {@code STEP_MAX_RECEIVE_COUNT}
+   * and {@code START_REPORT_DELAY_MILLIS} from {@code environment}; the margin is the default and
+   * the temp directory is {@code java.io.tmpdir}.
    *
    * @throws IllegalArgumentException if the queue URL is missing or a number is malformed
    */
@@ -104,7 +158,25 @@ public record WorkerSettings(
         maxSourceBytes,
         DEFAULT_DEADLINE_MARGIN_MILLIS,
         Path.of(System.getProperty("java.io.tmpdir")),
-        parseMaxReceiveCount(environment.get(MAX_RECEIVE_COUNT_VARIABLE)));
+        parseMaxReceiveCount(environment.get(MAX_RECEIVE_COUNT_VARIABLE)),
+        parseStartReportDelay(environment.get(START_REPORT_DELAY_VARIABLE)));
+  }
+
+  /**
+   * Parses a value of {@code START_REPORT_DELAY_MILLIS}: {@code null} or blank is the default.
+   *
+   * @throws IllegalArgumentException if it is not a whole number of milliseconds
+   */
+  public static long parseStartReportDelay(String value) {
+    if (value == null || value.isBlank()) {
+      return DEFAULT_START_REPORT_DELAY_MILLIS;
+    }
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          START_REPORT_DELAY_VARIABLE + " is not a number of milliseconds: " + value, e);
+    }
   }
 
   /**

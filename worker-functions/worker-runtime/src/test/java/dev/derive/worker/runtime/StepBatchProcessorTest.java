@@ -611,6 +611,59 @@ class StepBatchProcessorTest {
     }
 
     @Test
+    @Timeout(30)
+    void aStepThatEndsBeforeItsStartReportIsDueSendsOnlyItsResultWithTheAttemptAndTheStart() {
+      processor =
+          processor(
+              new WorkerSettings("http://queue", 10_000, 1_000, tempDir)
+                  .withStartReportDelayMillis(60_000));
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      long before = System.currentTimeMillis();
+
+      SQSBatchResponse response =
+          processor.process(event(delivery("m1", step(message("a", null, "exec-1")), 2)), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(published)
+          .as("no start report, and the delivery did not wait the minute for it (@Timeout)")
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.report()).isEqualTo(StepResult.Report.FINISHED);
+                assertThat(r.succeeded()).isTrue();
+                assertThat(r.attempt()).isEqualTo(2);
+                assertThat(r.executionId()).isEqualTo("exec-1");
+                assertThat(r.startedAtMillis()).isBetween(before, r.finishedAtMillis());
+              });
+    }
+
+    @Test
+    void aStepStillRunningWhenItsStartReportIsDueReportsItsStartBeforeItsResult() {
+      processor =
+          processor(
+              new WorkerSettings("http://queue", 10_000, 1_000, tempDir)
+                  .withStartReportDelayMillis(200));
+      store.put(input("a"), "spin".getBytes(StandardCharsets.UTF_8));
+      // The step runs until its start report is being sent.
+      startReportWaitsFor =
+          () -> {
+            released = true;
+            return true;
+          };
+
+      SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(published)
+          .extracting(StepResult::report)
+          .containsExactly(StepResult.Report.STARTED, StepResult.Report.FINISHED);
+      assertThat(published.get(0).startedAtMillis()).isEqualTo(published.get(1).startedAtMillis());
+      assertThat(published.get(1).finishedAtMillis() - published.get(1).startedAtMillis())
+          .as("the start was reported once the step had run for the delay")
+          .isGreaterThanOrEqualTo(200);
+    }
+
+    @Test
     void theStartReportIsSentBesideTheStepWhichDoesNotWaitForIt() {
       store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
       // The start report's send lasts until the step has transformed its input.

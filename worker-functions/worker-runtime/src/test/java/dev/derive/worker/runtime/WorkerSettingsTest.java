@@ -50,4 +50,39 @@ class WorkerSettingsTest {
         .hasMessageContaining("STEP_MAX_RECEIVE_COUNT");
     assertThat(WorkerSettings.parseMaxReceiveCount(" ")).isZero();
   }
+
+  @Test
+  void theStartReportDelayIsReadFromTheEnvironmentAndDefaultsToASecond() {
+    assertThat(
+            WorkerSettings.fromEnvironment(Map.of("STEP_RESULTS_QUEUE_URL", QUEUE))
+                .startReportDelayMillis())
+        .isEqualTo(1_000);
+    assertThat(
+            WorkerSettings.fromEnvironment(
+                    Map.of("STEP_RESULTS_QUEUE_URL", QUEUE, "START_REPORT_DELAY_MILLIS", "0"))
+                .startReportDelayMillis())
+        .isZero();
+    assertThat(new WorkerSettings(QUEUE, 10, 0, Path.of("/tmp")).startReportDelayMillis())
+        .as("the short constructors report every start at once")
+        .isZero();
+    assertThat(
+            new WorkerSettings(QUEUE, 10, 0, Path.of("/tmp"))
+                .withStartReportDelayMillis(250)
+                .withMaxReceiveCount(3)
+                .startReportDelayMillis())
+        .isEqualTo(250);
+  }
+
+  @Test
+  void aMalformedOrNegativeStartReportDelayIsRejected() {
+    assertThatThrownBy(() -> WorkerSettings.parseStartReportDelay("1s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("START_REPORT_DELAY_MILLIS");
+    assertThatThrownBy(
+            () ->
+                WorkerSettings.fromEnvironment(
+                    Map.of("STEP_RESULTS_QUEUE_URL", QUEUE, "START_REPORT_DELAY_MILLIS", "-5")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("START_REPORT_DELAY_MILLIS");
+  }
 }

@@ -60,8 +60,10 @@ public class WorkerBeans {
    * in bytes ({@code derive.worker.max-source-bytes}), the margin in milliseconds before the
    * deadline under which no record is started ({@code derive.worker.deadline-margin-millis}), the
    * worker queue's {@code maxReceiveCount} (env {@code STEP_MAX_RECEIVE_COUNT}, read under that
-   * very name so no worker's {@code application.properties} has to map it; absent: unknown); the
-   * scratch folder is {@code java.io.tmpdir}.
+   * very name so no worker's {@code application.properties} has to map it; absent: unknown), how
+   * long a step runs before its start report (env {@code START_REPORT_DELAY_MILLIS}, read the same
+   * way; absent: {@link WorkerSettings#DEFAULT_START_REPORT_DELAY_MILLIS}); the scratch folder is
+   * {@code java.io.tmpdir}.
    */
   @Produces
   @Singleton
@@ -70,13 +72,16 @@ public class WorkerBeans {
       @ConfigProperty(name = "derive.worker.max-source-bytes") long maxSourceBytes,
       @ConfigProperty(name = "derive.worker.deadline-margin-millis") long deadlineMarginMillis,
       @ConfigProperty(name = WorkerSettings.MAX_RECEIVE_COUNT_VARIABLE)
-          Optional<String> maxReceiveCount) {
+          Optional<String> maxReceiveCount,
+      @ConfigProperty(name = WorkerSettings.START_REPORT_DELAY_VARIABLE)
+          Optional<String> startReportDelay) {
     return new WorkerSettings(
         stepResultsQueueUrl,
         maxSourceBytes,
         deadlineMarginMillis,
         Path.of(System.getProperty("java.io.tmpdir")),
-        WorkerSettings.parseMaxReceiveCount(maxReceiveCount.orElse(null)));
+        WorkerSettings.parseMaxReceiveCount(maxReceiveCount.orElse(null)),
+        WorkerSettings.parseStartReportDelay(startReportDelay.orElse(null)));
   }
 
   /**
