@@ -37,6 +37,7 @@ import moto.backends
 import moto.core.responses
 import moto.server
 from moto.core import serialize as moto_serialize
+from moto.dynamodb.comparisons import ConditionExpressionParser
 from moto.events.utils import EventTemplateParser
 from moto.sqs import models as sqs_models
 
@@ -159,6 +160,57 @@ jsonpath_ng.ext.parse = functools.lru_cache(maxsize=1024)(jsonpath_ng.ext.parse)
 # held the lock for ~0.7 s while the first job's completion event was published.
 for _path in EventTemplateParser.DEFAULT_EVENT_INPUT_PATHS_MAP.values():
     jsonpath_ng.ext.parse(_path)
+
+# DynamoDB condition expressions: moto lexes and parses each one with regular expressions compiled
+# per token, twice per conditional write (once to validate the request, once to apply it): about
+# a fifth of a PutItem or UpdateItem of a job record in-process. Derive's writes use a few
+# expressions over and over with new values each time (a time, an execution id), so the syntax
+# tree is kept per expression and attribute-names map, and each use puts its own request's values
+# into it (a missing value raises KeyError, as the parse does). Only trees of expressions that
+# parsed are kept, so an invalid one fails every time as before.
+_ParserNode = ConditionExpressionParser.Node
+_EXPRESSION_VALUE = ConditionExpressionParser.Kind.EXPRESSION_ATTRIBUTE_VALUE
+_condition_trees = {}
+
+
+def _syntax_tree(parser):
+    nodes = parser._lex_condition_expression()
+    nodes = parser._parse_paths(nodes)
+    nodes = parser._apply_functions(nodes)
+    nodes = parser._apply_comparator(nodes)
+    nodes = parser._apply_in(nodes)
+    nodes = parser._apply_between(nodes)
+    nodes = parser._apply_parens_and_booleans(nodes)
+    node = nodes[0]
+    parser._assert_no_redundant_parentheses(node)
+    return node
+
+
+def _with_values(parser, node):
+    if node.kind == _EXPRESSION_VALUE:
+        return node._replace(value=parser._lookup_expression_attribute_value(node.text))
+    if not node.children:
+        return node
+    return node._replace(children=[_with_values(parser, child) for child in node.children])
+
+
+def _parse_condition(self):
+    if not self.condition_expression:
+        return _parse_condition_in_moto(self)
+    key = (self.condition_expression, tuple(sorted((self.expression_attribute_names or {}).items())))
+    tree = _condition_trees.get(key)
+    if tree is None:
+        tree = _syntax_tree(self)
+        if len(_condition_trees) < 1024:
+            _condition_trees[key] = tree
+    node = _with_values(self, tree)
+    self.expr_attr_names_found.extend(self._find_literals(node))
+    self.expr_attr_values_found.extend(self._find_expr_attr_values(node))
+    return self._make_op_condition(node)
+
+
+_parse_condition_in_moto = ConditionExpressionParser.parse
+ConditionExpressionParser.parse = _parse_condition
 
 
 def _is_s3_read(environ):

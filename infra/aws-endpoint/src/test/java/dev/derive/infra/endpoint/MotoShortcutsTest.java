@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -32,8 +33,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * What {@code moto_atomic_server.py} does in place of moto's slow paths (its own serialisation of
- * DynamoDB attribute values, SQS's clock and retention check, EventBridge's parsed input paths)
- * answers as moto and AWS do.
+ * DynamoDB attribute values, condition expressions parsed once, SQS's clock and retention check,
+ * EventBridge's parsed input paths) answers as moto and AWS do.
  */
 class MotoShortcutsTest {
   @TempDir static Path dir;
@@ -153,6 +154,99 @@ class MotoShortcutsTest {
                   .deleteItem(b -> b.tableName("kinds").key(key).returnValues(ReturnValue.ALL_OLD))
                   .attributes())
           .isEqualTo(updated);
+    }
+  }
+
+  @Test
+  void aConditionExpressionUsedAgainIsEvaluatedWithEachRequestsValuesAndNames() {
+    try (DynamoDbClient dynamo = AwsClients.dynamoDb(endpoint)) {
+      dynamo.createTable(
+          b ->
+              b.tableName("conditions")
+                  .billingMode(BillingMode.PAY_PER_REQUEST)
+                  .attributeDefinitions(
+                      a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
+                  .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH)));
+      dynamo.putItem(
+          b ->
+              b.tableName("conditions")
+                  .item(
+                      Map.of(
+                          "id", AttributeValue.fromS("one"),
+                          "count", AttributeValue.fromN("3"),
+                          "other", AttributeValue.fromN("10"),
+                          "status", AttributeValue.fromS("PENDING"))));
+      String condition = "#n < :limit AND #s IN (:a, :b)";
+
+      assertThat(conditionHolds(dynamo, condition, "count", "5", "RUNNING")).isTrue();
+      assertThat(conditionHolds(dynamo, condition, "count", "2", "RUNNING"))
+          .as("the same expression with a lower limit")
+          .isFalse();
+      assertThat(conditionHolds(dynamo, condition, "count", "5", "FAILED"))
+          .as("the same expression with another status list")
+          .isFalse();
+      assertThat(conditionHolds(dynamo, condition, "other", "5", "RUNNING"))
+          .as("the same expression naming another attribute")
+          .isFalse();
+      assertThat(conditionHolds(dynamo, condition, "other", "11", "RUNNING")).isTrue();
+
+      for (int i = 0; i < 2; i++) {
+        // moto answers 500 where DynamoDB answers a ValidationException; what matters here is that
+        // no value of an earlier use of the expression stands in for the missing one.
+        assertThat(
+                catchThrowableOfType(
+                    DynamoDbException.class,
+                    () ->
+                        dynamo.updateItem(
+                            b ->
+                                b.tableName("conditions")
+                                    .key(Map.of("id", AttributeValue.fromS("one")))
+                                    .updateExpression("SET touched = :limit")
+                                    .conditionExpression(condition)
+                                    .expressionAttributeNames(Map.of("#n", "count", "#s", "status"))
+                                    .expressionAttributeValues(
+                                        Map.of(
+                                            ":limit", AttributeValue.fromN("5"),
+                                            ":a", AttributeValue.fromS("PENDING"))))))
+            .as("a value the expression names is missing, every time")
+            .isNotNull();
+        assertThat(
+                catchThrowableOfType(
+                        DynamoDbException.class,
+                        () ->
+                            dynamo.putItem(
+                                b ->
+                                    b.tableName("conditions")
+                                        .item(Map.of("id", AttributeValue.fromS("two")))
+                                        .conditionExpression("count <")))
+                    .statusCode())
+            .as("an expression that does not parse, every time")
+            .isEqualTo(400);
+      }
+    }
+  }
+
+  /** Whether an update of item "one" under {@code condition} applied. */
+  private static boolean conditionHolds(
+      DynamoDbClient dynamo, String condition, String counted, String limit, String second) {
+    try {
+      dynamo.updateItem(
+          b ->
+              b.tableName("conditions")
+                  .key(Map.of("id", AttributeValue.fromS("one")))
+                  .updateExpression("SET touched = :limit")
+                  .conditionExpression(condition)
+                  .expressionAttributeNames(Map.of("#n", counted, "#s", "status"))
+                  .expressionAttributeValues(
+                      Map.of(
+                          ":limit", AttributeValue.fromN(limit),
+                          ":a", AttributeValue.fromS(second),
+                          ":b",
+                              AttributeValue.fromS(
+                                  second.equals("FAILED") ? "FAILED" : "PENDING"))));
+      return true;
+    } catch (ConditionalCheckFailedException e) {
+      return false;
     }
   }
 
