@@ -109,6 +109,11 @@ public final class SqsEventSourceMapping implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       }
+      if (!running) {
+        // stopped while every slot was busy: receive nothing that could not be delivered
+        deliverySlots.release();
+        return;
+      }
       boolean handedOver = false;
       try {
         List<Message> batch = receiveBatch();
