@@ -22,10 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -52,13 +49,7 @@ class MotoAtomicityTest {
   void exactlyOneOfManyConcurrentConditionalPutsWins() throws Exception {
     int threads = 24;
     try (DynamoDbClient dynamo = AwsClients.dynamoDb(endpoint)) {
-      dynamo.createTable(
-          b ->
-              b.tableName("claims")
-                  .billingMode(BillingMode.PAY_PER_REQUEST)
-                  .attributeDefinitions(
-                      a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
-                  .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH)));
+      MotoTables.createKeyedById(dynamo, "claims");
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
         for (int round = 0; round < 5; round++) {

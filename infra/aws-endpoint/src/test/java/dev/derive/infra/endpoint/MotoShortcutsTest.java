@@ -16,14 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.Target;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -85,13 +82,7 @@ class MotoShortcutsTest {
   @Test
   void everyKindOfAttributeValueComesBackAsWrittenFromEveryRead() {
     try (DynamoDbClient dynamo = AwsClients.dynamoDb(endpoint)) {
-      dynamo.createTable(
-          b ->
-              b.tableName("kinds")
-                  .billingMode(BillingMode.PAY_PER_REQUEST)
-                  .attributeDefinitions(
-                      a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
-                  .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH)));
+      MotoTables.createKeyedById(dynamo, "kinds");
       Map<String, AttributeValue> item = everyKind("one");
       dynamo.putItem(b -> b.tableName("kinds").item(item));
       Map<String, AttributeValue> key = Map.of("id", AttributeValue.fromS("one"));
@@ -160,13 +151,7 @@ class MotoShortcutsTest {
   @Test
   void aConditionExpressionUsedAgainIsEvaluatedWithEachRequestsValuesAndNames() {
     try (DynamoDbClient dynamo = AwsClients.dynamoDb(endpoint)) {
-      dynamo.createTable(
-          b ->
-              b.tableName("conditions")
-                  .billingMode(BillingMode.PAY_PER_REQUEST)
-                  .attributeDefinitions(
-                      a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
-                  .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH)));
+      MotoTables.createKeyedById(dynamo, "conditions");
       dynamo.putItem(
           b ->
               b.tableName("conditions")

@@ -2,6 +2,7 @@ package dev.derive.worker.runtime;
 
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,7 +39,7 @@ final class StepAttempt {
    * Counted down when the step has ended ({@link StepReports#awaitOutputCheck}): a start report not
    * yet sent is then not sent at all.
    */
-  final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+  final CountDownLatch ended = new CountDownLatch(1);
 
   StepAttempt(
       StepDelivery delivery,

@@ -188,6 +188,13 @@ class StepBatchProcessorTest {
             }));
   }
 
+  /** A processor whose steps report their start once they have run {@code delayMillis}. */
+  private StepBatchProcessor processorReportingStartsAfter(long delayMillis) {
+    return processor(
+        new WorkerSettings("http://queue", 10_000, 1_000, tempDir)
+            .withStartReportDelayMillis(delayMillis));
+  }
+
   /** The finished results published (started reports left out). */
   private List<StepResult> finished() {
     return published.stream().filter(r -> !r.isStarted()).toList();
@@ -613,10 +620,7 @@ class StepBatchProcessorTest {
     @Test
     @Timeout(30)
     void aStepThatEndsBeforeItsStartReportIsDueSendsOnlyItsResultWithTheAttemptAndTheStart() {
-      processor =
-          processor(
-              new WorkerSettings("http://queue", 10_000, 1_000, tempDir)
-                  .withStartReportDelayMillis(60_000));
+      processor = processorReportingStartsAfter(60_000);
       store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
       long before = System.currentTimeMillis();
 
@@ -639,10 +643,7 @@ class StepBatchProcessorTest {
 
     @Test
     void aStepStillRunningWhenItsStartReportIsDueReportsItsStartBeforeItsResult() {
-      processor =
-          processor(
-              new WorkerSettings("http://queue", 10_000, 1_000, tempDir)
-                  .withStartReportDelayMillis(200));
+      processor = processorReportingStartsAfter(200);
       store.put(input("a"), "spin".getBytes(StandardCharsets.UTF_8));
       // The step runs until its start report is being sent.
       startReportWaitsFor =

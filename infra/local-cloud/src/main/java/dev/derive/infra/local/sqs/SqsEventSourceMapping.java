@@ -123,7 +123,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
       } catch (SdkException e) {
         if (running) {
-          log.accept("SQS " + functionId + "/" + event.eventId() + ": " + e.getMessage());
+          logFailure(e);
           sleep(1000);
         }
       } finally {
@@ -139,11 +139,15 @@ public final class SqsEventSourceMapping implements AutoCloseable {
       deliver(batch);
     } catch (SdkException | JsonProcessingException e) {
       if (running) {
-        log.accept("SQS " + functionId + "/" + event.eventId() + ": " + e.getMessage());
+        logFailure(e);
       }
     } finally {
       deliverySlots.release();
     }
+  }
+
+  private void logFailure(Exception e) {
+    log.accept("SQS " + functionId + "/" + event.eventId() + ": " + e.getMessage());
   }
 
   /**
