@@ -8,8 +8,11 @@ import com.twelvemonkeys.imageio.metadata.jpeg.JPEGSegmentUtil;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFF;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFFReader;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
@@ -17,9 +20,12 @@ import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.MemoryCacheImageInputStream;
 
 /**
- * An input's EXIF orientation tag, read with TwelveMonkeys' metadata readers, for the decoders that
- * report the orientation rather than apply it: {@link SourceImage} (ImageIO) and the JPEG and TIFF
- * files {@link VipsSource} opens, so the size they report is the upright one.
+ * An input's EXIF orientation tag, read with TwelveMonkeys' metadata readers, for {@link
+ * SourceImage} (ImageIO reports the orientation instead of applying it), so the size it reports is
+ * the upright one and the pixels are turned upright after decoding. The tag is where each format
+ * keeps its EXIF block: a JPEG's APP1 segment, a TIFF's IFD0, a PNG's {@code eXIf} chunk (PNG Third
+ * Edition §11.3.3.3) and a WebP's {@code EXIF} chunk (RFC 9649 §2.7); libvips, and so {@link
+ * VipsSource}, reads the same four.
  */
 final class ExifOrientation {
   private static final System.Logger LOG = System.getLogger(ExifOrientation.class.getName());
@@ -27,24 +33,24 @@ final class ExifOrientation {
   private ExifOrientation() {}
 
   /**
-   * Reads the orientation tag: from the EXIF APP1 segment of a JPEG, from IFD0 of a TIFF. Broken or
-   * missing metadata means upright: it never fails the step.
+   * Reads the orientation tag of {@code file}, an image of ImageIO's {@code format} name ({@code
+   * jpeg}, {@code tiff}, {@code png}, {@code webp}; any other has none). Broken or missing metadata
+   * means upright: it never fails the step.
    */
   static Orientation read(Path file, String format) {
-    if (!format.equals("jpeg") && !format.equals("tiff")) {
-      return Orientation.TOP_LEFT;
-    }
     try (ImageInputStream in = ImageIO.createImageInputStream(file.toFile())) {
-      Directory ifd0;
-      if (format.equals("tiff")) {
-        ifd0 = new TIFFReader().read(in);
-      } else {
-        List<JPEGSegment> exif = JPEGSegmentUtil.readSegments(in, JPEG.APP1, "Exif");
-        if (exif.isEmpty()) {
-          return Orientation.TOP_LEFT;
-        }
-        ifd0 = new TIFFReader().read(tiffStream(exif.get(0)));
+      byte[] block =
+          switch (format) {
+            case "tiff" -> null;
+            case "jpeg" -> jpegExif(in);
+            case "png" -> chunk(in, PNG_SIGNATURE.length, "eXIf", false);
+            case "webp" -> chunk(in, RIFF_HEADER_BYTES, "EXIF", true);
+            default -> EMPTY;
+          };
+      if (block == EMPTY) {
+        return Orientation.TOP_LEFT;
       }
+      Directory ifd0 = new TIFFReader().read(block == null ? in : tiffStream(block));
       Entry entry = ifd0.getEntryById(TIFF.TAG_ORIENTATION);
       return entry != null && entry.getValue() instanceof Number n
           ? Orientation.ofTag(n.intValue())
@@ -55,14 +61,83 @@ final class ExifOrientation {
     }
   }
 
-  /** The TIFF structure inside an Exif segment, after the identifier's padding byte. */
-  private static ImageInputStream tiffStream(JPEGSegment segment) throws IOException {
-    byte[] data;
-    try (InputStream in = segment.data()) {
-      data = in.readAllBytes();
+  /** No EXIF block. */
+  private static final byte[] EMPTY = new byte[0];
+
+  /** PNG's 8-byte signature (PNG Third Edition §5.2), before the first chunk. */
+  private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+
+  /** "RIFF", the file size and "WEBP" (RFC 9649 §2.4), before the first chunk. */
+  private static final int RIFF_HEADER_BYTES = 12;
+
+  /** Chunks looked at before giving up: far more than any real file has around its pixels. */
+  private static final int MAX_CHUNKS = 10_000;
+
+  /** An EXIF block over this is not read (the Orientation tag sits in the first bytes). */
+  private static final int MAX_EXIF_BYTES = 1 << 20;
+
+  /** The TIFF block of a JPEG's Exif APP1 segment, after the identifier; empty when it has none. */
+  private static byte[] jpegExif(ImageInputStream in) throws IOException {
+    List<JPEGSegment> exif = JPEGSegmentUtil.readSegments(in, JPEG.APP1, "Exif");
+    if (exif.isEmpty()) {
+      return EMPTY;
     }
+    try (InputStream data = exif.get(0).data()) {
+      return data.readAllBytes();
+    }
+  }
+
+  /**
+   * The data of the first chunk of type {@code type}, or {@link #EMPTY}: PNG chunks are a 4-byte
+   * big-endian length, the type, the data and a CRC (PNG §5.3); RIFF chunks the type, a 4-byte
+   * little-endian length, the data and a pad byte to an even length (RFC 9649 §2.3). Stops at a
+   * PNG's IEND or the end of the file.
+   */
+  private static byte[] chunk(ImageInputStream in, int start, String type, boolean riff)
+      throws IOException {
+    in.seek(start);
+    in.setByteOrder(riff ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+    byte[] name = new byte[4];
+    for (int i = 0; i < MAX_CHUNKS; i++) {
+      long length;
+      try {
+        if (riff) {
+          in.readFully(name);
+          length = in.readUnsignedInt();
+        } else {
+          length = in.readUnsignedInt();
+          in.readFully(name);
+        }
+      } catch (EOFException end) {
+        return EMPTY;
+      }
+      String found = new String(name, StandardCharsets.US_ASCII);
+      if (found.equals(type)) {
+        if (length > MAX_EXIF_BYTES) {
+          return EMPTY;
+        }
+        byte[] data = new byte[(int) length];
+        in.readFully(data);
+        return data;
+      }
+      if (found.equals("IEND")) {
+        return EMPTY;
+      }
+      in.skipBytes(length + (riff ? length & 1 : 4));
+    }
+    return EMPTY;
+  }
+
+  /**
+   * The TIFF structure of an EXIF block (it begins "II" or "MM"), after what is left of an {@code
+   * Exif\0\0} identifier: a JPEG segment's data keeps its pad byte, and some writers put the whole
+   * identifier in PNG and WebP chunks too, which libvips accepts.
+   */
+  private static ImageInputStream tiffStream(byte[] data) {
     int start = 0;
-    // "Exif\0\0": the identifier is null-terminated, one pad byte usually remains.
+    if (data.length >= 4 && new String(data, 0, 4, StandardCharsets.US_ASCII).equals("Exif")) {
+      start = 4;
+    }
     while (start < data.length && data[start] == 0) {
       start++;
     }

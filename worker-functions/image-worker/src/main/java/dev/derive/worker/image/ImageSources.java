@@ -38,20 +38,20 @@ final class ImageSources {
                 + (frame.precision() == 8 ? "lossless coding" : frame.precision() + "-bit samples")
                 + ", which the image decoder does not support (8-bit arithmetic coding it reads)");
       }
-      return VipsSource.file(input, "arithmetic-coded JPEG", "jpeg", maxPixels, page);
+      return VipsSource.file(input, "arithmetic-coded JPEG", maxPixels, page);
     }
     // Without libvips (logged once at init), JPEG and CMYK TIFF fall back to ImageIO.
     boolean vips = Vips.available();
     if (vips && frame != null && frame.libvipsDecodes()) {
-      return VipsSource.file(input, "JPEG", "jpeg", maxPixels, page);
+      return VipsSource.file(input, "JPEG", maxPixels, page);
     }
     if (vips && Sniffer.cmykTiff(input)) {
-      return VipsSource.file(input, "CMYK TIFF", "tiff", maxPixels, page);
+      return VipsSource.file(input, "CMYK TIFF", maxPixels, page);
     }
     if (vips && Sniffer.webp(input)) {
       // TwelveMonkeys' VP8 decoder gets lossy WebP colours wrong (a red of 0xdd1514 read as
       // 0x790000); libwebp, inside libvips, decodes them right, lossless and animated too.
-      return VipsSource.file(input, "WebP", "webp", maxPixels, page);
+      return VipsSource.file(input, "WebP", maxPixels, page);
     }
     if (Sniffer.pngSignatureDamaged(input)) {
       throw new PermanentStepFailure(

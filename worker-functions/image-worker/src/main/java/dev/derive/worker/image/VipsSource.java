@@ -15,10 +15,10 @@ import java.util.Set;
 /**
  * An input decoded by libvips ({@link Vips}): HEIF and AVIF (libheif with the AV1 decoder;
  * HEVC-coded HEIC is refused, the bundled libheif has no HEVC decoder), 8-bit JPEG (mozjpeg, also
- * arithmetic-coded; an Ultra HDR / gain-map JPEG gives its SDR primary image) and CMYK TIFF. Pixels
- * come out upright (EXIF orientation, HEIF {@code irot}/{@code imir} applied), shrunk on load and
- * converted to 8-bit sRGB with the embedded ICC profile; PQ-coded HDR is tone-mapped ({@link
- * HdrToneMap}). The first image of an animated file is what a viewer shows first: an AVIF
+ * arithmetic-coded; an Ultra HDR / gain-map JPEG gives its SDR primary image), CMYK TIFF and WebP.
+ * Pixels come out upright (EXIF orientation, HEIF {@code irot}/{@code imir} applied), shrunk on
+ * load and converted to 8-bit sRGB with the embedded ICC profile; PQ-coded HDR is tone-mapped
+ * ({@link HdrToneMap}). The first image of an animated file is what a viewer shows first: an AVIF
  * sequence's primary item (its first frame).
  *
  * <p>If libvips cannot be loaded the open fails with {@link
@@ -28,8 +28,8 @@ import java.util.Set;
  * <p>About 450 lines because it is the one {@link ImageSource} over libvips: the two ways in (HEIF
  * with its structure sniffed, or a file libvips recognises) share the pixel limit, the decode
  * failures' wording, shrink-on-load, region decode and the hand-over of libvips' pixels to Java
- * (8-bit sRGB, or 16-bit for the HDR tone map), each short; the tone map itself and the EXIF
- * reading live in {@link HdrToneMap} and {@link ExifOrientation}.
+ * (8-bit sRGB, or 16-bit for the HDR tone map), each short; the tone map itself lives in {@link
+ * HdrToneMap}, and the EXIF orientation is libvips' own (its loader's {@code orientation} field).
  */
 final class VipsSource implements ImageSource {
   /** HEIF brands of HEVC-coded images (ISO/IEC 23008-12 Annex B). */
@@ -151,27 +151,29 @@ final class VipsSource implements ImageSource {
   }
 
   /**
-   * Opens a file libvips recognises by itself (header only), e.g. an arithmetic-coded JPEG; {@code
-   * format} is ImageIO's name for it ({@code jpeg}, {@code tiff}), used to read the EXIF
-   * orientation so the size reported is the upright one.
+   * Opens a file libvips recognises by itself (header only), e.g. an arithmetic-coded JPEG or a
+   * WebP. Its size is reported upright: turned by the EXIF orientation libvips' loader found (in a
+   * JPEG's APP1, a TIFF's IFD0, a WebP's EXIF chunk), the one its thumbnail turns the pixels by, so
+   * the box asked for and the pixels that come back always agree.
    *
    * @throws PermanentStepFailure {@code corrupt-input} if libvips cannot read the header, {@code
    *     input-too-large} over {@code maxPixels}
    */
-  static VipsSource file(Path file, String name, String format, long maxPixels, int page) {
+  static VipsSource file(Path file, String name, long maxPixels, int page) {
     Vips vips = Vips.shared();
     int storedWidth;
     int storedHeight;
     int bytesPerPixel;
+    Orientation orientation;
     try (VipsImage header = vips.open(file)) {
       storedWidth = header.width();
       storedHeight = header.height();
       bytesPerPixel = header.bytesPerPixel();
+      orientation = Orientation.ofTag(header.orientation());
     } catch (VipsException e) {
       throw decodeFailure(name, e);
     }
     checkPixels(storedWidth, storedHeight, maxPixels);
-    Orientation orientation = ExifOrientation.read(file, format);
     boolean swap = orientation.swapsAxes();
     return new VipsSource(
         vips,

@@ -2,9 +2,15 @@ package dev.derive.worker.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
@@ -85,6 +91,106 @@ class OrientationTest {
     assertColor(result, 140, 20, TestImages.TOP_RIGHT);
     assertColor(result, 20, 60, TestImages.BOTTOM_LEFT);
     assertColor(result, 140, 60, TestImages.BOTTOM_RIGHT);
+  }
+
+  @ParameterizedTest(name = "orientation {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+  void transformerAutoOrientsAPngFromItsExifChunk(int tag) throws IOException {
+    BufferedImage upright = TestImages.quadrants(320, 160);
+    Path input = dir.resolve("in.png");
+    Files.write(input, TestImages.pngWithOrientation(stored(upright, tag), tag));
+
+    assertUprightThumbnails(input);
+  }
+
+  @ParameterizedTest(name = "orientation {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+  void transformerAutoOrientsAWebpFromItsExifChunk(int tag) throws IOException {
+    BufferedImage stored = stored(TestImages.quadrants(320, 160), tag);
+    Path simple = dir.resolve("simple.webp");
+    Vips vips = Vips.shared();
+    try (VipsImage pixels =
+        vips.fromPixels(rgb(stored), stored.getWidth(), stored.getHeight(), 3)) {
+      vips.saveWebp(pixels, simple, 100, true, 0);
+    }
+    Path input = dir.resolve("in.webp");
+    Files.write(
+        input,
+        TestImages.webpWithOrientation(
+            Files.readAllBytes(simple), stored.getWidth(), stored.getHeight(), tag));
+
+    assertUprightThumbnails(input);
+  }
+
+  @ParameterizedTest(name = "orientation {0}")
+  @ValueSource(ints = {1, 6, 8})
+  void exifChunksOfPngAndWebpAreReadAsImageIoDecodesThem(int tag) throws IOException {
+    Path png = dir.resolve("in.png");
+    Files.write(png, TestImages.pngWithOrientation(TestImages.quadrants(8, 4), tag));
+    // ImageIO's WebP path (no libvips) never decodes here: a bitstream chunk of zeros will do
+    byte[] simple = new byte[12 + 8 + 6];
+    System.arraycopy("RIFF\0\0\0\0WEBPVP8L".getBytes(StandardCharsets.US_ASCII), 0, simple, 0, 16);
+    simple[16] = 6;
+    Path webp = dir.resolve("in.webp");
+    Files.write(webp, TestImages.webpWithOrientation(simple, 8, 4, tag));
+
+    assertThat(ExifOrientation.read(png, "png")).isEqualTo(Orientation.ofTag(tag));
+    assertThat(ExifOrientation.read(webp, "webp")).isEqualTo(Orientation.ofTag(tag));
+    assertThat(ExifOrientation.read(png, "gif")).isEqualTo(Orientation.TOP_LEFT);
+  }
+
+  /**
+   * {@code input} (a 320x160 image of {@link TestImages#quadrants}, stored turned) made into a
+   * thumbnail inside 160x160, into a 160x40 box, and into 80x80 covered: upright each time, the
+   * upright image's aspect ratio (2:1) kept, each quadrant where it belongs.
+   */
+  private void assertUprightThumbnails(Path input) throws IOException {
+    Path output = dir.resolve("out.png");
+    ImageTransformer transformer = new ImageTransformer(100_000_000);
+
+    transformer.transform(thumbnail(TestImages.resize(160, 160)), input, output);
+    BufferedImage inside = ImageIO.read(output.toFile());
+    assertThat(inside.getWidth()).isEqualTo(160);
+    assertThat(inside.getHeight()).isEqualTo(80);
+    assertColor(inside, 20, 20, TestImages.TOP_LEFT);
+    assertColor(inside, 140, 20, TestImages.TOP_RIGHT);
+    assertColor(inside, 20, 60, TestImages.BOTTOM_LEFT);
+    assertColor(inside, 140, 60, TestImages.BOTTOM_RIGHT);
+
+    transformer.transform(thumbnail(TestImages.resize(160, 40)), input, output);
+    BufferedImage wide = ImageIO.read(output.toFile());
+    assertThat(wide.getWidth()).isEqualTo(80);
+    assertThat(wide.getHeight()).isEqualTo(40);
+    assertColor(wide, 10, 10, TestImages.TOP_LEFT);
+    assertColor(wide, 70, 30, TestImages.BOTTOM_RIGHT);
+
+    transformer.transform(
+        thumbnail(TestImages.resize(80, 80, "cover", false, null)), input, output);
+    BufferedImage covered = ImageIO.read(output.toFile());
+    assertThat(covered.getWidth()).isEqualTo(80);
+    assertThat(covered.getHeight()).isEqualTo(80);
+    assertColor(covered, 10, 10, TestImages.TOP_LEFT);
+    assertColor(covered, 70, 10, TestImages.TOP_RIGHT);
+    assertColor(covered, 10, 70, TestImages.BOTTOM_LEFT);
+    assertColor(covered, 70, 70, TestImages.BOTTOM_RIGHT);
+  }
+
+  private static StepMessage thumbnail(Operation resize) {
+    return TestImages.step(resize, TestImages.encode(MediaTypes.IMAGE_PNG, 85));
+  }
+
+  /** {@code image}'s pixels as 8-bit RGB, band-interleaved row after row. */
+  private static byte[] rgb(BufferedImage image) {
+    byte[] pixels = new byte[image.getWidth() * image.getHeight() * 3];
+    for (int y = 0, p = 0; y < image.getHeight(); y++) {
+      for (int x = 0; x < image.getWidth(); x++, p += 3) {
+        int argb = image.getRGB(x, y);
+        pixels[p] = (byte) (argb >> 16);
+        pixels[p + 1] = (byte) (argb >> 8);
+        pixels[p + 2] = (byte) argb;
+      }
+    }
+    return pixels;
   }
 
   /** An image whose every pixel has a distinct value. */

@@ -60,14 +60,9 @@ final class TestImages {
    */
   static byte[] jpegWithOrientation(BufferedImage image, int orientation) throws IOException {
     byte[] jpeg = encode(image, "jpg");
-    ByteBuffer tiff = ByteBuffer.allocate(26).order(ByteOrder.LITTLE_ENDIAN);
-    tiff.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(8); // header, IFD0 at 8
-    tiff.putShort((short) 1); // one entry
-    tiff.putShort((short) 0x0112).putShort((short) 3).putInt(1); // Orientation, SHORT, count 1
-    tiff.putShort((short) orientation).putShort((short) 0); // value, padding
-    tiff.putInt(0); // no next IFD
+    byte[] tiff = orientationTiff(orientation);
     byte[] exifHeader = "Exif\0\0".getBytes(StandardCharsets.US_ASCII);
-    int length = 2 + exifHeader.length + tiff.capacity();
+    int length = 2 + exifHeader.length + tiff.length;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write(jpeg, 0, 2); // SOI
     out.write(0xFF);
@@ -75,9 +70,74 @@ final class TestImages {
     out.write(length >> 8);
     out.write(length & 0xFF);
     out.write(exifHeader);
-    out.write(tiff.array());
+    out.write(tiff);
     out.write(jpeg, 2, jpeg.length - 2);
     return out.toByteArray();
+  }
+
+  /**
+   * A PNG of {@code image} with an {@code eXIf} chunk (PNG Third Edition §11.3.3.3) holding only
+   * the Orientation tag, right after IHDR (before the pixel data, where the chunk must be).
+   */
+  static byte[] pngWithOrientation(BufferedImage image, int orientation) throws IOException {
+    byte[] png = encode(image, "png");
+    int afterHeader = 8 + 4 + 4 + 13 + 4; // signature, IHDR's length, type, data and CRC
+    byte[] tiff = orientationTiff(orientation);
+    ByteBuffer chunk = ByteBuffer.allocate(4 + 4 + tiff.length + 4);
+    chunk.putInt(tiff.length).put("eXIf".getBytes(StandardCharsets.US_ASCII)).put(tiff);
+    CRC32 crc = new CRC32();
+    crc.update(chunk.array(), 4, 4 + tiff.length); // over the type and the data
+    chunk.putInt((int) crc.getValue());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(png, 0, afterHeader);
+    out.write(chunk.array());
+    out.write(png, afterHeader, png.length - afterHeader);
+    return out.toByteArray();
+  }
+
+  /**
+   * An extended-format WebP (RFC 9649 §2.7: a VP8X chunk with the EXIF flag, the image's bitstream
+   * chunk, then an EXIF chunk holding only the Orientation tag) around {@code bitstream}, a simple
+   * WebP file of a {@code width} x {@code height} image without alpha.
+   */
+  static byte[] webpWithOrientation(byte[] simpleWebp, int width, int height, int orientation) {
+    String first = new String(simpleWebp, 12, 4, StandardCharsets.US_ASCII);
+    if (!first.equals("VP8 ") && !first.equals("VP8L")) {
+      throw new IllegalArgumentException("not a simple WebP: its first chunk is " + first);
+    }
+    byte[] tiff = orientationTiff(orientation); // 26 bytes: even, no pad byte
+    ByteBuffer vp8x = ByteBuffer.allocate(8 + 10).order(ByteOrder.LITTLE_ENDIAN);
+    vp8x.put("VP8X".getBytes(StandardCharsets.US_ASCII)).putInt(10);
+    vp8x.put((byte) 0x08).put(new byte[3]); // flags: EXIF metadata; reserved
+    vp8x.put(uint24(width - 1)).put(uint24(height - 1)); // canvas size minus one
+    ByteBuffer exif = ByteBuffer.allocate(8 + tiff.length).order(ByteOrder.LITTLE_ENDIAN);
+    exif.put("EXIF".getBytes(StandardCharsets.US_ASCII)).putInt(tiff.length).put(tiff);
+    int bitstream = simpleWebp.length - 12;
+    ByteBuffer riff =
+        ByteBuffer.allocate(12 + vp8x.capacity() + bitstream + exif.capacity())
+            .order(ByteOrder.LITTLE_ENDIAN);
+    riff.put("RIFF".getBytes(StandardCharsets.US_ASCII)).putInt(riff.capacity() - 8);
+    riff.put("WEBP".getBytes(StandardCharsets.US_ASCII));
+    riff.put(vp8x.array()).put(simpleWebp, 12, bitstream).put(exif.array());
+    return riff.array();
+  }
+
+  private static byte[] uint24(int value) {
+    return new byte[] {(byte) value, (byte) (value >> 8), (byte) (value >> 16)};
+  }
+
+  /**
+   * An EXIF block holding only the Orientation tag: TIFF 6.0, little-endian, IFD0 with one SHORT
+   * entry 0x0112 (26 bytes).
+   */
+  static byte[] orientationTiff(int orientation) {
+    ByteBuffer tiff = ByteBuffer.allocate(26).order(ByteOrder.LITTLE_ENDIAN);
+    tiff.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(8); // header, IFD0 at 8
+    tiff.putShort((short) 1); // one entry
+    tiff.putShort((short) 0x0112).putShort((short) 3).putInt(1); // Orientation, SHORT, count 1
+    tiff.putShort((short) orientation).putShort((short) 0); // value, padding
+    tiff.putInt(0); // no next IFD
+    return tiff.array();
   }
 
   /**

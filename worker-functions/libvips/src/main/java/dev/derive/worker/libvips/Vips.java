@@ -146,6 +146,7 @@ public final class Vips {
   final MethodHandle interpretation;
   final MethodHandle hasAlpha;
   final MethodHandle pages;
+  final MethodHandle orientation;
   final MethodHandle typeOf;
   final MethodHandle getString;
   final MethodHandle writeToMemory;
@@ -250,6 +251,8 @@ public final class Vips {
         b.bind("vips_image_get_interpretation", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     hasAlpha = b.bind("vips_image_hasalpha", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     pages = b.bind("vips_image_get_n_pages", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    // int vips_image_get_orientation(VipsImage *image): the "orientation" field, 1 when unset
+    orientation = b.bind("vips_image_get_orientation", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     // GType (gsize) vips_image_get_typeof(const VipsImage *image, const char *name)
     typeOf = b.bind("vips_image_get_typeof", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS));
     // int vips_image_get_string(const VipsImage *image, const char *name, const char **out)

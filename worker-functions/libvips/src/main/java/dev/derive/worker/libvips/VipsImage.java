@@ -81,6 +81,16 @@ public final class VipsImage implements AutoCloseable {
     return call(vips.pages);
   }
 
+  /**
+   * The EXIF orientation tag (1 to 8, TIFF 6.0 tag 274) the loader found, whatever carried it (a
+   * JPEG's APP1, a TIFF's IFD0, a WebP's or PNG's EXIF chunk); 1 (upright) when there is none or it
+   * is out of range ({@code vips_image_get_orientation}). This is what {@code vips_thumbnail} and
+   * {@code vips_autorot} turn the image by.
+   */
+  public int orientation() {
+    return call(vips.orientation);
+  }
+
   /** A string header field such as {@code heif-compression} or {@code vips-loader}. */
   public Optional<String> string(String field) {
     return vips.string(pointer(), field);
