@@ -130,13 +130,16 @@ public final class CloudRows {
     }
   }
 
-  /** A miss with {@code wait}: one image step from the 12 MP photo, a new size each time. */
+  /**
+   * A miss with {@code wait}: one image step from the 12 MP photo, a new bounding box each time
+   * (256 wide, taller by one pixel per job: the same thumbnail of a landscape photo, another
+   * derivative; no width {@code burst_300}'s thumbnails have).
+   */
   private void oneStep(BenchApi api, String key) throws Exception {
     EndToEnd measured =
         endToEnd(
             i -> {
-              ObjectNode target =
-                  WorkerRows.thumbnailTarget().put("width", 256 + i).put("height", 256 + i);
+              ObjectNode target = WorkerRows.thumbnailTarget().put("height", 256 + i);
               return api.postWaiting(key, target);
             });
     aloneStepMillis = Stats.of(measured.computes()).median();
@@ -194,10 +197,10 @@ public final class CloudRows {
     }
   }
 
-  /** Sends the row's requests one after another; the first of a full run only warms the path. */
+  /** Sends the row's requests one after another; the first {@link Scale#e2eWarmups} only warm. */
   private EndToEnd endToEnd(WaitedRequest request) throws Exception {
     EndToEnd measured = new EndToEnd(new ArrayList<>(), new ArrayList<>(), new JobPhases());
-    int warm = scale.smoke() ? 0 : 1;
+    int warm = scale.e2eWarmups();
     for (int i = 0; i < scale.e2eRuns() + warm; i++) {
       long startEpoch = System.currentTimeMillis();
       long start = System.nanoTime();

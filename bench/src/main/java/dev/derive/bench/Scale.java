@@ -30,7 +30,7 @@ public record Scale(
 
   /** The full run. */
   public static Scale fullRun() {
-    return new Scale(false, 1000, 100, 8, 500, 300, java.util.Set.of());
+    return new Scale(false, 1000, 100, 15, 500, 300, java.util.Set.of());
   }
 
   /** The smoke run. */
@@ -44,6 +44,17 @@ public record Scale(
    */
   public int missWarmups() {
     return smoke ? 1 : 100;
+  }
+
+  /**
+   * Untimed jobs before an end-to-end row is timed: ~150 in a full run (override with {@code
+   * -Dderive.bench.e2eWarmups}), so the functions' code on the request path is compiled. They run
+   * C1 only ({@code -XX:TieredStopAtLevel=1}), which compiles a method once it was invoked ~200
+   * times ({@code Tier3InvocationThreshold}); until then it is interpreted, and a function a single
+   * job has warmed runs much of each request's SDK and JSON code in the interpreter.
+   */
+  public int e2eWarmups() {
+    return smoke ? 0 : Integer.getInteger("derive.bench.e2eWarmups", 150);
   }
 
   /** Warm-ups for the heavy worker rows (fewer than for the round trips). */

@@ -24,8 +24,8 @@ import javax.imageio.stream.MemoryCacheImageInputStream;
  * SourceImage} (ImageIO reports the orientation instead of applying it), so the size it reports is
  * the upright one and the pixels are turned upright after decoding. The tag is where each format
  * keeps its EXIF block: a JPEG's APP1 segment, a TIFF's IFD0, a PNG's {@code eXIf} chunk (PNG Third
- * Edition §11.3.3.3) and a WebP's {@code EXIF} chunk (RFC 9649 §2.7); libvips, and so {@link
- * VipsSource}, reads the same four.
+ * Edition) and a WebP's {@code EXIF} chunk (RFC 9649 §2.7); libvips, and so {@link VipsSource},
+ * reads the same four.
  */
 final class ExifOrientation {
   private static final System.Logger LOG = System.getLogger(ExifOrientation.class.getName());
@@ -70,8 +70,12 @@ final class ExifOrientation {
   /** "RIFF", the file size and "WEBP" (RFC 9649 §2.4), before the first chunk. */
   private static final int RIFF_HEADER_BYTES = 12;
 
-  /** Chunks looked at before giving up: far more than any real file has around its pixels. */
-  private static final int MAX_CHUNKS = 10_000;
+  /**
+   * Chunks looked at before giving up. A PNG's eXIf may follow its pixel data (PNG Third Edition
+   * §5.6), and a 100 MiB PNG written in 8 KiB IDAT chunks has ~13,000 of them; the cap only bounds
+   * the time a hostile file of tiny chunks could take.
+   */
+  private static final int MAX_CHUNKS = 100_000;
 
   /** An EXIF block over this is not read (the Orientation tag sits in the first bytes). */
   private static final int MAX_EXIF_BYTES = 1 << 20;

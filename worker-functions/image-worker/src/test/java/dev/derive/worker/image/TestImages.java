@@ -76,8 +76,8 @@ final class TestImages {
   }
 
   /**
-   * A PNG of {@code image} with an {@code eXIf} chunk (PNG Third Edition §11.3.3.3) holding only
-   * the Orientation tag, right after IHDR (before the pixel data, where the chunk must be).
+   * A PNG of {@code image} with an {@code eXIf} chunk (registered by PNG Third Edition) holding
+   * only the Orientation tag, right after IHDR (before the pixel data, where writers put it).
    */
   static byte[] pngWithOrientation(BufferedImage image, int orientation) throws IOException {
     byte[] png = encode(image, "png");
