@@ -3,6 +3,7 @@ package dev.derive.coordinator.api;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.validate.ControlCharacters;
@@ -32,9 +33,9 @@ public class ProblemMappers {
   }
 
   /**
-   * A body that is not JSON at all: 400 invalid-request at the whole body; a member named twice in
-   * one object ({@link StrictJson}): 400 at that member. The parser's sentence is kept without
-   * control characters, never a Java type name.
+   * A body that is not JSON at all, or has more after its value: 400 invalid-request at the whole
+   * body; a member named twice in one object ({@link StrictJson}): 400 at that member. The parser's
+   * sentence is kept without control characters, never a Java type name.
    */
   @ServerExceptionMapper
   public Response malformedJson(JsonProcessingException e) {
@@ -54,8 +55,26 @@ public class ProblemMappers {
                         + " section 2.3)")));
       }
     }
+    if (message.startsWith("Trailing token")) {
+      return Problems.invalidRequest(
+          List.of(
+              new Violation(
+                  "",
+                  "malformed JSON: there is more after the end of the body's JSON value; a JSON"
+                      + " text is one value (RFC 8259 section 2)")));
+    }
     return Problems.invalidRequest(
         List.of(new Violation("", "malformed JSON: " + parserSentence(message))));
+  }
+
+  /**
+   * As {@link #malformedJson}: Quarkus REST has a mapper of its own for this subtype (a 400 with no
+   * body), which would win over the mapper of its supertype. Jackson raises it for content after
+   * the body's value that starts another value ({@code {...}{...}}) and for an empty body.
+   */
+  @ServerExceptionMapper
+  public Response mismatchedInput(MismatchedInputException e) {
+    return malformedJson(e);
   }
 
   /**

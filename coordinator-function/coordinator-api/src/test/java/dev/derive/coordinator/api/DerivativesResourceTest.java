@@ -3,6 +3,7 @@ package dev.derive.coordinator.api;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -118,6 +121,20 @@ class DerivativesResourceTest {
             equalTo(
                 "/target/width: member 'width' appears twice in one object; member names must be"
                     + " unique (RFC 7493 section 2.3)"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{\"source\":{\"key\":\"zzz\"}}", "]", " xyz", "{"})
+  void contentAfterTheBodysValueIsA400(String trailing) {
+    post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"image/jpeg\","
+            + "\"width\":64,\"height\":64}}"
+            + trailing)
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("type", endsWith("/invalid-request"))
+        .body("detail", startsWith("request body: malformed JSON: "))
+        .body("detail", org.hamcrest.Matchers.not(containsString("`")));
   }
 
   @Test
