@@ -74,7 +74,29 @@ class UploadsResourceTest {
         .then()
         .statusCode(413)
         .contentType("application/problem+json")
-        .body("type", equalTo(Problems.typeOf("source-too-large")));
+        .body("type", equalTo(Problems.typeOf("source-too-large")))
+        .body(
+            "detail",
+            startsWith(
+                "the upload 'huge.tif' is declared with 999999999999 bytes; a source may have at"
+                    + " most "));
+  }
+
+  @Test
+  void aSizeBeyondEveryWholeNumberOfBytesIsA400NotAWrappedNumber() {
+    given()
+        .contentType("application/json")
+        .body(
+            "{\"fileName\":\"a.jpg\",\"contentType\":\"image/jpeg\",\"size\":99999999999999999999}")
+        .when()
+        .post("/v1/uploads")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("errors.pointer", equalTo(java.util.List.of("/size")))
+        .body(
+            "detail",
+            equalTo("/size: must be a whole number of bytes from 1 to 9223372036854775807"));
   }
 
   @Test

@@ -63,7 +63,8 @@ public final class UploadService {
   public Upload create(JsonNode body) {
     UploadRequest request = validate(body);
     if (request.sizeBytes() > maxSourceBytes) {
-      throw new SourceTooLargeException(request.fileName(), request.sizeBytes(), maxSourceBytes);
+      throw SourceTooLargeException.declaredUpload(
+          request.fileName(), request.sizeBytes(), maxSourceBytes);
     }
     String key = "uploads/" + ids.get() + "/" + sanitise(request.fileName());
     return new Upload(
@@ -113,7 +114,11 @@ public final class UploadService {
       mediaType = MediaTypes.essence(contentType.textValue());
     }
     JsonNode size = body.get("size");
-    if (size == null || !size.isIntegralNumber() || size.longValue() < 1) {
+    if (size != null && size.isIntegralNumber() && !size.canConvertToLong()) {
+      // its longValue() would wrap around (10^20 reads as 7766279631452241919)
+      violations.add(
+          new Violation("/size", "must be a whole number of bytes from 1 to " + Long.MAX_VALUE));
+    } else if (size == null || !size.isIntegralNumber() || size.longValue() < 1) {
       violations.add(new Violation("/size", "must be a whole number of bytes, at least 1"));
     }
     if (!violations.isEmpty()) {

@@ -62,6 +62,24 @@ class UploadServiceTest {
                     .containsExactlyInAnyOrder("/x", "/fileName", "/contentType", "/size"));
   }
 
+  @Test
+  void refusesASizeBeyondALongInsteadOfWrappingIt() throws Exception {
+    assertThatThrownBy(
+            () ->
+                UploadService.validate(
+                    json.readTree(
+                        "{\"fileName\":\"a.jpg\",\"contentType\":\"image/jpeg\","
+                            + "\"size\":99999999999999999999}")))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .containsExactly(
+                        new Violation(
+                            "/size",
+                            "must be a whole number of bytes from 1 to 9223372036854775807")));
+  }
+
   /** Issue 14 item 11: the content type goes into the presigned upload's signed headers. */
   @ParameterizedTest
   @ValueSource(
