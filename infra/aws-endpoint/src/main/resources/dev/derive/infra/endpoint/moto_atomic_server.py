@@ -13,7 +13,8 @@ change no state, and moto guards each object's bytes with a lock of its own, so 
 whole object, the old one or the new one, as on S3. Without this every S3 download (source images of several megabytes) held
 up every DynamoDB and SQS call, and two calls a function makes in parallel (a HEAD beside a GET)
 ran one after the other. S3 writes stay atomic: a PutObject can fire bucket notifications into
-EventBridge and SQS, and conditional writes (If-None-Match) must be checked and applied at once.
+EventBridge and SQS, and conditional writes (If-None-Match) must be checked and applied at once;
+but an upload's body is read before the lock is taken, so a slow upload stalls no one else.
 
 It also trims work moto repeats on every request, serialises DynamoDB items, counts SQS messages
 and delivers EventBridge events without its generic slow paths (below), and with
@@ -26,6 +27,7 @@ Usage: python moto_atomic_server.py [moto_server arguments, e.g. -H 127.0.0.1 -p
 
 import base64
 import functools
+import io
 import logging
 import os
 import sys
@@ -213,17 +215,8 @@ _parse_condition_in_moto = ConditionExpressionParser.parse
 ConditionExpressionParser.parse = _parse_condition
 
 
-def _is_s3_read(environ):
-    """Whether the request is a path-style S3 GET or HEAD of one object.
-
-    The service comes from the SigV4 credential scope. Bucket-level reads (ListObjects and the
-    like: one path segment) stay locked: they iterate a bucket's keys, which a concurrent write
-    may change under them.
-    """
-    if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
-        return False
-    if "/" not in environ.get("PATH_INFO", "").strip("/"):
-        return False
+def _is_s3(environ):
+    """Whether the request is signed for S3 (the service of its SigV4 credential scope)."""
     credential = environ.get("HTTP_AUTHORIZATION", "")
     if "Credential=" not in credential:
         # Presigned URL: the scope is in the query string (X-Amz-Credential, URL-encoded).
@@ -231,10 +224,49 @@ def _is_s3_read(environ):
     return "/s3/aws4_request" in credential
 
 
+def _is_s3_read(environ):
+    """Whether the request is a path-style S3 GET or HEAD of one object.
+
+    Bucket-level reads (ListObjects and the like: one path segment) stay locked: they iterate a
+    bucket's keys, which a concurrent write may change under them.
+    """
+    if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+        return False
+    if "/" not in environ.get("PATH_INFO", "").strip("/"):
+        return False
+    return _is_s3(environ)
+
+
+def _read_upload_body(environ):
+    """Reads an upload's whole body before the lock is taken, so that a slow or stalled upload
+    holds only its own thread: moto reads the body inside its handler, and an upload arriving at
+    100 KB/s (or a client that stops sending) held every DynamoDB and SQS call behind it, until the
+    functions' calls timed out.
+
+    An upload is a PUT (only S3 takes PUT here; DynamoDB, SQS and EventBridge calls are POST) or a
+    POST signed for S3, with a Content-Length; a chunked body is left to moto, inside the lock.
+    """
+    method = environ.get("REQUEST_METHOD")
+    if method != "PUT" and not (method == "POST" and _is_s3(environ)):
+        return
+    if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return
+    if length <= 0:
+        return
+    body = environ["wsgi.input"].read(length)
+    environ["wsgi.input"] = io.BytesIO(body)
+    environ["CONTENT_LENGTH"] = str(len(body))
+
+
 def _atomic(app):
     def handle(environ, start_response):
         if _is_s3_read(environ):
             return list(app(environ, start_response))
+        _read_upload_body(environ)
         with _LOCK:
             # Materialise the body inside the lock: moto computes it lazily for some services.
             return list(app(environ, start_response))

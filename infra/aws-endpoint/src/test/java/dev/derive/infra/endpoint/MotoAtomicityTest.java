@@ -150,6 +150,46 @@ class MotoAtomicityTest {
   }
 
   @Test
+  void anUploadWhoseBodyIsStillArrivingHoldsNoOneElse() throws Exception {
+    try (S3Client s3 = AwsClients.s3(endpoint);
+        DynamoDbClient dynamo = AwsClients.dynamoDb(endpoint)) {
+      s3.createBucket(b -> b.bucket("uploads"));
+      try (Socket uploader = new Socket(endpoint.uri().getHost(), endpoint.uri().getPort())) {
+        OutputStream out = uploader.getOutputStream();
+        out.write(
+            ("PUT /uploads/photo.jpg HTTP/1.1\r\nHost: "
+                    + endpoint.uri().getAuthority()
+                    + "\r\nContent-Type: image/jpeg\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\n"
+                    + "Authorization: AWS4-HMAC-SHA256 Credential=test/20261202/us-east-1/"
+                    + "s3/aws4_request, SignedHeaders=host, Signature=0\r\n"
+                    + "Content-Length: 10\r\n\r\n12345")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Thread.sleep(300); // half the body is there, the rest is not
+
+        // Other calls are answered meanwhile (before: all waited for the upload's last byte).
+        assertThat(
+                CompletableFuture.supplyAsync(() -> dynamo.listTables().tableNames())
+                    .get(20, TimeUnit.SECONDS))
+            .isNotNull();
+        assertThat(s3.listObjectsV2(b -> b.bucket("uploads")).contents()).isEmpty();
+
+        // The upload, once whole, is stored whole.
+        out.write("67890".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        String status =
+            new java.io.BufferedReader(
+                    new java.io.InputStreamReader(
+                        uploader.getInputStream(), StandardCharsets.US_ASCII))
+                .readLine();
+        assertThat(status).startsWith("HTTP/1.1 200");
+      }
+      assertThat(s3.getObjectAsBytes(b -> b.bucket("uploads").key("photo.jpg")).asUtf8String())
+          .isEqualTo("1234567890");
+    }
+  }
+
+  @Test
   void aReadBesideWritesOfTheSameKeySeesOneWholeObject() throws Exception {
     byte[] first = new byte[1 << 20];
     byte[] second = new byte[1 << 20];
