@@ -89,7 +89,8 @@ public final class SourceInspector {
    *
    * @throws SourceNotFoundException if the object (or version) does not exist
    * @throws SourceTooLargeException if it is larger than the limit
-   * @throws UnsupportedMediaTypeException if its content is no media type a capability reads
+   * @throws UnsupportedMediaTypeException if its content is no media type a capability reads, or it
+   *     is empty
    * @throws PasswordProtectedSourceException if it is a password-protected Office document
    * @throws dev.derive.storage.ObjectStoreException if S3 fails otherwise
    */
@@ -109,6 +110,10 @@ public final class SourceInspector {
     ObjectMetadata head = start.metadata();
     if (head.sizeBytes() > maxSourceBytes) {
       throw new SourceTooLargeException(source.key(), head.sizeBytes(), maxSourceBytes);
+    }
+    if (head.sizeBytes() == 0) {
+      // the detector would go by the key's extension alone
+      throw UnsupportedMediaTypeException.empty(source.key());
     }
     byte[] prefix = start.firstBytes();
     Optional<String> detected = detector.detect(prefix, fileName(source.key()));

@@ -10,11 +10,23 @@ public class UnsupportedMediaTypeException extends CoordinatorException {
 
   /** Lists the media types Derive reads. */
   public UnsupportedMediaTypeException(String key, Collection<String> supported) {
-    super(
-        KIND,
+    this(
         "the content of source object '"
             + key
             + "' is not a supported media type; supported: "
             + String.join(", ", supported));
+  }
+
+  private UnsupportedMediaTypeException(String message) {
+    super(KIND, message);
+  }
+
+  /**
+   * The source has no bytes at all: no content to identify, whatever its name says (a key ending in
+   * {@code .jpg} is not a JPEG), and nothing to make a derivative of.
+   */
+  public static UnsupportedMediaTypeException empty(String key) {
+    return new UnsupportedMediaTypeException(
+        "source object '" + key + "' is empty (0 bytes): there is nothing to make a derivative of");
   }
 }

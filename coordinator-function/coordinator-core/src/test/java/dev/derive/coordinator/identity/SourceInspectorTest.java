@@ -48,6 +48,22 @@ class SourceInspectorTest {
     assertEquals(text.length, second.sizeBytes());
   }
 
+  /** Its name says JPEG, but there are no bytes to be one: refused, not planned as an image. */
+  @Test
+  void anEmptySourceIsRefusedWhateverItsNameSays() {
+    objects.put("sources", "photos/zero.jpg", new byte[0]);
+
+    UnsupportedMediaTypeException refused =
+        assertThrows(
+            UnsupportedMediaTypeException.class,
+            () -> inspector.inspect(new SourceSpec("photos/zero.jpg", null)));
+    assertEquals("unsupported-media-type", refused.kind());
+    assertEquals(
+        "source object 'photos/zero.jpg' is empty (0 bytes): there is nothing to make a derivative"
+            + " of",
+        refused.getMessage());
+  }
+
   /** Like an encrypted PDF's step, a protected Office document ends as password-required. */
   @Test
   void aPasswordProtectedSpreadsheetNeedsItsPassword() throws Exception {
