@@ -29,8 +29,8 @@ public class CanonicalPaths {
     }
     String raw = request.path(); // as sent: neither decoded nor normalised
     if (raw != null && (raw.indexOf('%') >= 0 || DOT_SEGMENT.matcher(raw).find())) {
-      return Problems.of(
-          "not-found", "Not Found", 404, "there is no resource at this path; spell it unencoded");
+      // the same answer as any unknown path (ProblemMappers#notFound)
+      return Problems.of("not-found", "Not found", 404, "no such resource");
     }
     return null;
   }

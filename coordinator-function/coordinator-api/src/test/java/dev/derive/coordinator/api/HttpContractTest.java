@@ -61,7 +61,9 @@ class HttpContractTest {
         .then()
         .statusCode(404)
         .contentType(PROBLEM)
-        .body("type", equalTo("https://derive.dev/problems/not-found"));
+        .body("type", equalTo("https://derive.dev/problems/not-found"))
+        .body("title", equalTo("Not found"))
+        .body("detail", equalTo("no such resource"));
   }
 
   /** Allow is a list-based field (RFC 9110 section 5.3): one line or several mean the same. */
