@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * Reads the functions' log lines for a person: a JSON line ({@code quarkus-logging-json}: {@code
  * timestamp}, {@code level}, {@code loggerName}, {@code message}, {@code mdc}) becomes {@code
- * 12:03:04.120 INFO ImageWorkerFunction step succeeded job=0eb5… step=0 image outcome=succeeded 412
- * ms}; an EMF document a short list of its values; any other line (START/END/REPORT, a JVM notice)
- * stays as it is.
+ * 12:03:04.120 INFO ImageWorkerFunction step succeeded job=0eb5… step=1 image outcome=succeeded 412
+ * ms} (steps counted from 1); an EMF document a short list of its values; any other line
+ * (START/END/REPORT, a JVM notice) stays as it is.
  */
 public final class LogLines {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,13 +67,30 @@ public final class LogLines {
         String v = value.asText();
         b.append("  ")
             .append(field[1])
-            .append(field[0].equals("jobId") ? v.substring(0, Math.min(12, v.length())) : v);
+            .append(
+                switch (field[0]) {
+                  case "jobId" -> v.substring(0, Math.min(12, v.length()));
+                  case "stepIndex" -> stepNumber(v);
+                  default -> v;
+                });
       }
     }
     if (line.hasNonNull("exception")) {
       b.append(System.lineSeparator()).append(line.path("exception").asText());
     }
     return b.toString();
+  }
+
+  /**
+   * The step's number counted from 1, as the API's {@code error.step}, its details and {@code
+   * ./derive derive} count, from the logs' 0-based {@code stepIndex}; as written if not a number.
+   */
+  private static String stepNumber(String stepIndex) {
+    try {
+      return Integer.toString(Integer.parseInt(stepIndex) + 1);
+    } catch (NumberFormatException e) {
+      return stepIndex;
+    }
   }
 
   /** Whether {@code text} is an embedded-metric-format document. */

@@ -36,7 +36,7 @@ class FunctionOutputTest {
       String printed = terminal.toString(StandardCharsets.UTF_8);
       assertThat(printed)
           .contains(
-              "16:08:34.229 INFO  ImageWorkerFunction step succeeded  job=c62054747a00  step=2"
+              "16:08:34.229 INFO  ImageWorkerFunction step succeeded  job=c62054747a00  step=3"
                   + "  image  outcome=succeeded  ms=412  trace=order-42")
           .contains("[ImageWorkerFunction] START RequestId: 1")
           .doesNotContain("_aws");
