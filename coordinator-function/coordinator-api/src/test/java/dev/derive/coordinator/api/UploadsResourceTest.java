@@ -29,14 +29,10 @@ class UploadsResourceTest {
   void aDeclaredUploadCanBePutWithoutCredentialsAndBecomesASource() throws Exception {
     byte[] bytes = "not really a photo".getBytes();
     JsonPath created =
-        given()
-            .contentType("application/json")
-            .body(
+        declare(
                 "{\"fileName\":\"My Cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":"
                     + bytes.length
                     + "}")
-            .when()
-            .post("/v1/uploads")
             .then()
             .statusCode(201)
             .body("key", matchesPattern("uploads/[0-9a-f-]{36}/My-Cat\\.jpg"))
@@ -66,11 +62,7 @@ class UploadsResourceTest {
 
   @Test
   void aDeclarationOverTheSizeLimitIsA413Problem() {
-    given()
-        .contentType("application/json")
-        .body("{\"fileName\":\"huge.tif\",\"contentType\":\"image/tiff\",\"size\":999999999999}")
-        .when()
-        .post("/v1/uploads")
+    declare("{\"fileName\":\"huge.tif\",\"contentType\":\"image/tiff\",\"size\":999999999999}")
         .then()
         .statusCode(413)
         .contentType("application/problem+json")
@@ -84,12 +76,7 @@ class UploadsResourceTest {
 
   @Test
   void aSizeBeyondEveryWholeNumberOfBytesIsA400NotAWrappedNumber() {
-    given()
-        .contentType("application/json")
-        .body(
-            "{\"fileName\":\"a.jpg\",\"contentType\":\"image/jpeg\",\"size\":99999999999999999999}")
-        .when()
-        .post("/v1/uploads")
+    declare("{\"fileName\":\"a.jpg\",\"contentType\":\"image/jpeg\",\"size\":99999999999999999999}")
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
@@ -101,11 +88,7 @@ class UploadsResourceTest {
 
   @Test
   void aBadDeclarationIsA400NamingEachField() {
-    given()
-        .contentType("application/json")
-        .body("{\"fileName\":\"\",\"contentType\":\"jpeg\",\"size\":-1,\"extra\":true}")
-        .when()
-        .post("/v1/uploads")
+    declare("{\"fileName\":\"\",\"contentType\":\"jpeg\",\"size\":-1,\"extra\":true}")
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
@@ -115,13 +98,9 @@ class UploadsResourceTest {
   /** Issue 14 item 11: CR/LF in the content type would be echoed into the upload's headers. */
   @Test
   void aContentTypeWithCrLfIsA400AtTheContentTypeNotAHeader() {
-    given()
-        .contentType("application/json")
-        .body(
+    declare(
             "{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\\r\\nx-amz-acl:"
                 + " public-read\",\"size\":10}")
-        .when()
-        .post("/v1/uploads")
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
@@ -133,15 +112,16 @@ class UploadsResourceTest {
   /** Issue 14 item 12: a member given twice has no single meaning. */
   @Test
   void aMemberGivenTwiceIsA400AtThatMember() {
-    given()
-        .contentType("application/json")
-        .body("{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":10,\"size\":5}")
-        .when()
-        .post("/v1/uploads")
+    declare("{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":10,\"size\":5}")
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
         .body("errors.pointer", equalTo(java.util.List.of("/size")))
         .body("detail", startsWith("/size: member 'size' appears twice in one object"));
+  }
+
+  /** {@code POST /v1/uploads} with {@code body} as JSON. */
+  private static io.restassured.response.Response declare(String body) {
+    return given().contentType("application/json").body(body).when().post("/v1/uploads");
   }
 }

@@ -45,6 +45,27 @@ class MotoAtomicityTest {
     endpoint.close();
   }
 
+  /**
+   * The head of an HTTP/1.1 request to the endpoint, {@code methodAndPath} with {@code headers}
+   * (each ending in CRLF), signed for {@code service} (moto reads the service from the credential
+   * scope and checks no signature), announcing a body of {@code contentLength} bytes.
+   */
+  private static byte[] requestHead(
+      String methodAndPath, String service, String headers, int contentLength) {
+    return (methodAndPath
+            + " HTTP/1.1\r\nHost: "
+            + endpoint.uri().getAuthority()
+            + "\r\n"
+            + headers
+            + "Authorization: AWS4-HMAC-SHA256 Credential=test/20261201/us-east-1/"
+            + service
+            + "/aws4_request, SignedHeaders=host, Signature=0\r\n"
+            + "Content-Length: "
+            + contentLength
+            + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
   @Test
   void exactlyOneOfManyConcurrentConditionalPutsWins() throws Exception {
     int threads = 24;
@@ -114,14 +135,12 @@ class MotoAtomicityTest {
       try (Socket holder = new Socket(endpoint.uri().getHost(), endpoint.uri().getPort())) {
         OutputStream out = holder.getOutputStream();
         out.write(
-            ("POST / HTTP/1.1\r\nHost: "
-                    + endpoint.uri().getAuthority()
-                    + "\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
-                    + "Content-Type: application/x-amz-json-1.0\r\n"
-                    + "Authorization: AWS4-HMAC-SHA256 Credential=test/20261201/us-east-1/"
-                    + "dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\n"
-                    + "Content-Length: 2\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+            requestHead(
+                "POST /",
+                "dynamodb",
+                "X-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+                    + "Content-Type: application/x-amz-json-1.0\r\n",
+                2));
         out.flush();
         Thread.sleep(300); // let moto take the lock and block on the body
         CompletableFuture<Integer> tables =
@@ -157,13 +176,12 @@ class MotoAtomicityTest {
       try (Socket uploader = new Socket(endpoint.uri().getHost(), endpoint.uri().getPort())) {
         OutputStream out = uploader.getOutputStream();
         out.write(
-            ("PUT /uploads/photo.jpg HTTP/1.1\r\nHost: "
-                    + endpoint.uri().getAuthority()
-                    + "\r\nContent-Type: image/jpeg\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\n"
-                    + "Authorization: AWS4-HMAC-SHA256 Credential=test/20261202/us-east-1/"
-                    + "s3/aws4_request, SignedHeaders=host, Signature=0\r\n"
-                    + "Content-Length: 10\r\n\r\n12345")
-                .getBytes(StandardCharsets.US_ASCII));
+            requestHead(
+                "PUT /uploads/photo.jpg",
+                "s3",
+                "Content-Type: image/jpeg\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\n",
+                10));
+        out.write("12345".getBytes(StandardCharsets.US_ASCII));
         out.flush();
         Thread.sleep(300); // half the body is there, the rest is not
 

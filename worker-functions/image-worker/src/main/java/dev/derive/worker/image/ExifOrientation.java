@@ -39,33 +39,40 @@ final class ExifOrientation {
    */
   static Orientation read(Path file, String format) {
     try (ImageInputStream in = ImageIO.createImageInputStream(file.toFile())) {
+      if (format.equals("tiff")) {
+        return orientationOf(new TIFFReader().read(in)); // the file is itself a TIFF structure
+      }
       byte[] block =
           switch (format) {
-            case "tiff" -> null;
             case "jpeg" -> jpegExif(in);
-            case "png" -> chunk(in, PNG_SIGNATURE.length, "eXIf", false);
+            case "png" -> chunk(in, PNG_SIGNATURE_BYTES, "eXIf", false);
             case "webp" -> chunk(in, RIFF_HEADER_BYTES, "EXIF", true);
             default -> EMPTY;
           };
-      if (block == EMPTY) {
-        return Orientation.TOP_LEFT;
-      }
-      Directory ifd0 = new TIFFReader().read(block == null ? in : tiffStream(block));
-      Entry entry = ifd0.getEntryById(TIFF.TAG_ORIENTATION);
-      return entry != null && entry.getValue() instanceof Number n
-          ? Orientation.ofTag(n.intValue())
-          : Orientation.TOP_LEFT;
+      return block.length == 0
+          ? Orientation.TOP_LEFT
+          : orientationOf(new TIFFReader().read(tiffStream(block)));
     } catch (IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.DEBUG, "unreadable orientation, assuming upright", e);
       return Orientation.TOP_LEFT;
     }
   }
 
+  /** The Orientation tag of an EXIF block's IFD0; upright without one. */
+  private static Orientation orientationOf(Directory ifd0) {
+    Entry entry = ifd0.getEntryById(TIFF.TAG_ORIENTATION);
+    return entry != null && entry.getValue() instanceof Number n
+        ? Orientation.ofTag(n.intValue())
+        : Orientation.TOP_LEFT;
+  }
+
   /** No EXIF block. */
   private static final byte[] EMPTY = new byte[0];
 
-  /** PNG's 8-byte signature (PNG Third Edition §5.2), before the first chunk. */
-  private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  /**
+   * PNG's signature (PNG Third Edition §5.2), before the first chunk; {@link Sniffer} checks it.
+   */
+  private static final int PNG_SIGNATURE_BYTES = 8;
 
   /** "RIFF", the file size and "WEBP" (RFC 9649 §2.4), before the first chunk. */
   private static final int RIFF_HEADER_BYTES = 12;

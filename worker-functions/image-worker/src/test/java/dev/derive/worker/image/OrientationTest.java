@@ -84,13 +84,7 @@ class OrientationTest {
     new ImageTransformer(100_000_000)
         .transform(TestImages.step(TestImages.resize(160, 160)), input, output);
 
-    BufferedImage result = ImageIO.read(output.toFile());
-    assertThat(result.getWidth()).isEqualTo(160);
-    assertThat(result.getHeight()).isEqualTo(80);
-    assertColor(result, 20, 20, TestImages.TOP_LEFT);
-    assertColor(result, 140, 20, TestImages.TOP_RIGHT);
-    assertColor(result, 20, 60, TestImages.BOTTOM_LEFT);
-    assertColor(result, 140, 60, TestImages.BOTTOM_RIGHT);
+    assertQuadrants(ImageIO.read(output.toFile()), 160, 80, 20, 20, 140, 60);
   }
 
   @ParameterizedTest(name = "orientation {0}")
@@ -149,13 +143,7 @@ class OrientationTest {
     ImageTransformer transformer = new ImageTransformer(100_000_000);
 
     transformer.transform(thumbnail(TestImages.resize(160, 160)), input, output);
-    BufferedImage inside = ImageIO.read(output.toFile());
-    assertThat(inside.getWidth()).isEqualTo(160);
-    assertThat(inside.getHeight()).isEqualTo(80);
-    assertColor(inside, 20, 20, TestImages.TOP_LEFT);
-    assertColor(inside, 140, 20, TestImages.TOP_RIGHT);
-    assertColor(inside, 20, 60, TestImages.BOTTOM_LEFT);
-    assertColor(inside, 140, 60, TestImages.BOTTOM_RIGHT);
+    assertQuadrants(ImageIO.read(output.toFile()), 160, 80, 20, 20, 140, 60);
 
     transformer.transform(thumbnail(TestImages.resize(160, 40)), input, output);
     BufferedImage wide = ImageIO.read(output.toFile());
@@ -166,13 +154,22 @@ class OrientationTest {
 
     transformer.transform(
         thumbnail(TestImages.resize(80, 80, "cover", false, null)), input, output);
-    BufferedImage covered = ImageIO.read(output.toFile());
-    assertThat(covered.getWidth()).isEqualTo(80);
-    assertThat(covered.getHeight()).isEqualTo(80);
-    assertColor(covered, 10, 10, TestImages.TOP_LEFT);
-    assertColor(covered, 70, 10, TestImages.TOP_RIGHT);
-    assertColor(covered, 10, 70, TestImages.BOTTOM_LEFT);
-    assertColor(covered, 70, 70, TestImages.BOTTOM_RIGHT);
+    assertQuadrants(ImageIO.read(output.toFile()), 80, 80, 10, 10, 70, 70);
+  }
+
+  /**
+   * {@code image} is {@code width} x {@code height} with the four colours of {@link
+   * TestImages#quadrants} where they belong, sampled at columns {@code left} and {@code right} and
+   * rows {@code top} and {@code bottom}.
+   */
+  private static void assertQuadrants(
+      BufferedImage image, int width, int height, int left, int top, int right, int bottom) {
+    assertThat(image.getWidth()).isEqualTo(width);
+    assertThat(image.getHeight()).isEqualTo(height);
+    assertColor(image, left, top, TestImages.TOP_LEFT);
+    assertColor(image, right, top, TestImages.TOP_RIGHT);
+    assertColor(image, left, bottom, TestImages.BOTTOM_LEFT);
+    assertColor(image, right, bottom, TestImages.BOTTOM_RIGHT);
   }
 
   private static StepMessage thumbnail(Operation resize) {
