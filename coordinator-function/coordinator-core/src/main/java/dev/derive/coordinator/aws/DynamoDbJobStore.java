@@ -119,7 +119,10 @@ public final class DynamoDbJobStore implements JobStore {
       return new ClaimResult(true, candidate);
     } catch (ConditionalCheckFailedException lost) {
       if (lost.hasItem() && !lost.item().isEmpty()) {
-        return new ClaimResult(false, JobItems.fromItem(lost.item()));
+        Job found = JobItems.fromItem(lost.item());
+        // The SDK retried a PutItem whose first attempt applied: the record is this claim's own.
+        // (What it replaced is unknown now, so its callbacks are not carried over.)
+        return new ClaimResult(found.executionId().equals(candidate.executionId()), found);
       }
       // An endpoint that does not return the old item: fall back to a consistent read.
       Job existing =
@@ -129,7 +132,7 @@ public final class DynamoDbJobStore implements JobStore {
                       new JobStoreException(
                           "claim of " + candidate.jobId() + " lost to a record that vanished",
                           lost));
-      return new ClaimResult(false, existing);
+      return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
     } catch (SdkException e) {
       throw new JobStoreException("PutItem of job " + candidate.jobId() + " failed", e);
     }

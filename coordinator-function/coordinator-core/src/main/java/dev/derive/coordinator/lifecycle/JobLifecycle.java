@@ -165,11 +165,11 @@ public final class JobLifecycle {
 
   /**
    * A step result the progress function could not apply in all its deliveries (the store or the
-   * next dispatch kept failing): its job, if still in that execution, becomes FAILED at its current
-   * step with a retryable error.
+   * next dispatch kept failing): applied once more, and if that fails too, its job becomes FAILED
+   * with a retryable error where it still waits on the result (see {@link DeadLetterFailures}).
    */
   public ProgressOutcome resultDeadLettered(StepResult result) {
-    return deadLetters.stepResult(result);
+    return deadLetters.stepResult(result, results);
   }
 
   /**

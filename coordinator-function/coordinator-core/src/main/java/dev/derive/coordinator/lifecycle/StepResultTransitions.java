@@ -137,6 +137,8 @@ final class StepResultTransitions {
               new JobError(error.type(), error.detail(), index, error.retryable()),
               now);
       if (!changed) {
+        // An SDK retry of a write whose first attempt applied finds it done: publish its end.
+        notifier.announce(job.jobId());
         return ignored(result, job);
       }
       notifier.announce(job.jobId());
@@ -154,6 +156,7 @@ final class StepResultTransitions {
             now,
             now.plus(nextLease));
     if (!changed) {
+      notifier.announce(job.jobId()); // as after a failure's write that did not apply
       return ignored(result, job);
     }
     if (last) {
@@ -164,11 +167,19 @@ final class StepResultTransitions {
     return ProgressOutcome.ADVANCED;
   }
 
-  /** Step {@code index - 1}'s success came again: dispatch step {@code index} if never queued. */
+  /**
+   * Step {@code index - 1}'s success came again: dispatch step {@code index} if never queued, once
+   * the delivery that recorded the advance can no longer be sending it itself.
+   *
+   * @throws StepInProgressException within {@link StepDispatch#IN_PROGRESS_WINDOW} of the advance
+   */
   private ProgressOutcome redispatchIfNeverQueued(Job job, ObjectRef previousOutput) {
     int index = job.currentStep();
     if (!StepRecord.PENDING.equals(job.steps().get(index).status())) {
       return ProgressOutcome.IGNORED;
+    }
+    if (clock.instant().isBefore(job.updatedAt().plus(StepDispatch.IN_PROGRESS_WINDOW))) {
+      throw new StepInProgressException(job.jobId(), index);
     }
     sendNext(job, index, previousOutput);
     LOG.info(() -> "step " + index + " of job " + job.jobId() + " was never queued: dispatched");

@@ -50,7 +50,8 @@ public class InMemoryJobStore implements JobStore {
       if (existing == null) {
         throw new JobStoreException("claim of " + candidate.jobId() + " lost to nothing", null);
       }
-      return new ClaimResult(false, existing);
+      // a repeated claim finds its own record (an SDK retry of a write that applied): won
+      return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
     }
     jobs.put(candidate.jobId(), stored(candidate));
     return new ClaimResult(true, candidate);

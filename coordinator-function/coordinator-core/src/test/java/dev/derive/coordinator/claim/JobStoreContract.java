@@ -89,6 +89,25 @@ public abstract class JobStoreContract {
         .containsOnly(winner);
   }
 
+  /**
+   * Issue 26 item 9: the SDK retries a claim whose first attempt applied but whose answer was lost;
+   * the retry finds the record it wrote itself, which is a won claim, not another's to join.
+   */
+  @Test
+  void aClaimRetriedAfterItAppliedIsWonNotJoined() {
+    String id = Jobs.newId();
+    Job candidate = Jobs.claimed(id, 1, T0, LEASE);
+    assertThat(store().claim(candidate, T0, NO_CUTOFF).won()).isTrue();
+
+    ClaimResult retried = store().claim(candidate, T0, NO_CUTOFF);
+
+    assertThat(retried.won()).isTrue();
+    assertThat(retried.job().executionId()).isEqualTo(candidate.executionId());
+    assertThat(store().claim(Jobs.claimed(id, 1, T0, LEASE), T0, NO_CUTOFF).won())
+        .as("another request's claim still joins")
+        .isFalse();
+  }
+
   @Test
   void aLiveLeaseIsJoinedNotTakenOver() {
     String id = Jobs.newId();

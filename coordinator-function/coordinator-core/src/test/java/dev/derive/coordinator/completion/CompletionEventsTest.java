@@ -196,6 +196,43 @@ class CompletionEventsTest {
         .isEqualTo(id + ":" + result.executionId());
   }
 
+  /**
+   * Issue 26 item 9: the terminal write applied, its answer was lost and the SDK sent it again; the
+   * repeat's condition fails. The end must be published all the same, by this delivery.
+   */
+  @Test
+  void aTerminalWriteRetriedAfterItAppliedIsPublished() {
+    for (String write : List.of("recordFailure", "recordLastSuccess")) {
+      String id = Jobs.newId();
+      StepMessage step = started(id, 1);
+      JobLifecycle retrying =
+          new JobLifecycle(
+              new dev.derive.coordinator.claim.AmbiguousWrites(
+                  store,
+                  name ->
+                      name.equals(write)
+                          ? dev.derive.coordinator.claim.AmbiguousWrites.Outcome.RETRIED
+                          : dev.derive.coordinator.claim.AmbiguousWrites.Outcome.CLEAN),
+              dispatcher,
+              null,
+              c -> LEASE,
+              Duration.ofSeconds(60),
+              Duration.ofDays(1),
+              clock,
+              notifier);
+      StepResult result =
+          write.equals("recordFailure")
+              ? StepResult.failure(step, new StepError("timeout", "slow", true), 1000, 2000)
+                  .withAttempt(3)
+              : success(step);
+
+      retrying.apply(result);
+
+      assertThat(drain(eventsQueue)).as(write).hasSize(1);
+      assertThat(outbox.pending(id)).as(write).isEmpty();
+    }
+  }
+
   @Test
   void aFailedStepPublishesDerivativeFailedWithTheErrorCountedFromOne() {
     String id = Jobs.newId();
