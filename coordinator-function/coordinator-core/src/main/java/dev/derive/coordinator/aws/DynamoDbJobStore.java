@@ -39,15 +39,28 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * step guard, the execution guard) in one place. {@link JobItems} holds the item mapping.
  */
 public final class DynamoDbJobStore implements JobStore {
+  /**
+   * An ended record is replaced only once its end is published (its notice is not pending): the end
+   * of an execution is announced before its record goes, so no callback registered on it is carried
+   * to the next execution after it was queued with this one's end.
+   */
+  static final String NOTICE_NOT_PENDING =
+      "(attribute_not_exists(#completion) OR #completion <> :completionPending)";
+
   /** {@link JobStore#claim}: the record may be taken over. */
   static final String CLAIM_CONDITION =
       "attribute_not_exists(#jobId)"
           + " OR (#status IN (:pending, :running) AND #lease < :nowSeconds)"
-          + " OR (#status = :failed AND #error.#retryable = :true)"
-          + " OR (#status = :failed AND #updatedAt < :cutoffMillis)";
+          + " OR (#status = :failed AND #error.#retryable = :true AND "
+          + NOTICE_NOT_PENDING
+          + ")"
+          + " OR (#status = :failed AND #updatedAt < :cutoffMillis AND "
+          + NOTICE_NOT_PENDING
+          + ")";
 
   /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
-  static final String REPLACE_SUCCEEDED_CONDITION = "#status = :succeeded AND #executionId = :seen";
+  static final String REPLACE_SUCCEEDED_CONDITION =
+      "#status = :succeeded AND #executionId = :seen AND " + NOTICE_NOT_PENDING;
 
   /** Every step write: the job is at the step, in the execution named. */
   static final String AT_STEP_CONDITION =
@@ -79,14 +92,16 @@ public final class DynamoDbJobStore implements JobStore {
             "#lease", JobItems.LEASE_EXPIRES_AT,
             "#error", JobItems.ERROR,
             "#retryable", JobItems.RETRYABLE,
-            "#updatedAt", JobItems.UPDATED_AT),
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#completion", JobItems.COMPLETION),
         Map.of(
             ":pending", s(JobStatus.PENDING.name()),
             ":running", s(JobStatus.RUNNING.name()),
             ":failed", s(JobStatus.FAILED.name()),
             ":true", AttributeValue.fromBool(true),
             ":nowSeconds", n(now.getEpochSecond()),
-            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli())));
+            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli()),
+            ":completionPending", s(JobItems.COMPLETION_PENDING)));
   }
 
   @Override
@@ -94,8 +109,14 @@ public final class DynamoDbJobStore implements JobStore {
     return put(
         candidate,
         REPLACE_SUCCEEDED_CONDITION,
-        Map.of("#status", JobItems.STATUS, "#executionId", JobItems.EXECUTION_ID),
-        Map.of(":succeeded", s(JobStatus.SUCCEEDED.name()), ":seen", s(seenExecutionId)));
+        Map.of(
+            "#status", JobItems.STATUS,
+            "#executionId", JobItems.EXECUTION_ID,
+            "#completion", JobItems.COMPLETION),
+        Map.of(
+            ":succeeded", s(JobStatus.SUCCEEDED.name()),
+            ":seen", s(seenExecutionId),
+            ":completionPending", s(JobItems.COMPLETION_PENDING)));
   }
 
   private ClaimResult put(
@@ -139,12 +160,12 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   /**
-   * Moves the callbacks of a record a claim replaced onto the new one, unless the replaced
-   * execution's completion notice was SENT (its callbacks were called back with its end). A
-   * replaced record that never announced an end is a lost execution (lease lapsed while PENDING or
-   * RUNNING) or one whose notice is still pending: its requests are called back when the new
-   * execution ends ({@code docs/completion-events.md}). The new record holds no callbacks yet (they
-   * are registered after a request is answered), so the list is at most {@link
+   * Moves the callbacks of a record a claim replaced onto the new one when the replaced execution
+   * never ended (a lost execution: its lease lapsed while PENDING or RUNNING): its requests are
+   * called back when the new execution ends. An ended record is replaced only once its end was
+   * published ({@link #NOTICE_NOT_PENDING}), and its callbacks with it, so they stay behind ({@code
+   * docs/completion-events.md}). The new record holds no callbacks yet (they are registered after a
+   * request is answered), so the list is at most {@link
    * dev.derive.coordinator.completion.CompletionOutbox#MAX_CALLBACKS}. A claimer that dies between
    * the two writes loses them.
    */
@@ -152,9 +173,10 @@ public final class DynamoDbJobStore implements JobStore {
     if (replaced == null || !replaced.containsKey(JobItems.CALLBACKS)) {
       return;
     }
-    AttributeValue notice = replaced.get(JobItems.COMPLETION);
+    AttributeValue status = replaced.get(JobItems.STATUS);
     AttributeValue callbacks = replaced.get(JobItems.CALLBACKS);
-    if ((notice != null && JobItems.COMPLETION_SENT.equals(notice.s()))
+    boolean ended = status == null || JobStatus.valueOf(status.s()).isTerminal();
+    if (ended // its end was published with its callbacks before it could be replaced
         || !callbacks.hasL()
         || callbacks.l().isEmpty()) {
       return;
@@ -354,6 +376,64 @@ public final class DynamoDbJobStore implements JobStore {
             ":error", JobItems.errorItem(error),
             ":now", n(now.toEpochMilli()),
             ":completionPending", s(JobItems.COMPLETION_PENDING)));
+  }
+
+  @Override
+  public boolean recordAdopted(
+      String jobId,
+      String executionId,
+      JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now) {
+    boolean failed = seen == JobStatus.FAILED;
+    Map<String, String> names = new HashMap<>();
+    names.put("#executionId", JobItems.EXECUTION_ID);
+    names.put("#status", JobItems.STATUS);
+    names.put("#currentStep", JobItems.CURRENT_STEP);
+    names.put("#steps", JobItems.STEPS);
+    names.put("#updatedAt", JobItems.UPDATED_AT);
+    names.put("#completion", JobItems.COMPLETION);
+    names.put("#error", JobItems.ERROR);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":execution", s(executionId));
+    values.put(":seen", s(seen.name()));
+    values.put(":new", s(newExecutionId));
+    values.put(":succeeded", s(JobStatus.SUCCEEDED.name()));
+    values.put(":run", JobItems.runItem(run));
+    values.put(":count", n(lastStep + 1L));
+    values.put(":now", n(now.toEpochMilli()));
+    values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
+    String condition = "#executionId = :execution AND #status = :seen";
+    String remove = " REMOVE #error";
+    if (failed) {
+      condition += " AND (attribute_not_exists(#completion) OR #completion <> :completionPending)";
+      names.put("#callbacks", JobItems.CALLBACKS);
+      remove += ", #callbacks";
+    }
+    String finalCondition = condition + " AND size(#steps) = :count";
+    String expression =
+        "SET #status = :succeeded, #executionId = :new, #currentStep = :count, #steps["
+            + lastStep
+            + "] = :run, #updatedAt = :now, "
+            + COMPLETION_PENDING_UPDATE
+            + remove;
+    try {
+      dynamoDb.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(Map.of(JobItems.JOB_ID, s(jobId)))
+                  .updateExpression(expression)
+                  .conditionExpression(finalCondition)
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values));
+      return true;
+    } catch (ConditionalCheckFailedException changed) {
+      return false;
+    } catch (SdkException e) {
+      throw new JobStoreException("UpdateItem (adopt) of job " + jobId + " failed", e);
+    }
   }
 
   private boolean updateAtStep(

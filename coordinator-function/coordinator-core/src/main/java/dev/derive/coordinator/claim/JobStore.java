@@ -137,4 +137,26 @@ public interface JobStore {
    */
   boolean recordFailure(
       String jobId, String executionId, int stepIndex, StepRecord run, JobError error, Instant now);
+
+  /**
+   * Ends job {@code jobId} SUCCEEDED with the derivative the last step of some execution wrote
+   * (content-addressed, so the right bytes whichever execution made them), when the record is still
+   * execution {@code executionId} with status {@code seen}: PENDING or RUNNING (an execution that
+   * replaced the one that made it, and would make the same bytes again), or FAILED with its notice
+   * no longer pending (the failure was announced; the success is a new end). The record becomes
+   * SUCCEEDED at the end of its plan under execution {@code newExecutionId} (the same id for a
+   * running execution; a new one for a FAILED record, whose callbacks were called back with the
+   * failure and are dropped), its last step {@code run}, its completion notice pending.
+   *
+   * @return whether the record changed
+   * @throws JobStoreException on a store failure
+   */
+  boolean recordAdopted(
+      String jobId,
+      String executionId,
+      dev.derive.protocol.JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now);
 }

@@ -104,7 +104,14 @@ public final class JobLifecycle {
    */
   public ClaimOutcome claim(Job candidate) {
     Instant now = clock.instant();
-    ClaimResult claim = store.claim(candidate, now, now.minus(permanentFailureHold));
+    Instant cutoff = now.minus(permanentFailureHold);
+    ClaimResult claim = store.claim(candidate, now, cutoff);
+    if (!claim.won()
+        && mayBeTakenOver(claim.job(), cutoff)
+        && notifier.announce(claim.job().jobId())) {
+      // lost only because the failure's end was not yet published: published now, claim again
+      claim = store.claim(candidate, now, cutoff);
+    }
     if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
       Job made = claim.job();
       if (cache.stepOutputExists(made.output())) {
@@ -113,6 +120,9 @@ public final class JobLifecycle {
       LOG.info(
           () -> "job " + made.jobId() + " SUCCEEDED but its derivative is gone: making it again");
       claim = store.replaceSucceeded(candidate, made.executionId());
+      if (!claim.won() && made.equals(claim.job()) && notifier.announce(made.jobId())) {
+        claim = store.replaceSucceeded(candidate, made.executionId());
+      }
       if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
         return new ClaimOutcome(ClaimOutcome.Kind.MADE, claim.job());
       }
@@ -138,6 +148,15 @@ public final class JobLifecycle {
       throw e;
     }
     return new ClaimOutcome(ClaimOutcome.Kind.WON, job);
+  }
+
+  /**
+   * Whether {@code job}, an ended record a claim lost to, is one a claim may take over once its end
+   * is published: a retryable failure, or a permanent one older than {@code cutoff}.
+   */
+  private static boolean mayBeTakenOver(Job job, Instant cutoff) {
+    return job.status() == JobStatus.FAILED
+        && (job.error().retryable() || job.updatedAt().isBefore(cutoff));
   }
 
   /**

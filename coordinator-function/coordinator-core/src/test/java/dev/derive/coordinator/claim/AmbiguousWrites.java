@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * Outcome#LOST} a caller that gives up ({@link JobStoreException} after the write applied). Which
  * write strikes is the {@code strike} function's choice, by write name ({@code claim}, {@code
  * replaceSucceeded}, {@code markDispatched}, {@code recordStarted}, {@code recordSuccess}, {@code
- * recordAdvance}, {@code recordLastSuccess}, {@code recordFailure}, {@code recordRecovery}).
+ * recordAdvance}, {@code recordLastSuccess}, {@code recordFailure}, {@code recordAdopted}).
  */
 public class AmbiguousWrites implements JobStore {
   /** What happens to one write. */
@@ -106,5 +106,19 @@ public class AmbiguousWrites implements JobStore {
       String jobId, String executionId, int step, StepRecord run, JobError error, Instant now) {
     return write(
         "recordFailure", () -> store.recordFailure(jobId, executionId, step, run, error, now));
+  }
+
+  @Override
+  public boolean recordAdopted(
+      String jobId,
+      String executionId,
+      dev.derive.protocol.JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now) {
+    return write(
+        "recordAdopted",
+        () -> store.recordAdopted(jobId, executionId, seen, newExecutionId, lastStep, run, now));
   }
 }

@@ -177,6 +177,44 @@ public class InMemoryJobStore implements JobStore {
                 j.leaseExpiresAt()));
   }
 
+  @Override
+  public synchronized boolean recordAdopted(
+      String jobId,
+      String executionId,
+      JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now) {
+    Job job = jobs.get(jobId);
+    if (job == null
+        || !job.executionId().equals(executionId)
+        || job.status() != seen
+        || job.steps().size() != lastStep + 1) {
+      return false;
+    }
+    Job done = with(job, JobStatus.SUCCEEDED, lastStep + 1, lastStep, run, null, now, now);
+    jobs.put(
+        jobId,
+        stored(
+            new Job(
+                done.jobId(),
+                done.status(),
+                done.plan(),
+                done.currentStep(),
+                done.source(),
+                done.output(),
+                done.steps(),
+                null,
+                done.createdAt(),
+                done.updatedAt(),
+                done.leaseExpiresAt(),
+                done.expiresAt(),
+                done.traceId(),
+                newExecutionId)));
+    return true;
+  }
+
   private static boolean atStep(Job job, String executionId, int stepIndex) {
     return job != null
         && Objects.equals(job.executionId(), executionId == null ? "" : executionId)

@@ -233,6 +233,87 @@ class CompletionEventsTest {
     }
   }
 
+  /**
+   * Issue 26 item 10: the progress function queued a failure's callbacks and died before marking
+   * the notice sent; the next request claims the job again. The callbacks belong to the failure:
+   * they must not be carried to the retry and called back again, under the same delivery id, with
+   * the retry's success.
+   */
+  @Test
+  void callbacksQueuedWithAFailureWhoseNoticeWasNotMarkedAreNeverCalledBackWithTheRetry() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    String delivery = registrar.register(id, false, "https://hooks.example.com/a", Map.of());
+    CompletionOutbox diesBeforeMarking =
+        new CompletionOutbox() {
+          @Override
+          public java.util.Optional<PendingCompletion> pending(String jobId) {
+            return outbox.pending(jobId);
+          }
+
+          @Override
+          public boolean markSent(String jobId, String executionId) {
+            throw new IllegalStateException("injected crash before marking the notice sent");
+          }
+
+          @Override
+          public Registration register(String jobId, Callback callback) {
+            return outbox.register(jobId, callback);
+          }
+        };
+    JobLifecycle dying =
+        new JobLifecycle(
+            store,
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            new CompletionNotifier(
+                diesBeforeMarking, publisher, new SqsCallbackQueue(sqs, callbackQueue)));
+    StepResult timedOut =
+        StepResult.failure(step, new StepError("timeout", "slow", true), 1000, 2000).withAttempt(3);
+    assertThatThrownBy(() -> dying.apply(timedOut)).hasMessageContaining("injected crash");
+
+    StepMessage retry = started(id, 1);
+    lifecycle.apply(success(retry));
+
+    List<JsonNode> calls = drain(callbackQueue);
+    assertThat(calls).isNotEmpty();
+    for (JsonNode call : calls) {
+      JsonNode body = json(call.path("body").asText());
+      if (body.path("id").asText().equals(delivery)) {
+        assertThat(body.path("type").asText()).isEqualTo("Derivative Failed");
+        assertThat(body.path("eventId").asText()).isEqualTo(id + ":" + step.executionId());
+      }
+    }
+  }
+
+  /**
+   * Also seen in issue 26: a step that ran late after its job was dead-lettered wrote the
+   * derivative; GET, POST and /content said SUCCEEDED, the record and its one event FAILED. The
+   * bytes decide: the late success ends the job SUCCEEDED as a new execution, with its own event.
+   */
+  @Test
+  void aLateSuccessAfterTheJobFailedEndsItSucceededWithANewEvent() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    assertThat(lifecycle.deadLettered(step, 3)).isEqualTo(ProgressOutcome.FAILED);
+
+    assertThat(lifecycle.apply(success(step))).isEqualTo(ProgressOutcome.SUCCEEDED);
+
+    Job done = store.find(id).orElseThrow();
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.executionId()).isNotEqualTo(step.executionId());
+    List<JsonNode> published = drain(eventsQueue);
+    assertThat(published)
+        .extracting(e -> e.path("detail-type").asText())
+        .containsExactly("Derivative Failed", "Derivative Succeeded");
+    assertThat(published.get(1).path("detail").path("eventId").asText())
+        .isEqualTo(id + ":" + done.executionId());
+  }
+
   @Test
   void aFailedStepPublishesDerivativeFailedWithTheErrorCountedFromOne() {
     String id = Jobs.newId();
@@ -404,6 +485,14 @@ class CompletionEventsTest {
       return JSON.readTree(json);
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
+    }
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
     }
   }
 }

@@ -345,6 +345,28 @@ class JobLifecycleTest {
     assertThat(job(id).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
+  /**
+   * A claim replaced an execution whose step was still in a queue's backlog; that step ran and
+   * wrote the derivative. The bytes are right whichever execution made them, so the running
+   * execution ends SUCCEEDED with them (and calls back whoever waits on it), instead of waiting for
+   * its own copy while POST and GET already answer the derivative.
+   */
+  @Test
+  void aSupersededExecutionsLastStepSuccessEndsTheRunningExecution() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 1));
+    StepMessage old = dispatcher.last();
+    clock.advance(STEP_LEASE.plusSeconds(5));
+    Job current = lifecycle.claim(candidate(id, 1)).job();
+
+    assertThat(lifecycle.apply(success(old))).isEqualTo(ProgressOutcome.SUCCEEDED);
+
+    Job done = job(id);
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.executionId()).isEqualTo(current.executionId());
+    assertThat(lifecycle.apply(success(dispatcher.last()))).isEqualTo(ProgressOutcome.IGNORED);
+  }
+
   /** Item 6: the last output landed between a request's cache miss and its claim. */
   @Test
   void aClaimThatMeetsASucceededJobWithItsDerivativeAnswersItAndNeverGoesBackwards() {
