@@ -187,17 +187,27 @@ public final class DynamoDbJobStore implements JobStore {
               b.tableName(table)
                   .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
                   .updateExpression(
-                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :carried)")
+                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :carried)"
+                          + " ADD #callbackBytes :bytes")
                   .conditionExpression("#executionId = :execution")
                   .expressionAttributeNames(
                       Map.of(
                           "#callbacks", JobItems.CALLBACKS,
+                          "#callbackBytes", JobItems.CALLBACK_BYTES,
                           "#executionId", JobItems.EXECUTION_ID))
                   .expressionAttributeValues(
                       Map.of(
-                          ":none", AttributeValue.fromL(List.of()),
-                          ":carried", callbacks,
-                          ":execution", s(candidate.executionId()))));
+                          ":none",
+                          AttributeValue.fromL(List.of()),
+                          ":carried",
+                          callbacks,
+                          ":bytes",
+                          n(
+                              callbacks.l().stream()
+                                  .mapToLong(DynamoDbCompletionOutbox::sizeOf)
+                                  .sum()),
+                          ":execution",
+                          s(candidate.executionId()))));
     } catch (ConditionalCheckFailedException claimedAgain) {
       // another claim replaced this one at once: it carries what it replaced
     } catch (SdkException e) {

@@ -56,6 +56,9 @@ final class JobItems {
   /** Callbacks registered while the job runs ({@link DynamoDbCompletionOutbox}). */
   static final String CALLBACKS = "callbacks";
 
+  /** The bytes of {@link #CALLBACKS} so far (N), bounding the item's size. */
+  static final String CALLBACK_BYTES = "callbackBytes";
+
   private static final ObjectMapper JSON =
       JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 

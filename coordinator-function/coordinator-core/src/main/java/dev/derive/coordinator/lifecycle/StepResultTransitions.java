@@ -105,6 +105,10 @@ final class StepResultTransitions {
                   + ", not the current "
                   + job.executionId()
                   + ": ignored");
+      if (job.status().isTerminal()) {
+        // an end this result brought about under another execution id (adopted) may be pending
+        notifier.announce(job.jobId());
+      }
       return ProgressOutcome.SUPERSEDED;
     }
     if (job.status().isTerminal()) {

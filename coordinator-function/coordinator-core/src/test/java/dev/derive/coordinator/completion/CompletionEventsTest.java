@@ -480,6 +480,35 @@ class CompletionEventsTest {
         .isInstanceOf(TooManyCallbacksException.class);
   }
 
+  /**
+   * Issue 26 item 14: request echoes of 40 KB each fill the 400 KB item long before 100 callbacks.
+   * The list is bounded by size too: the one that would not fit is refused as "too many" (503 with
+   * Retry-After), never a store failure, and the job still ends and calls back every one it took.
+   */
+  @Test
+  void callbacksAreBoundedBySizeSoTheJobRecordAlwaysFits() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    Map<String, Object> bigEcho = Map.of("note", "x".repeat(40_000));
+    List<String> taken = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      try {
+        taken.add(registrar.register(id, false, "https://a.example/" + i, bigEcho));
+      } catch (TooManyCallbacksException full) {
+        break;
+      }
+    }
+    assertThat(taken).hasSizeBetween(2, 4);
+
+    lifecycle.apply(success(step));
+
+    List<String> delivered = new ArrayList<>();
+    for (JsonNode call : drain(callbackQueue)) {
+      delivered.add(call.path("id").asText());
+    }
+    assertThat(delivered).containsExactlyInAnyOrderElementsOf(taken);
+  }
+
   private static JsonNode read(String json) {
     try {
       return JSON.readTree(json);
