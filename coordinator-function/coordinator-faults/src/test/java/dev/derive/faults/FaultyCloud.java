@@ -684,9 +684,17 @@ final class FaultyCloud {
 
     @Override
     public boolean recordFailure(
-        String jobId, String executionId, int step, StepRecord run, JobError error, Instant now) {
+        String jobId,
+        String executionId,
+        int step,
+        StepRecord run,
+        JobError error,
+        Instant now,
+        int streak,
+        Instant retryAfter) {
       check();
-      return tableStore.recordFailure(jobId, executionId, step, run, error, now);
+      return tableStore.recordFailure(
+          jobId, executionId, step, run, error, now, streak, retryAfter);
     }
 
     @Override

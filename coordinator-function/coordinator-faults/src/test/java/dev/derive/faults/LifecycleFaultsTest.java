@@ -384,6 +384,12 @@ class LifecycleFaultsTest {
             tally.problems.add("seed " + seed + ": permanent failure " + e.getMessage());
             break;
           }
+          // the client honours Retry-After: a retryable failure is held by its backoff
+          e.retryAfter()
+              .ifPresent(
+                  at ->
+                      cloud.clock.advance(
+                          Duration.between(cloud.clock.instant(), at).plusSeconds(1)));
           continue;
         }
         fingerprints.add(answer.jobId());

@@ -12,6 +12,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ public final class DynamoDbJobStore implements JobStore {
           + " OR (#status IN (:pending, :running) AND #lease < :nowSeconds)"
           + " OR (#status = :failed AND #error.#retryable = :true AND "
           + NOTICE_NOT_PENDING
-          + ")"
+          + " AND (attribute_not_exists(#retryAfter) OR #retryAfter < :nowSeconds))"
           + " OR (#status = :failed AND #updatedAt < :cutoffMillis AND "
           + NOTICE_NOT_PENDING
           + ")";
@@ -93,7 +94,8 @@ public final class DynamoDbJobStore implements JobStore {
             "#error", JobItems.ERROR,
             "#retryable", JobItems.RETRYABLE,
             "#updatedAt", JobItems.UPDATED_AT,
-            "#completion", JobItems.COMPLETION),
+            "#completion", JobItems.COMPLETION,
+            "#retryAfter", JobItems.RETRY_AFTER),
         Map.of(
             ":pending", s(JobStatus.PENDING.name()),
             ":running", s(JobStatus.RUNNING.name()),
@@ -136,8 +138,7 @@ public final class DynamoDbJobStore implements JobStore {
                       .returnValues(ReturnValue.ALL_OLD)
                       .returnValuesOnConditionCheckFailure(
                           ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      carryOverCallbacks(candidate, replaced.attributes());
-      return new ClaimResult(true, candidate);
+      return new ClaimResult(true, carryOver(candidate, replaced.attributes()));
     } catch (ConditionalCheckFailedException lost) {
       if (lost.hasItem() && !lost.item().isEmpty()) {
         Job found = JobItems.fromItem(lost.item());
@@ -160,60 +161,76 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   /**
-   * Moves the callbacks of a record a claim replaced onto the new one when the replaced execution
-   * never ended (a lost execution: its lease lapsed while PENDING or RUNNING): its requests are
-   * called back when the new execution ends. An ended record is replaced only once its end was
-   * published ({@link #NOTICE_NOT_PENDING}), and its callbacks with it, so they stay behind ({@code
-   * docs/completion-events.md}). The new record holds no callbacks yet (they are registered after a
-   * request is answered), so the list is at most {@link
-   * dev.derive.coordinator.completion.CompletionOutbox#MAX_CALLBACKS}. A claimer that dies between
-   * the two writes loses them.
+   * Carries what a replaced record hands on to the claim that replaced it, in one conditional
+   * write: the callbacks of an execution that never ended (a lost execution: its lease lapsed while
+   * PENDING or RUNNING), called back when the new execution ends; and the failure streak of a
+   * retryable failure or a lost execution, so the backoff keeps growing. An ended record is
+   * replaced only once its end was published ({@link #NOTICE_NOT_PENDING}), its callbacks with it,
+   * so they stay behind ({@code docs/completion-events.md}). The new record holds no callbacks yet
+   * (they are registered after a request is answered), so the list stays within its bounds. A
+   * claimer that dies between the two writes loses both.
+   *
+   * @return the candidate as it now is (its failure streak carried)
    */
-  private void carryOverCallbacks(Job candidate, Map<String, AttributeValue> replaced) {
-    if (replaced == null || !replaced.containsKey(JobItems.CALLBACKS)) {
-      return;
+  private Job carryOver(Job candidate, Map<String, AttributeValue> replaced) {
+    if (replaced == null || replaced.isEmpty() || !replaced.containsKey(JobItems.STATUS)) {
+      return candidate;
     }
-    AttributeValue status = replaced.get(JobItems.STATUS);
+    JobStatus status = JobStatus.valueOf(replaced.get(JobItems.STATUS).s());
+    boolean lost = !status.isTerminal();
+    AttributeValue error = replaced.get(JobItems.ERROR);
+    boolean retryableFailure =
+        status == JobStatus.FAILED
+            && error != null
+            && error.hasM()
+            && Boolean.TRUE.equals(error.m().get(JobItems.RETRYABLE).bool());
+    AttributeValue streakItem = replaced.get(JobItems.FAILURE_STREAK);
+    int streak =
+        (lost || retryableFailure) && streakItem != null ? Integer.parseInt(streakItem.n()) : 0;
     AttributeValue callbacks = replaced.get(JobItems.CALLBACKS);
-    boolean ended = status == null || JobStatus.valueOf(status.s()).isTerminal();
-    if (ended // its end was published with its callbacks before it could be replaced
-        || !callbacks.hasL()
-        || callbacks.l().isEmpty()) {
-      return;
+    boolean carryCallbacks =
+        lost && callbacks != null && callbacks.hasL() && !callbacks.l().isEmpty();
+    if (!carryCallbacks && streak == 0) {
+      return candidate;
     }
+    List<String> sets = new ArrayList<>();
+    Map<String, String> names = new HashMap<>();
+    Map<String, AttributeValue> values = new HashMap<>();
+    names.put("#executionId", JobItems.EXECUTION_ID);
+    values.put(":execution", s(candidate.executionId()));
+    String add = "";
+    if (carryCallbacks) {
+      sets.add("#callbacks = list_append(if_not_exists(#callbacks, :none), :carried)");
+      names.put("#callbacks", JobItems.CALLBACKS);
+      names.put("#callbackBytes", JobItems.CALLBACK_BYTES);
+      values.put(":none", AttributeValue.fromL(List.of()));
+      values.put(":carried", callbacks);
+      values.put(
+          ":bytes", n(callbacks.l().stream().mapToLong(DynamoDbCompletionOutbox::sizeOf).sum()));
+      add = " ADD #callbackBytes :bytes";
+    }
+    if (streak > 0) {
+      sets.add("#failureStreak = :streak");
+      names.put("#failureStreak", JobItems.FAILURE_STREAK);
+      values.put(":streak", n(streak));
+    }
+    String expression = "SET " + String.join(", ", sets) + add;
     try {
       dynamoDb.updateItem(
           b ->
               b.tableName(table)
                   .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
-                  .updateExpression(
-                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :carried)"
-                          + " ADD #callbackBytes :bytes")
+                  .updateExpression(expression)
                   .conditionExpression("#executionId = :execution")
-                  .expressionAttributeNames(
-                      Map.of(
-                          "#callbacks", JobItems.CALLBACKS,
-                          "#callbackBytes", JobItems.CALLBACK_BYTES,
-                          "#executionId", JobItems.EXECUTION_ID))
-                  .expressionAttributeValues(
-                      Map.of(
-                          ":none",
-                          AttributeValue.fromL(List.of()),
-                          ":carried",
-                          callbacks,
-                          ":bytes",
-                          n(
-                              callbacks.l().stream()
-                                  .mapToLong(DynamoDbCompletionOutbox::sizeOf)
-                                  .sum()),
-                          ":execution",
-                          s(candidate.executionId()))));
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values));
     } catch (ConditionalCheckFailedException claimedAgain) {
       // another claim replaced this one at once: it carries what it replaced
     } catch (SdkException e) {
       throw new JobStoreException(
           "UpdateItem carrying callbacks over to job " + candidate.jobId() + " failed", e);
     }
+    return candidate.withFailureStreak(streak);
   }
 
   @Override
@@ -366,26 +383,41 @@ public final class DynamoDbJobStore implements JobStore {
       int stepIndex,
       StepRecord run,
       JobError error,
-      Instant now) {
+      Instant now,
+      int failureStreak,
+      Instant retryAfter) {
+    Map<String, String> names = new HashMap<>();
+    names.put("#steps", JobItems.STEPS);
+    names.put("#error", JobItems.ERROR);
+    names.put("#updatedAt", JobItems.UPDATED_AT);
+    names.put("#completion", JobItems.COMPLETION);
+    names.put("#failureStreak", JobItems.FAILURE_STREAK);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":run", JobItems.runItem(run));
+    values.put(":newStatus", s(JobStatus.FAILED.name()));
+    values.put(":error", JobItems.errorItem(error));
+    values.put(":now", n(now.toEpochMilli()));
+    values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
+    values.put(":streak", n(failureStreak));
+    String hold = "";
+    if (retryAfter != null) {
+      names.put("#retryAfter", JobItems.RETRY_AFTER);
+      values.put(":retryAfter", n(retryAfter.getEpochSecond()));
+      hold = ", #retryAfter = :retryAfter";
+    }
     return updateAtStep(
         jobId,
         executionId,
         stepIndex,
         "SET #steps["
             + stepIndex
-            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now, "
+            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now,"
+            + " #failureStreak = :streak"
+            + hold
+            + ", "
             + COMPLETION_PENDING_UPDATE,
-        Map.of(
-            "#steps", JobItems.STEPS,
-            "#error", JobItems.ERROR,
-            "#updatedAt", JobItems.UPDATED_AT,
-            "#completion", JobItems.COMPLETION),
-        Map.of(
-            ":run", JobItems.runItem(run),
-            ":newStatus", s(JobStatus.FAILED.name()),
-            ":error", JobItems.errorItem(error),
-            ":now", n(now.toEpochMilli()),
-            ":completionPending", s(JobItems.COMPLETION_PENDING)));
+        names,
+        values);
   }
 
   @Override

@@ -136,7 +136,16 @@ final class DeadLetterFailures {
             0,
             false,
             before.attempts());
-    boolean changed = store.recordFailure(jobId, executionId, index, failed, error, now);
+    boolean changed =
+        store.recordFailure(
+            jobId,
+            executionId,
+            index,
+            failed,
+            error,
+            now,
+            RetryBackoff.streakAfter(job, error.retryable()),
+            RetryBackoff.retryAfter(job, error.retryable(), now));
     if (!changed) {
       return ProgressOutcome.IGNORED;
     }

@@ -143,7 +143,9 @@ public final class JobLifecycle {
           index,
           job.steps().get(index),
           new JobError(DispatchFailedException.KIND, e.getMessage(), index, true),
-          clock.instant());
+          clock.instant(),
+          RetryBackoff.streakAfter(job, true),
+          RetryBackoff.retryAfter(job, true, clock.instant()));
       announceBesides(job.jobId(), e);
       throw e;
     }
@@ -154,9 +156,15 @@ public final class JobLifecycle {
    * Whether {@code job}, an ended record a claim lost to, is one a claim may take over once its end
    * is published: a retryable failure, or a permanent one older than {@code cutoff}.
    */
-  private static boolean mayBeTakenOver(Job job, Instant cutoff) {
+  private boolean mayBeTakenOver(Job job, Instant cutoff) {
     return job.status() == JobStatus.FAILED
-        && (job.error().retryable() || job.updatedAt().isBefore(cutoff));
+        && (job.error().retryable()
+            ? job.retryAfter() == null || job.retryAfter().isBefore(clockNow())
+            : job.updatedAt().isBefore(cutoff));
+  }
+
+  private Instant clockNow() {
+    return clock.instant();
   }
 
   /**

@@ -144,7 +144,9 @@ final class StepResultTransitions {
               index,
               run(result, StepRecord.FAILED),
               new JobError(error.type(), error.detail(), index, error.retryable()),
-              now);
+              now,
+              RetryBackoff.streakAfter(job, error.retryable()),
+              RetryBackoff.retryAfter(job, error.retryable(), now));
       if (!changed) {
         // An SDK retry of a write whose first attempt applied finds it done: publish its end.
         notifier.announce(job.jobId());

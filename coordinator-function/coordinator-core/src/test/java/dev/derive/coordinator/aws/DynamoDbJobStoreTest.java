@@ -43,7 +43,9 @@ class DynamoDbJobStoreTest extends JobStoreContract {
         0,
         dev.derive.coordinator.job.StepRecord.pending("image"),
         new dev.derive.coordinator.job.JobError("timeout", "slow", 0, true),
-        t0);
+        t0,
+        1,
+        null);
     dev.derive.coordinator.job.Job retry =
         dev.derive.coordinator.Jobs.claimed(job.jobId(), 1, t0, java.time.Duration.ofSeconds(60));
 

@@ -103,9 +103,17 @@ public class AmbiguousWrites implements JobStore {
 
   @Override
   public boolean recordFailure(
-      String jobId, String executionId, int step, StepRecord run, JobError error, Instant now) {
+      String jobId,
+      String executionId,
+      int step,
+      StepRecord run,
+      JobError error,
+      Instant now,
+      int streak,
+      Instant retryAfter) {
     return write(
-        "recordFailure", () -> store.recordFailure(jobId, executionId, step, run, error, now));
+        "recordFailure",
+        () -> store.recordFailure(jobId, executionId, step, run, error, now, streak, retryAfter));
   }
 
   @Override

@@ -29,7 +29,10 @@ public class InMemoryJobStore implements JobStore {
         existing == null
             || (!existing.status().isTerminal()
                 && existing.leaseExpiresAt().getEpochSecond() < now.getEpochSecond())
-            || (existing.status() == JobStatus.FAILED && existing.error().retryable())
+            || (existing.status() == JobStatus.FAILED
+                && existing.error().retryable()
+                && (existing.retryAfter() == null
+                    || existing.retryAfter().getEpochSecond() < now.getEpochSecond()))
             || (existing.status() == JobStatus.FAILED
                 && existing.updatedAt().toEpochMilli() < cutoff.toEpochMilli());
     return put(candidate, existing, claimable);
@@ -53,8 +56,13 @@ public class InMemoryJobStore implements JobStore {
       // a repeated claim finds its own record (an SDK retry of a write that applied): won
       return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
     }
-    jobs.put(candidate.jobId(), stored(candidate));
-    return new ClaimResult(true, candidate);
+    boolean carries =
+        existing != null
+            && (!existing.status().isTerminal()
+                || (existing.status() == JobStatus.FAILED && existing.error().retryable()));
+    Job written = carries ? candidate.withFailureStreak(existing.failureStreak()) : candidate;
+    jobs.put(candidate.jobId(), stored(written));
+    return new ClaimResult(true, written);
   }
 
   @Override
@@ -159,22 +167,43 @@ public class InMemoryJobStore implements JobStore {
       int stepIndex,
       StepRecord run,
       JobError error,
-      Instant now) {
+      Instant now,
+      int failureStreak,
+      Instant retryAfter) {
     if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
       return false;
     }
     return update(
         jobId,
-        j ->
-            with(
-                j,
-                JobStatus.FAILED,
-                j.currentStep(),
-                stepIndex,
-                run,
-                error,
-                now,
-                j.leaseExpiresAt()));
+        j -> {
+          Job failed =
+              with(
+                  j,
+                  JobStatus.FAILED,
+                  j.currentStep(),
+                  stepIndex,
+                  run,
+                  error,
+                  now,
+                  j.leaseExpiresAt());
+          return new Job(
+              failed.jobId(),
+              failed.status(),
+              failed.plan(),
+              failed.currentStep(),
+              failed.source(),
+              failed.output(),
+              failed.steps(),
+              failed.error(),
+              failed.createdAt(),
+              failed.updatedAt(),
+              failed.leaseExpiresAt(),
+              failed.expiresAt(),
+              failed.traceId(),
+              failed.executionId(),
+              failureStreak,
+              retryAfter);
+        });
   }
 
   @Override
@@ -211,7 +240,9 @@ public class InMemoryJobStore implements JobStore {
                 done.leaseExpiresAt(),
                 done.expiresAt(),
                 done.traceId(),
-                newExecutionId)));
+                newExecutionId,
+                done.failureStreak(),
+                null)));
     return true;
   }
 
@@ -252,7 +283,9 @@ public class InMemoryJobStore implements JobStore {
         lease,
         j.expiresAt(),
         j.traceId(),
-        j.executionId());
+        j.executionId(),
+        j.failureStreak(),
+        j.retryAfter());
   }
 
   /** The job as DynamoDB keeps it: instants in whole seconds or milliseconds. */
@@ -277,7 +310,9 @@ public class InMemoryJobStore implements JobStore {
         Instant.ofEpochSecond(j.leaseExpiresAt().getEpochSecond()),
         Instant.ofEpochSecond(j.expiresAt().getEpochSecond()),
         j.traceId(),
-        j.executionId());
+        j.executionId(),
+        j.failureStreak(),
+        j.retryAfter() == null ? null : Instant.ofEpochSecond(j.retryAfter().getEpochSecond()));
   }
 
   private static StepRecord storedRun(StepRecord r) {

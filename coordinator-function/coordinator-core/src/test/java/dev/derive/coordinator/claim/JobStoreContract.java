@@ -76,7 +76,9 @@ public abstract class JobStoreContract {
                     0,
                     StepRecord.pending("image"),
                     new JobError("timeout", "slow", 0, retryable),
-                    at))
+                    at,
+                    1,
+                    null))
         .isTrue();
     published(job.jobId(), job.executionId());
   }
@@ -151,6 +153,40 @@ public abstract class JobStoreContract {
 
     assertThat(store().claim(Jobs.claimed(job.jobId(), 1, later, LEASE), later, NO_CUTOFF).won())
         .isTrue();
+  }
+
+  /**
+   * Issue 26 item 7: a retryable failure is taken over only after its retry-after, and the claim
+   * that takes it over carries its failure streak on, so the next failure's backoff grows.
+   */
+  @Test
+  void aRetryableFailureIsHeldUntilItsRetryAfterAndItsStreakIsCarriedOn() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    assertThat(
+            store()
+                .recordFailure(
+                    job.jobId(),
+                    job.executionId(),
+                    0,
+                    StepRecord.pending("image"),
+                    new JobError("timeout", "slow", 0, true),
+                    T0,
+                    2,
+                    T0.plusSeconds(30)))
+        .isTrue();
+    published(job.jobId(), job.executionId());
+    Instant within = T0.plusSeconds(20);
+    Instant after = T0.plusSeconds(31);
+
+    ClaimResult held =
+        store().claim(Jobs.claimed(job.jobId(), 1, within, LEASE), within, NO_CUTOFF);
+    ClaimResult retry = store().claim(Jobs.claimed(job.jobId(), 1, after, LEASE), after, NO_CUTOFF);
+
+    assertThat(held.won()).isFalse();
+    assertThat(held.job().retryAfter()).isEqualTo(T0.plusSeconds(30));
+    assertThat(retry.won()).isTrue();
+    assertThat(retry.job().failureStreak()).isEqualTo(2);
+    assertThat(store().find(job.jobId()).orElseThrow().failureStreak()).isEqualTo(2);
   }
 
   @Test

@@ -405,6 +405,36 @@ class JobLifecycleTest {
     assertThat(lifecycle.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.WON);
   }
 
+  /**
+   * Issue 26 item 7: an input that always times out is reclaimed at once only after its first
+   * failure; each failure after that holds the next claim off longer (30 s, 2 min, 8 min, ...), so
+   * requests for it, however many, cost a bounded number of executions.
+   */
+  @Test
+  void aJobThatKeepsFailingRetryablyIsHeldWithAGrowingBackoff() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 1));
+    int executions = 1;
+    for (Duration hold :
+        new Duration[] {
+          Duration.ZERO, Duration.ofSeconds(30), Duration.ofMinutes(2), Duration.ofMinutes(8)
+        }) {
+      lifecycle.apply(failure(dispatcher.last(), StepErrorTypes.TIMEOUT, true));
+      if (!hold.isZero()) {
+        ClaimOutcome held = lifecycle.claim(candidate(id, 1));
+        assertThat(held.kind()).as("held for %s", hold).isEqualTo(ClaimOutcome.Kind.FAILED);
+        assertThat(held.job().retryAfter()).isEqualTo(clock.instant().plus(hold));
+        clock.advance(hold.minusSeconds(1));
+        assertThat(lifecycle.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.FAILED);
+        clock.advance(Duration.ofSeconds(2));
+      }
+      assertThat(lifecycle.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.WON);
+      executions++;
+    }
+    assertThat(dispatcher.sent()).hasSize(executions);
+    assertThat(job(id).failureStreak()).isEqualTo(4);
+  }
+
   @Test
   void aPermanentFailureIsAnsweredAtOnceForItsHoldThenTriedAgain() {
     String id = Jobs.newId();
