@@ -68,6 +68,8 @@ public final class TextTransformer implements StepTransformer {
       throw new IllegalArgumentException("max text bytes must be positive: " + maxTextBytes);
     }
     this.maxTextBytes = maxTextBytes;
+    // a part's declared size can lie: POI stops inflating one past the same bound (ZipBudget)
+    org.apache.poi.openxml4j.util.ZipSecureFile.setMaxEntrySize(ZipBudget.MAX_ENTRY_BYTES);
   }
 
   @Override
@@ -85,7 +87,8 @@ public final class TextTransformer implements StepTransformer {
    * {@inheritDoc}
    *
    * @throws PermanentStepFailure {@code invalid-step}, {@code password-required}, {@code
-   *     corrupt-input}, {@code unsupported-input}, {@code output-too-large}
+   *     corrupt-input}, {@code unsupported-input}, {@code input-too-large} (a zip-packaged document
+   *     that unpacks beyond {@link ZipBudget}), {@code output-too-large}
    */
   @Override
   public void transform(StepMessage step, Path input, Path output) throws IOException {
@@ -93,6 +96,7 @@ public final class TextTransformer implements StepTransformer {
       throw invalid("a text step has exactly one operation, not " + step.operations().size());
     }
     Operation operation = step.operations().get(0);
+    ZipBudget.check(input, documentName(step.inputMediaType()));
     switch (operation.operation()) {
       case EXTRACT -> extract(step, input, output);
       case METADATA ->
