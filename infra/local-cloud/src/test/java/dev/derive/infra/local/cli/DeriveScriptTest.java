@@ -1,0 +1,75 @@
+package dev.derive.infra.local.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.infra.local.RepositoryTemplate;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The repository's {@code ./derive} script and {@code scripts/prerequisites.sh}, run as a user runs
+ * them: every command answers {@code --help} at once, and a missing system package is either
+ * installed or named with the exact command.
+ */
+class DeriveScriptTest {
+  private static final Path ROOT = RepositoryTemplate.path().toAbsolutePath().getParent();
+
+  /**
+   * Each command prints its own usage and exits 0 within seconds, before building or starting
+   * anything (a build would print "derive: packaging" and take minutes).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "up", "test", "build", "upload", "derive", "sign", "status", "logs", "redrive", "events",
+        "bench"
+      })
+  void everyCommandPrintsItsUsageAtOnce(String command) throws Exception {
+    Run run = run(List.of("./derive", command, "--help"));
+
+    assertThat(run.exit()).as(run.output()).isZero();
+    assertThat(run.output())
+        .startsWith("  ./derive " + command)
+        .doesNotContain("derive: packaging", "missing value", "derive: installing");
+  }
+
+  /**
+   * A missing package, for a user who may not install it: the script stops at once with the reason
+   * and the exact apt-get command (here with {@code id} and {@code sudo} standing in for an
+   * unprivileged user).
+   */
+  @org.junit.jupiter.api.Test
+  void aMissingPackageIsNamedWithTheCommandThatInstallsIt() throws Exception {
+    String script =
+        ". scripts/prerequisites.sh;"
+            + " derive_needs() { echo 'no-such-command-derive|pkg-one pkg-two|a reason'; };"
+            + " id() { echo 1000; }; sudo() { return 1; };"
+            + " derive_prerequisites test";
+    Run run = run(List.of("bash", "-c", script));
+
+    assertThat(run.exit()).isNotZero();
+    assertThat(run.output())
+        .contains("missing Debian packages pkg-one pkg-two, for a reason")
+        .contains("sudo sh -c 'apt-get update && apt-get install -y pkg-one pkg-two'");
+  }
+
+  private record Run(int exit, String output) {}
+
+  private static Run run(List<String> command) throws IOException, InterruptedException {
+    Process process =
+        new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
+    process.getOutputStream().close();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(command + " did not end within 60 s");
+    }
+    return new Run(
+        process.exitValue(),
+        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+}
