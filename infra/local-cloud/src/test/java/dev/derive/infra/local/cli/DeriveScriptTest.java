@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -43,7 +44,7 @@ class DeriveScriptTest {
    * and the exact apt-get command (here with {@code id} and {@code sudo} standing in for an
    * unprivileged user).
    */
-  @org.junit.jupiter.api.Test
+  @Test
   void aMissingPackageIsNamedWithTheCommandThatInstallsIt() throws Exception {
     String script =
         ". scripts/prerequisites.sh;"
@@ -58,11 +59,40 @@ class DeriveScriptTest {
         .contains("sudo sh -c 'apt-get update && apt-get install -y pkg-one pkg-two'");
   }
 
+  /**
+   * A key with a space and a non-ASCII letter: the printed URL carries it percent-encoded as UTF-8
+   * (so it can be sent as printed), and its signature is the HMAC of exactly that encoded path.
+   */
+  @Test
+  void signPercentEncodesTheKeyAndSignsThePathAsSent() throws Exception {
+    String key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    ProcessBuilder sign =
+        new ProcessBuilder("./derive", "sign", "rs:inside:256:256/uploads/my photo \u00e9.jpg");
+    sign.environment().put("DERIVE_URL_SIGNING_KEY", key);
+    Run run = run(sign);
+
+    assertThat(run.exit()).as(run.output()).isZero();
+    String url = run.output().strip();
+    String path = "/rs:inside:256:256/uploads/my%20photo%20%C3%A9.jpg";
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(
+        new javax.crypto.spec.SecretKeySpec(java.util.HexFormat.of().parseHex(key), "HmacSHA256"));
+    String signature =
+        java.util.Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
+    assertThat(url).isEqualTo("http://127.0.0.1:3000/v1/" + signature + path);
+  }
+
   private record Run(int exit, String output) {}
 
   private static Run run(List<String> command) throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
+    return run(new ProcessBuilder(command));
+  }
+
+  private static Run run(ProcessBuilder builder) throws IOException, InterruptedException {
+    List<String> command = builder.command();
+    Process process = builder.directory(ROOT.toFile()).redirectErrorStream(true).start();
     process.getOutputStream().close();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly();
