@@ -1,6 +1,5 @@
 package dev.derive.worker.markup;
 
-import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.worker.runtime.DeclarationContract;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -15,8 +14,6 @@ import org.junit.jupiter.api.TestFactory;
 class DeclarationContractTest {
   @TestFactory
   Stream<DynamicTest> theRuntimeAcceptsExactlyWhatTheDeclarationAllows() {
-    return DeclarationContract.of(
-        CapabilityDeclarations.ofThisWorker(DeclarationContractTest.class.getClassLoader()),
-        Map.of());
+    return DeclarationContract.ofThisWorker(Map.of());
   }
 }

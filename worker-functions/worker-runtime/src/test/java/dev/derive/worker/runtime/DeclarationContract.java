@@ -2,6 +2,7 @@ package dev.derive.worker.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
 import dev.derive.protocol.capability.OperationDescriptor;
@@ -59,6 +60,17 @@ public final class DeclarationContract {
   public static Stream<DynamicTest> of(
       CapabilityDescriptor declaration, Map<String, String> patternSamples) {
     return new DeclarationContract(declaration, patternSamples).cases().stream();
+  }
+
+  /**
+   * The contract's cases for the one declaration on the class path: the worker module's own.
+   *
+   * @param patternSamples a value matching each declared pattern
+   */
+  public static Stream<DynamicTest> ofThisWorker(Map<String, String> patternSamples) {
+    return of(
+        CapabilityDeclarations.ofThisWorker(DeclarationContract.class.getClassLoader()),
+        patternSamples);
   }
 
   private List<DynamicTest> cases() {
