@@ -243,15 +243,6 @@ class SampleCorpusTest {
    */
   static final Map<String, List<String>> PENDING =
       Map.of(
-          "issue 28 (HEIC input)",
-          List.of(
-              "heic/arrow.heic",
-              "heic/xiaomi.heic",
-              "heic/with-alpha-512x512.heic",
-              "heic/TestHDR.heic",
-              "heic/spatial_photo.heic",
-              "heic/sample_MP.heic",
-              "heic/truncated.heic"),
           "issue 29 (SVG input)",
           List.of(
               "svg/url-to-png.svg",
