@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The native tools the worker rows are compared with — {@code vipsthumbnail} (Debian {@code
- * libvips-tools}) and {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}) — installed with
- * {@code apt-get} when missing and the bench runs as root. A tool that cannot be had is reported,
- * and its rows are left unmeasured.
+ * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}) and {@code heif-enc}
+ * ({@code libheif-examples}, which makes the HEIC row's input) — installed with {@code apt-get}
+ * when missing and the bench runs as root. A tool that cannot be had is reported, and its rows are
+ * left unmeasured.
  */
 public final class NativeTools {
   /** Tool to the Debian package that provides it. */
@@ -26,7 +27,9 @@ public final class NativeTools {
           "pdftoppm",
           "poppler-utils",
           "pdftotext",
-          "poppler-utils");
+          "poppler-utils",
+          "heif-enc",
+          "libheif-examples");
 
   private final Map<String, Path> found = new LinkedHashMap<>();
   private String problem;

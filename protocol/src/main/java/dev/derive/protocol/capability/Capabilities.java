@@ -101,8 +101,10 @@ public final class Capabilities {
           IMAGE_TIFF,
           IMAGE_WEBP,
           IMAGE_AVIF,
-          // HEIF as Tika names it: AV1-coded HEIF is read, HEVC (HEIC) refused by the worker.
-          "image/heif");
+          // HEIF as Tika names it: image/heif (brand mif1 first), image/heic (heic, heix first);
+          // AV1 pictures through libvips, HEVC through FFmpeg (docs/heic-and-video.md)
+          "image/heif",
+          "image/heic");
 
   /** What the image capability writes; WebP, AVIF and GIF through libvips' savers. */
   private static final List<String> IMAGE_WRITES =
