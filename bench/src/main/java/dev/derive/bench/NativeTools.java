@@ -80,12 +80,17 @@ public final class NativeTools {
   }
 
   /**
-   * Runs {@code command} and waits for it.
+   * Runs {@code command} and waits for it, in the environment this JVM started with: sharp's
+   * libvips, loaded in this process for the worker rows, sets {@code VIPSHOME=/target} (its build
+   * prefix) in the process's own environment, and Debian's {@code vipsthumbnail} inheriting it
+   * finds none of its loadable modules (HEIF among them).
    *
    * @throws IOException if it cannot start, or exits non-zero (with its output)
    */
   public static void run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().remove("VIPSHOME");
+    Process process = builder.start();
     byte[] output = process.getInputStream().readAllBytes();
     if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
       throw new IOException(command + " failed: " + new String(output).strip());

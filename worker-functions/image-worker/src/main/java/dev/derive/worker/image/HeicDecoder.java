@@ -196,6 +196,9 @@ final class HeicDecoder {
                     "-nostats",
                     "-protocol_whitelist",
                     "pipe",
+                    // one picture: its wavefronts decoded in parallel; a grid: a tile per thread
+                    "-thread_type",
+                    layout.tiles().size() == 1 ? "slice" : "frame",
                     "-f",
                     "hevc",
                     "-i",
