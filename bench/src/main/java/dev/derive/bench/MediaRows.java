@@ -16,7 +16,8 @@ import java.util.Optional;
 
 /**
  * The FFmpeg rows (docs/heic-and-video.md): {@code heic_thumbnail}, a 12 MP HEIC made by libheif's
- * {@code heif-enc} from the bench's photo-like 12 MP JPEG, to a 256 px JPEG, against Debian's
+ * {@code heif-enc} from the bench's photo-like 12 MP JPEG with a 320 px thumbnail item (as iPhones
+ * write one), to a 256 px JPEG, against Debian's
  * {@code vipsthumbnail} (libvips with libheif and libde265) on the same file; {@code video_poster},
  * a 1080p H.264 MP4 (FFmpeg's {@code testsrc2}, 10 s) to a poster PNG at 5 s, against {@code ffmpeg
  * -ss 5 -i in -frames:v 1 out.png} with the same FFmpeg.
@@ -83,8 +84,9 @@ public final class MediaRows {
             "vipsthumbnail --size 256x256 (Debian libvips, libheif + libde265)",
             anchor.median(),
             1.0,
-            "ImageTransformer, FFmpeg's HEVC decoder in a process (heif-enc's single 12 MP picture,"
-                + " not an iPhone's 512 px tile grid), → 256 px JPEG q85, median of "
+            "ImageTransformer, FFmpeg's HEVC decoder in a process; heif-enc's one 12 MP picture"
+                + " (not an iPhone's grid of 512 px tiles) with a 320 px thumbnail item, which both"
+                + " sides decode for this box; → 256 px JPEG q85, median of "
                 + ours.count()
                 + "; compare thumbnail_12mp (the same photo as JPEG)"));
   }

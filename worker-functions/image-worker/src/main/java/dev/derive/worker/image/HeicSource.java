@@ -40,6 +40,9 @@ final class HeicSource implements ImageSource {
   private final int width;
   private final int height;
 
+  /** The image's thumbnail items ({@code thmb}) of its aspect ratio, smallest first. */
+  private final List<HeicSource> thumbnails = new ArrayList<>();
+
   private HeicSource(
       HeifStructure heif,
       HeifStructure.Item image,
@@ -94,53 +97,21 @@ final class HeicSource implements ImageSource {
                 + maxPixels
                 + " pixels");
       }
-      HeifStructure.Item alphaItem = heif.alphaOf(image);
-      HeicDecoder.Layout alpha = null;
-      if (alphaItem != null) {
-        HeicDecoder.Layout candidate = HeicDecoder.layout(heif, alphaItem);
-        if (candidate.width() == layout.width() && candidate.height() == layout.height()) {
-          alpha = candidate;
+      HeicSource source = picture(heif, image, layout);
+      for (HeifStructure.Item item : heif.thumbnailsOf(image)) {
+        try {
+          HeicSource thumbnail = picture(heif, item, HeicDecoder.layout(heif, item));
+          double aspect = (double) source.width / source.height;
+          double thumbnailAspect = (double) thumbnail.width / thumbnail.height;
+          if (Math.abs(thumbnailAspect / aspect - 1) < 0.02) {
+            source.thumbnails.add(thumbnail);
+          }
+        } catch (HeifStructure.Malformed | HeicDecoder.UnsupportedCoding e) {
+          // a thumbnail Derive cannot read is not used; the image itself still is
         }
       }
-      HeifStructure.CleanAperture clap = null;
-      List<Orientation> turns = new ArrayList<>();
-      for (HeifStructure.Property property : image.properties()) {
-        switch (property) {
-          case HeifStructure.CleanAperture c -> clap = c;
-          case HeifStructure.Rotation r ->
-              turns.add(
-                  switch (r.quarters()) {
-                    case 1 -> Orientation.LEFT_BOTTOM; // 90° anticlockwise
-                    case 2 -> Orientation.BOTTOM_RIGHT;
-                    case 3 -> Orientation.RIGHT_TOP; // 270° anticlockwise = 90° clockwise
-                    default -> Orientation.TOP_LEFT;
-                  });
-          case HeifStructure.Mirror m ->
-              turns.add(m.axis() == 0 ? Orientation.TOP_RIGHT : Orientation.BOTTOM_LEFT);
-          default -> {}
-        }
-      }
-      Rectangle crop = crop(clap, layout.width(), layout.height(), 1);
-      int w = crop.width;
-      int h = crop.height;
-      for (Orientation turn : turns) {
-        if (turn.swapsAxes()) {
-          int t = w;
-          w = h;
-          h = t;
-        }
-      }
-      return new HeicSource(
-          heif,
-          image,
-          layout,
-          alpha,
-          clap,
-          List.copyOf(turns),
-          colour(image, layout, heif),
-          profile(image, layout),
-          w,
-          h);
+      source.thumbnails.sort(java.util.Comparator.comparingLong(t -> (long) t.width * t.height));
+      return source;
     } catch (HeifStructure.Malformed e) {
       throw new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT,
@@ -156,6 +127,59 @@ final class HeicSource implements ImageSource {
               + e.getMessage()
               + "' inside an HEVC (HEIC) file are not supported: Derive reads HEVC and AV1 pictures");
     }
+  }
+
+  /** {@code image} with its alpha plane, clean aperture and transformations, upright size. */
+  private static HeicSource picture(
+      HeifStructure heif, HeifStructure.Item image, HeicDecoder.Layout layout)
+      throws HeifStructure.Malformed, HeicDecoder.UnsupportedCoding, IOException {
+    HeifStructure.Item alphaItem = heif.alphaOf(image);
+    HeicDecoder.Layout alpha = null;
+    if (alphaItem != null) {
+      HeicDecoder.Layout candidate = HeicDecoder.layout(heif, alphaItem);
+      if (candidate.width() == layout.width() && candidate.height() == layout.height()) {
+        alpha = candidate;
+      }
+    }
+    HeifStructure.CleanAperture clap = null;
+    List<Orientation> turns = new ArrayList<>();
+    for (HeifStructure.Property property : image.properties()) {
+      switch (property) {
+        case HeifStructure.CleanAperture c -> clap = c;
+        case HeifStructure.Rotation r ->
+            turns.add(
+                switch (r.quarters()) {
+                  case 1 -> Orientation.LEFT_BOTTOM; // 90° anticlockwise
+                  case 2 -> Orientation.BOTTOM_RIGHT;
+                  case 3 -> Orientation.RIGHT_TOP; // 270° anticlockwise = 90° clockwise
+                  default -> Orientation.TOP_LEFT;
+                });
+        case HeifStructure.Mirror m ->
+            turns.add(m.axis() == 0 ? Orientation.TOP_RIGHT : Orientation.BOTTOM_LEFT);
+        default -> {}
+      }
+    }
+    Rectangle crop = crop(clap, layout.width(), layout.height(), 1);
+    int w = crop.width;
+    int h = crop.height;
+    for (Orientation turn : turns) {
+      if (turn.swapsAxes()) {
+        int t = w;
+        w = h;
+        h = t;
+      }
+    }
+    return new HeicSource(
+        heif,
+        image,
+        layout,
+        alpha,
+        clap,
+        List.copyOf(turns),
+        colour(image, layout, heif),
+        profile(image, layout),
+        w,
+        h);
   }
 
   /** The image's {@code nclx}, or its first tile's. */
@@ -227,6 +251,36 @@ final class HeicSource implements ImageSource {
   @Override
   public BufferedImage decode(int subsampling) {
     return toSrgb(decodeAsCoded(subsampling));
+  }
+
+  /**
+   * The smallest thumbnail item covering the box, decoded whole, as libvips' thumbnail does with a
+   * HEIF's thumbnail (an iPhone photo carries a 320x240 one: a 256 px thumbnail then decodes 1
+   * tile's worth instead of 48); without one, {@link #decode} subsampled for the caller's resample.
+   */
+  @Override
+  public BufferedImage decodeScaled(int boxWidth, int boxHeight) {
+    HeicSource thumbnail = thumbnailCovering(boxWidth, boxHeight);
+    return thumbnail != null
+        ? thumbnail.decode(1)
+        : ImageSource.super.decodeScaled(boxWidth, boxHeight);
+  }
+
+  @Override
+  public java.awt.Dimension decodedSize(int boxWidth, int boxHeight) {
+    HeicSource thumbnail = thumbnailCovering(boxWidth, boxHeight);
+    return thumbnail != null
+        ? new java.awt.Dimension(thumbnail.width, thumbnail.height)
+        : ImageSource.super.decodedSize(boxWidth, boxHeight);
+  }
+
+  private HeicSource thumbnailCovering(int boxWidth, int boxHeight) {
+    for (HeicSource thumbnail : thumbnails) {
+      if (thumbnail.width >= boxWidth && thumbnail.height >= boxHeight) {
+        return thumbnail;
+      }
+    }
+    return null;
   }
 
   /** As {@link #decode}, in the colour space the file codes it in (before the ICC profile). */

@@ -232,6 +232,17 @@ final class HeifStructure {
     return result;
   }
 
+  /** The thumbnail items of {@code image} ({@code thmb} references to it), in file order. */
+  List<Item> thumbnailsOf(Item image) {
+    List<Item> result = new ArrayList<>();
+    for (Item item : items.values()) {
+      if (item.referenced("thmb").contains(image.id())) {
+        result.add(item);
+      }
+    }
+    return result;
+  }
+
   /**
    * The auxiliary alpha image of {@code image} ({@code auxl} reference, alpha {@code auxC}), or
    * {@code null}.

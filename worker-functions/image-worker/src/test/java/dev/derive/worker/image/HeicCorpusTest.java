@@ -75,6 +75,23 @@ class HeicCorpusTest {
     assertThat(meanDifference(thumbnail, reference)).isLessThan(6);
   }
 
+  /**
+   * The iPhone photo's 240x320 thumbnail item serves boxes it covers, as libvips' thumbnail does (1
+   * small picture instead of 48 tiles), and never a bigger box.
+   */
+  @Test
+  void theEmbeddedThumbnailServesTheBoxesItCoversOnly() throws IOException {
+    try (HeicSource source = heic(samples().resolve("heic/arrow.heic"))) {
+      assertThat(source.decodedSize(192, 256)).isEqualTo(new java.awt.Dimension(240, 320));
+      assertThat(source.decodedSize(240, 320)).isEqualTo(new java.awt.Dimension(240, 320));
+      assertThat(source.decodedSize(384, 512).width).isGreaterThan(240);
+      BufferedImage thumbnail = source.decodeScaled(192, 256);
+      assertThat(thumbnail.getWidth() + "x" + thumbnail.getHeight()).isEqualTo("240x320");
+      BufferedImage whole = scaled(source.decode(4), 240, 320);
+      assertThat(meanDifference(thumbnail, whole)).isLessThan(6);
+    }
+  }
+
   @Test
   void alphaIsKeptInPngWebpAndAvif() throws IOException {
     Path file = samples().resolve("heic/with-alpha-512x512.heic");
