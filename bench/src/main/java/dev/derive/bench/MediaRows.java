@@ -17,10 +17,10 @@ import java.util.Optional;
 /**
  * The FFmpeg rows (docs/heic-and-video.md): {@code heic_thumbnail}, a 12 MP HEIC made by libheif's
  * {@code heif-enc} from the bench's photo-like 12 MP JPEG with a 320 px thumbnail item (as iPhones
- * write one), to a 256 px JPEG, against Debian's
- * {@code vipsthumbnail} (libvips with libheif and libde265) on the same file; {@code video_poster},
- * a 1080p H.264 MP4 (FFmpeg's {@code testsrc2}, 10 s) to a poster PNG at 5 s, against {@code ffmpeg
- * -ss 5 -i in -frames:v 1 out.png} with the same FFmpeg.
+ * write one), to a 256 px JPEG, against Debian's {@code vipsthumbnail} (libvips with libheif and
+ * libde265) on the same file; {@code video_poster}, a 1080p H.264 MP4 (FFmpeg's {@code testsrc2},
+ * 10 s) to a poster PNG at 5 s, against {@code ffmpeg -ss 5 -i in -frames:v 1 out.png} with the
+ * same FFmpeg.
  */
 public final class MediaRows {
   private final Scale scale;
@@ -59,8 +59,17 @@ public final class MediaRows {
       return;
     }
     Path heic = scratch.resolve("photo-12mp.heic");
+    // with a 320 px thumbnail item, as an iPhone writes one (240x320 beside its 4032x3024 grid)
     NativeTools.run(
-        List.of(encoder.get().toString(), "-q", "85", "-o", heic.toString(), photo12.toString()));
+        List.of(
+            encoder.get().toString(),
+            "-q",
+            "85",
+            "-t",
+            "320",
+            "-o",
+            heic.toString(),
+            photo12.toString()));
     Stats ours = workers.compute(heic, "image/heic", WorkerRows.thumbnailTarget());
     Path out = scratch.resolve("vipsthumbnail-heic.jpg");
     Stats anchor =
