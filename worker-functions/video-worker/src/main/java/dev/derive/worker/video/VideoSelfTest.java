@@ -1,6 +1,7 @@
 package dev.derive.worker.video;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -49,7 +50,7 @@ final class VideoSelfTest {
               "probe",
               0,
               1,
-              VideoTransformer.CAPABILITY,
+              CapabilityDeclarations.ofThisWorker(VideoSelfTest.class.getClassLoader()).name(),
               List.of(new Operation(VideoTransformer.POSTER, Map.of())),
               new ObjectRef("probe", "input", null),
               "video/mp4",

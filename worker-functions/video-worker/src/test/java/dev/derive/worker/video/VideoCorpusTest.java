@@ -64,7 +64,7 @@ class VideoCorpusTest {
    */
   @Test
   void rotationAndReflectionAreBothApplied() throws IOException {
-    Operation at = new Operation(VideoTransformer.POSTER, Map.of("at", 0.5));
+    Operation at = new Operation(VideoTransformer.POSTER, Map.of("at", "0.5"));
     BufferedImage plain = run("video/sample.mp4", at);
     BufferedImage turned = run("video/sample_rotate_and_reflect.mp4", at);
 
@@ -87,7 +87,7 @@ class VideoCorpusTest {
   @ParameterizedTest
   @CsvSource({"video/hlg10-color-test.mp4", "video/dolbyVision-hdr.MOV"})
   void hdrPosterIsToneMappedNotWashedOut(String sample) throws IOException {
-    BufferedImage poster = run(sample, new Operation(VideoTransformer.POSTER, Map.of("at", 0)));
+    BufferedImage poster = run(sample, new Operation(VideoTransformer.POSTER, Map.of("at", "0")));
     Path naive = dir.resolve("naive.png");
     Ffmpeg.shared()
         .run(
@@ -116,11 +116,11 @@ class VideoCorpusTest {
   @Test
   void posterAtAPercentageOrSecondsPicksThatFrame() throws IOException {
     BufferedImage start =
-        run("video/sample.avi", new Operation(VideoTransformer.POSTER, Map.of("at", 0)));
+        run("video/sample.avi", new Operation(VideoTransformer.POSTER, Map.of("at", "0")));
     BufferedImage half =
         run("video/sample.avi", new Operation(VideoTransformer.POSTER, Map.of("at", "50%")));
     BufferedImage seconds =
-        run("video/sample.avi", new Operation(VideoTransformer.POSTER, Map.of("at", 2.0435)));
+        run("video/sample.avi", new Operation(VideoTransformer.POSTER, Map.of("at", "2.0435")));
 
     assertThat(meanDifference(half, seconds)).isLessThan(1);
     assertThat(meanDifference(start, half)).isGreaterThan(5);
@@ -380,7 +380,7 @@ class VideoCorpusTest {
         "0".repeat(64),
         0,
         1,
-        VideoTransformer.CAPABILITY,
+        "video",
         List.of(operation),
         new ObjectRef("bucket", "in", null),
         "video/mp4",

@@ -16,11 +16,12 @@ import org.junit.jupiter.api.Test;
 class VideoStepHandlerTest {
   @Inject WorkerStepHandler handler;
   @Inject VideoTransformer transformer;
+  @Inject dev.derive.protocol.capability.CapabilityDescriptor declaration;
 
   @Test
   void theArtifactServesTheVideoCapabilityAndItsProbePasses(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path scratch) throws java.io.IOException {
-    assertThat(transformer.capability()).isEqualTo("video");
+    assertThat(declaration.name()).isEqualTo("video");
     transformer.probe(scratch);
     try (var left = java.nio.file.Files.list(scratch)) {
       assertThat(left).isEmpty();
