@@ -211,8 +211,10 @@ class TemplateCrossCheckTest {
    * Every capability declared in the source tree is deployed by the template with the time budget
    * it declares (issue 9 item 4, issue 27): the Globals give its {@code <NAME>_QUEUE_URL}; the
    * function reading that queue has the declared {@code timeoutSeconds} as {@code Timeout} (a
-   * RUNNING step past it reads overdue); the declared {@code leaseSeconds} covers the queue's
-   * {@code VisibilityTimeout × maxReceiveCount}, so a queued step is never reclaimed while its
+   * RUNNING step past it reads overdue); the declared {@code leaseSeconds} covers {@code
+   * maxReceiveCount} deliveries, each hiding the message for at most the longer of the queue's
+   * {@code VisibilityTimeout} and the worker's {@code Timeout} plus one visibility heartbeat
+   * ({@code STEP_VISIBILITY_TIMEOUT_SECONDS}), so a queued step is never reclaimed while its
    * message may still be delivered. A deployment's {@code <NAME>_STEP_LEASE_SECONDS} override must
    * cover it too.
    */
@@ -267,17 +269,28 @@ class TemplateCrossCheckTest {
           .map(f -> f.environment().get(override))
           .filter(java.util.Objects::nonNull)
           .forEach(v -> leases.add(Long.parseLong(v)));
+      // A delivery hides its message for the queue's VisibilityTimeout until the worker's first
+      // beat, then up to the worker's Timeout plus one beat's visibility (the heartbeat stops with
+      // the invocation): the longer of the two bounds each delivery.
+      String beat = worker.environment().get("STEP_VISIBILITY_TIMEOUT_SECONDS");
+      if (beat == null) {
+        problems.add(worker.logicalId() + ": no STEP_VISIBILITY_TIMEOUT_SECONDS");
+        continue;
+      }
+      long heldAtMost = Math.max(visibility, worker.timeoutSeconds() + Long.parseLong(beat));
       for (long lease : leases) {
-        if (lease < (long) visibility * receives) {
+        if (lease < heldAtMost * receives) {
           problems.add(
               capability.name()
                   + ": lease "
                   + lease
                   + " s < "
+                  + heldAtMost
+                  + " s (the longer of "
                   + queueId
-                  + " "
+                  + "'s "
                   + visibility
-                  + " s x "
+                  + " s and the worker's Timeout plus a beat) x "
                   + receives);
         }
       }

@@ -45,7 +45,12 @@ class LeastPrivilegeTest {
           Map.entry("scan", "dynamodb:Scan"),
           Map.entry("transactWriteItems", "dynamodb:PutItem"),
           Map.entry("sendMessage", "sqs:SendMessage"),
-          Map.entry("sendMessageBatch", "sqs:SendMessage"));
+          Map.entry("sendMessageBatch", "sqs:SendMessage"),
+          Map.entry("getQueueUrl", "sqs:GetQueueUrl"),
+          Map.entry("changeMessageVisibility", "sqs:ChangeMessageVisibility"),
+          Map.entry("changeMessageVisibilityBatch", "sqs:ChangeMessageVisibility"),
+          Map.entry("deleteMessage", "sqs:DeleteMessage"),
+          Map.entry("deleteMessageBatch", "sqs:DeleteMessage"));
 
   private static final Pattern SDK_CALL =
       Pattern.compile("\\b(?:s3|presigner|dynamoDb|sqs)\\.(\\w+)\\(");
@@ -122,9 +127,9 @@ class LeastPrivilegeTest {
   }
 
   /**
-   * Besides its inputs, outputs and step results, a worker may put a message of its own queue back
-   * as a fresh copy (a process being replaced starts nothing; {@code SqsStepRequeue}), and no other
-   * queue's.
+   * Besides its inputs, outputs and step results, a worker may act on the messages of its own queue
+   * ({@code SqsStepQueue}), and no other queue's: keep them hidden (the visibility heartbeat), put
+   * one back as a fresh copy, and delete or release them before a process being replaced ends.
    */
   @Test
   void everyWorkerReadsItsInputsWritesItsOutputAndReportsToStepResultsOnly() {
@@ -148,6 +153,8 @@ class LeastPrivilegeTest {
               for (String own : model.consumedQueues(worker)) {
                 expected.add(new Grant("sqs:GetQueueUrl", own));
                 expected.add(new Grant("sqs:SendMessage", own));
+                expected.add(new Grant("sqs:ChangeMessageVisibility", own));
+                expected.add(new Grant("sqs:DeleteMessage", own));
               }
               assertThat(model.grants(worker)).as(id).containsExactlyInAnyOrderElementsOf(expected);
             });

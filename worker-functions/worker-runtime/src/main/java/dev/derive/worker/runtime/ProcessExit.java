@@ -10,17 +10,15 @@ package dev.derive.worker.runtime;
 public interface ProcessExit {
 
   /**
-   * Asks for the process to end after the current invocation's batch response has been returned to
-   * the Lambda runtime. Returns at once; asking again does nothing more.
+   * Ends the process now, from within the invocation, so that it never asks the Lambda Runtime API
+   * for another one (the invocation ends as {@code Runtime.ExitError}; its batch was settled with
+   * the queue first). A test's exit returns; asking again does nothing more.
    *
    * @param reason why, for the log (a human sentence)
    */
-  void exitAfterResponse(String reason);
+  void exit(String reason);
 
-  /**
-   * The production exit: {@link HaltingProcessExit#EXIT_DELAY} after the request, a daemon thread
-   * halts the JVM with status {@link HaltingProcessExit#EXIT_STATUS}.
-   */
+  /** The production exit: halts the JVM with status {@link HaltingProcessExit#EXIT_STATUS}. */
   static ProcessExit halting() {
     return new HaltingProcessExit();
   }

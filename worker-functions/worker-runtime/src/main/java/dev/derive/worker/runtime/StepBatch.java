@@ -28,12 +28,15 @@ import java.util.function.LongSupplier;
  *       (or {@code timeout}) error naming the deliveries and the last cause ({@link StepFailures});
  *   <li>once a step thread ignored its interrupt or a {@link VirtualMachineError} (out of memory,
  *       stack overflow) escaped a step, the process is no longer trustworthy: the batch's remaining
- *       deliveries (and those of any later batch) are handed back unstarted, and after the batch
- *       its {@link ProcessExit} is asked to end the process once the response is out, so the
- *       platform replaces it.
+ *       deliveries (and those of any later batch) are not started but put back on their queue as
+ *       fresh copies ({@link StepRequeue}) and acknowledged, so a healthy process runs them at once
+ *       with a receive count of 0; one that cannot be put back is handed back (reported on its last
+ *       delivery). The caller then ends the process ({@link StepWorker#exitIfUntrustworthy}).
  * </ul>
  */
 final class StepBatch {
+  private static final System.Logger LOG = System.getLogger(StepBatch.class.getName());
+
   /**
    * A step whose budget is at least this fraction of the invocation's budget had (nearly) all the
    * time an invocation can give; an overrun then fails it with {@code timeout} instead of a retry.
@@ -43,14 +46,11 @@ final class StepBatch {
   private final StepRunner runner;
   private final long deadlineMarginMillis;
   private final WorkerHealth health;
-  private final ProcessExit processExit;
 
-  StepBatch(
-      StepRunner runner, long deadlineMarginMillis, WorkerHealth health, ProcessExit processExit) {
+  StepBatch(StepRunner runner, long deadlineMarginMillis, WorkerHealth health) {
     this.runner = runner;
     this.deadlineMarginMillis = deadlineMarginMillis;
     this.health = health;
-    this.processExit = processExit;
   }
 
   /**
@@ -58,47 +58,77 @@ final class StepBatch {
    *
    * @param remainingMillis the invocation's remaining time in milliseconds, read once before each
    *     delivery; {@link Long#MAX_VALUE} when there is no deadline
+   * @param requeue where the deliveries a process being replaced does not start are put back
    * @return the message ids of the deliveries to redeliver, in batch order
    */
-  List<String> run(List<StepDelivery> deliveries, LongSupplier remainingMillis) {
+  List<String> run(
+      List<StepDelivery> deliveries, LongSupplier remainingMillis, StepRequeue requeue) {
     List<String> redeliver = new ArrayList<>();
     long invocationBudget = -1;
     for (StepDelivery delivery : deliveries) {
       try {
-        StepOutcome outcome;
         String poisonedBy = health.poisonedBy();
-        long budget = poisonedBy == null ? budgetMillis(remainingMillis.getAsLong()) : 0;
+        boolean processed;
         if (poisonedBy != null) {
-          outcome =
-              runner.handBackUnstarted(
-                  delivery,
-                  StepErrorTypes.WORKER_FAILED,
-                  "not started: this worker process is being replaced (" + poisonedBy + ")",
-                  "it was not started: its worker process had to be replaced after an earlier step"
-                      + " broke it");
-        } else if (budget == Long.MAX_VALUE) {
-          outcome = runner.run(delivery, StepBudget.UNLIMITED);
-        } else if (budget <= 0) {
-          outcome = defer(delivery);
+          // acknowledged once its fresh copy is sent: a healthy process runs that
+          processed =
+              putBack(delivery, requeue)
+                  || runner
+                      .handBackUnstarted(
+                          delivery,
+                          StepErrorTypes.WORKER_FAILED,
+                          "not started: this worker process is being replaced (" + poisonedBy + ")",
+                          "it was not started: its worker process had to be replaced after an"
+                              + " earlier step broke it")
+                      .processed();
         } else {
-          if (invocationBudget < 0) {
-            invocationBudget = budget;
+          long budget = budgetMillis(remainingMillis.getAsLong());
+          StepOutcome outcome;
+          if (budget == Long.MAX_VALUE) {
+            outcome = runner.run(delivery, StepBudget.UNLIMITED);
+          } else if (budget <= 0) {
+            outcome = defer(delivery);
+          } else {
+            if (invocationBudget < 0) {
+              invocationBudget = budget;
+            }
+            boolean whole = budget >= WHOLE_INVOCATION_FRACTION * invocationBudget;
+            outcome = runner.run(delivery, new StepBudget(budget, whole));
           }
-          boolean whole = budget >= WHOLE_INVOCATION_FRACTION * invocationBudget;
-          outcome = runner.run(delivery, new StepBudget(budget, whole));
+          processed = outcome.processed();
         }
-        if (!outcome.processed()) {
+        if (!processed) {
           redeliver.add(delivery.messageId());
         }
       } finally {
         Correlation.clearJob(); // the next delivery's lines name their own job
       }
     }
-    String poisonedBy = health.poisonedBy();
-    if (poisonedBy != null) {
-      processExit.exitAfterResponse(poisonedBy);
-    }
     return redeliver;
+  }
+
+  /**
+   * Puts a fresh copy of {@code delivery} back on its queue, not started (this process is being
+   * replaced); false if it could not be (no queue known, or the send failed).
+   */
+  private boolean putBack(StepDelivery delivery, StepRequeue requeue) {
+    if (delivery.queueArn() == null) {
+      return false;
+    }
+    try {
+      requeue.requeue(delivery.queueArn(), delivery.body());
+      LOG.log(
+          System.Logger.Level.INFO,
+          "message "
+              + delivery.messageId()
+              + " put back as a fresh copy, not started: this process is being replaced");
+      return true;
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "message " + delivery.messageId() + " could not be put back: " + e.getMessage());
+      return false;
+    }
   }
 
   /**

@@ -14,14 +14,27 @@ import java.util.Objects;
  *     milliseconds), or {@code null} if unknown
  * @param traceHeader the X-Ray trace header the message carried ({@code AWSTraceHeader}), or {@code
  *     null}
+ * @param queueArn the ARN of the queue it came from, where a fresh copy of it goes ({@link
+ *     StepRequeue}), or {@code null} if unknown
  */
 public record StepDelivery(
-    String messageId, String body, int attempt, Long sentAtMillis, String traceHeader) {
+    String messageId,
+    String body,
+    int attempt,
+    Long sentAtMillis,
+    String traceHeader,
+    String queueArn) {
   public StepDelivery {
     Objects.requireNonNull(messageId, "messageId");
     if (attempt < 1) {
       throw new IllegalArgumentException("a delivery attempt is 1 or more: " + attempt);
     }
+  }
+
+  /** A delivery whose queue is unknown (it cannot be put back as a fresh copy). */
+  public StepDelivery(
+      String messageId, String body, int attempt, Long sentAtMillis, String traceHeader) {
+    this(messageId, body, attempt, sentAtMillis, traceHeader, null);
   }
 
   /** Milliseconds the message spent in its queue until {@code nowMillis}, or null if unknown. */

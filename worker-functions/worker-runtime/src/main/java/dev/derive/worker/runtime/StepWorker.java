@@ -20,6 +20,7 @@ public final class StepWorker {
 
   private final StepBatch batch;
   private final WorkerHealth health;
+  private final ProcessExit processExit;
 
   /**
    * A worker logging to standard output, which halts the JVM when it can no longer be trusted
@@ -94,6 +95,7 @@ public final class StepWorker {
     Objects.requireNonNull(processExit, "processExit");
     WorkerHealth health = new WorkerHealth();
     this.health = health;
+    this.processExit = processExit;
     StepRunner runner =
         new StepRunner(
             declaration,
@@ -104,20 +106,49 @@ public final class StepWorker {
             stepLog,
             Objects.requireNonNull(clock),
             health);
-    this.batch = new StepBatch(runner, settings.deadlineMarginMillis(), health, processExit);
+    this.batch = new StepBatch(runner, settings.deadlineMarginMillis(), health);
     // init: a worker process killed mid-step (out of memory, timeout) left its step folder behind
     StepDirectories.sweepStale(settings.tempDirectory(), clock.instant());
   }
 
   /**
-   * Runs {@code deliveries} in order.
+   * Runs {@code deliveries} in order; on a process being replaced, none is started and each is
+   * handed back ({@link #process(List, LongSupplier, StepRequeue)} puts them back as fresh copies).
    *
    * @param remainingMillis the invocation's remaining time in milliseconds, read once per delivery
    *     ({@link Long#MAX_VALUE} for no deadline)
    * @return the message ids to redeliver (never {@code null})
    */
   public List<String> process(List<StepDelivery> deliveries, LongSupplier remainingMillis) {
-    return batch.run(deliveries, remainingMillis);
+    return process(deliveries, remainingMillis, StepRequeue.NONE);
+  }
+
+  /**
+   * Runs {@code deliveries} in order; once the process can no longer be trusted, the deliveries it
+   * does not start are put back as fresh copies through {@code requeue} (and acknowledged). The
+   * caller ends the process afterwards ({@link #exitIfUntrustworthy}).
+   *
+   * @param remainingMillis the invocation's remaining time in milliseconds, read once per delivery
+   *     ({@link Long#MAX_VALUE} for no deadline)
+   * @return the message ids to redeliver (never {@code null})
+   */
+  public List<String> process(
+      List<StepDelivery> deliveries, LongSupplier remainingMillis, StepRequeue requeue) {
+    return batch.run(deliveries, remainingMillis, Objects.requireNonNull(requeue, "requeue"));
+  }
+
+  /**
+   * Ends this process now ({@link ProcessExit}) if it can no longer be trusted, so the platform
+   * replaces it before it takes another invocation; returns (false) while it is healthy. The caller
+   * first settles its batch with the queue: nothing answers it after this.
+   */
+  public boolean exitIfUntrustworthy() {
+    String poisonedBy = health.poisonedBy();
+    if (poisonedBy == null) {
+      return false;
+    }
+    processExit.exit(poisonedBy);
+    return true;
   }
 
   /**

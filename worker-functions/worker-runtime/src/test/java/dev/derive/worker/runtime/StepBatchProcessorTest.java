@@ -20,6 +20,7 @@ import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
+import dev.derive.worker.runtime.lambda.VisibilityHeartbeat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -1044,7 +1045,7 @@ class StepBatchProcessorTest {
     }
 
     @Test
-    void anOutOfMemoryErrorIsRetriedAndTheProcessExitsAfterTheResponse() {
+    void anOutOfMemoryErrorIsRetriedAndTheProcessExits() {
       store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
       store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
 
@@ -1108,15 +1109,18 @@ class StepBatchProcessorTest {
     }
 
     /**
-     * Issue 26 item 15: invocations that reach a process being replaced (it stays up about a
-     * second) start nothing and put their messages back as fresh copies at once, acknowledged,
-     * instead of handing them back to wait 12 minutes, spend a receive, and dead-letter as
-     * worker-failed without ever having run. A copy that cannot be sent is handed back as before.
+     * Issue 26 item 15: a process that a step left untrustworthy takes no further work. Its batch
+     * is settled with the queue by the process itself, then it ends before answering, so the
+     * runtime never asks for another invocation: what it processed is deleted, what it did not
+     * start is put back as a fresh copy (run at once by a healthy process, with a receive count of
+     * 0) and deleted, what it hands back (the broken step, a copy that could not be sent) is
+     * visible again at once.
      */
     @Test
-    void aLaterBatchOnASpoiltProcessIsPutBackAsFreshCopiesAtOnce() {
-      List<String> copies = new java.util.ArrayList<>();
-      StepBatchProcessor requeueing =
+    void aBrokenProcessSettlesItsBatchWithTheQueueAndEndsBeforeAnswering() {
+      List<String> calls = new ArrayList<>();
+      RecordingQueue queue = new RecordingQueue(calls);
+      StepBatchProcessor settling =
           new StepBatchProcessor(
               new StepWorker(
                   TestDeclarations.plainText(CAPABILITY),
@@ -1126,31 +1130,108 @@ class StepBatchProcessorTest {
                   new WorkerSettings("http://queue", 10_000, 1_000, tempDir),
                   new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
                   Clock.systemUTC(),
-                  exitReasons::add),
-              (arn, body) -> {
-                if (body.contains("in/unsent")) {
-                  throw new IllegalStateException("SendMessage refused");
-                }
-                copies.add(arn + " " + body);
-              });
-      store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
-      requeueing.process(event(record("m1", step("a"))), null);
+                  reason -> calls.add("exit " + reason)),
+              queue,
+              VisibilityHeartbeat.NONE);
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.put(input("oom"), "oom".getBytes(StandardCharsets.UTF_8));
       store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
       store.put(input("unsent"), "three".getBytes(StandardCharsets.UTF_8));
-      SQSMessage b = record("m2", step("b"));
-      b.setEventSourceArn("arn:aws:sqs:us-east-1:123456789012:derive-pdf");
-      SQSMessage unsent = record("m3", step("unsent"));
 
-      SQSBatchResponse response = requeueing.process(event(b, unsent), null);
+      SQSBatchResponse response =
+          settling.process(
+              event(
+                  queued("m1", step("a")),
+                  queued("m2", step("oom")),
+                  queued("m3", step("b")),
+                  queued("m4", step("unsent"))),
+              null);
 
-      assertThat(transforms).as("nothing runs on this process").hasValue(1);
-      assertThat(copies)
-          .singleElement()
-          .asString()
-          .startsWith("arn:aws:sqs:us-east-1:123456789012:derive-pdf {");
+      assertThat(transforms).as("nothing runs after the broken step").hasValue(2);
+      assertThat(calls).hasSize(5);
+      assertThat(calls.subList(0, 4))
+          .containsExactly(
+              "requeue " + QUEUE_ARN + " in/b",
+              "requeue " + QUEUE_ARN + " in/unsent (refused)",
+              "delete [m1, m3]",
+              "visibility 0 [m2, m4]");
+      assertThat(calls.get(4)).as("last: the exit").startsWith("exit ").contains("out of memory");
       assertThat(response.getBatchItemFailures())
+          .as("what a test's exit lets it answer: the mapping would release the same")
           .extracting(BatchItemFailure::getItemIdentifier)
-          .containsExactly("m3");
+          .containsExactly("m2", "m4");
+      assertThat(finished())
+          .as("the first step's success only: the others were not started")
+          .extracting(StepResult::jobId)
+          .containsExactly(jobId("a"));
+    }
+
+    @Test
+    void aHealthyBatchIsLeftToTheEventSourceMappingToSettle() {
+      List<String> calls = new ArrayList<>();
+      StepBatchProcessor healthy =
+          new StepBatchProcessor(
+              new StepWorker(
+                  TestDeclarations.plainText(CAPABILITY),
+                  upper,
+                  store,
+                  published::add,
+                  new WorkerSettings("http://queue", 10_000, 1_000, tempDir),
+                  new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+                  Clock.systemUTC(),
+                  reason -> calls.add("exit " + reason)),
+              new RecordingQueue(calls),
+              VisibilityHeartbeat.NONE);
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.put(input("bad"), "corrupt".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response =
+          healthy.process(event(queued("m1", step("a")), queued("m2", step("bad"))), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(calls).as("no delete, no release, no exit").isEmpty();
+    }
+
+    /**
+     * Issue 26 item 15: while a step runs, the heartbeat keeps its message hidden, so only a dead
+     * process's messages reappear (within the heartbeat's timeout, not the queue's).
+     */
+    @Test
+    @Timeout(20)
+    void theHeartbeatHidesTheBatchWhileItsStepRunsAndStopsWithTheInvocation() throws Exception {
+      List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+      RecordingQueue queue =
+          new RecordingQueue(calls) {
+            @Override
+            public java.util.Set<String> changeVisibility(
+                java.util.Collection<QueuedMessage> messages, int seconds) {
+              java.util.Set<String> refused = super.changeVisibility(messages, seconds);
+              released = true; // the spinning step ends once its message was hidden
+              return refused;
+            }
+          };
+      StepBatchProcessor beating =
+          new StepBatchProcessor(
+              new StepWorker(
+                  TestDeclarations.plainText(CAPABILITY),
+                  upper,
+                  store,
+                  published::add,
+                  new WorkerSettings("http://queue", 10_000, 1_000, tempDir),
+                  new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+                  Clock.systemUTC(),
+                  reason -> calls.add("exit " + reason)),
+              queue,
+              new VisibilityHeartbeat(queue, 45));
+      store.put(input("a"), "spin".getBytes(StandardCharsets.UTF_8));
+
+      SQSBatchResponse response = beating.process(event(queued("m1", step("a"))), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(finished()).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
+      assertThat(calls)
+          .as("hidden while it ran; nothing after")
+          .containsExactly("visibility 45 [m1]");
     }
 
     @Test
@@ -1266,6 +1347,51 @@ class StepBatchProcessorTest {
     message.setAttributes(
         java.util.Map.of("ApproximateReceiveCount", Integer.toString(receiveCount)));
     return message;
+  }
+
+  private static final String QUEUE_ARN = "arn:aws:sqs:us-east-1:123456789012:derive-upper";
+
+  /** A record as the event source mapping delivers it: from {@link #QUEUE_ARN}, with a receipt. */
+  private static SQSMessage queued(String messageId, String body) {
+    SQSMessage message = record(messageId, body);
+    message.setEventSourceArn(QUEUE_ARN);
+    message.setReceiptHandle("receipt-" + messageId);
+    return message;
+  }
+
+  /**
+   * A queue that records each call as a line: "requeue ARN KEY", "delete [ids]", "visibility S
+   * [ids]"; a requeue of a step reading {@code in/unsent} is refused.
+   */
+  private static class RecordingQueue implements StepQueue {
+    private final List<String> calls;
+
+    RecordingQueue(List<String> calls) {
+      this.calls = calls;
+    }
+
+    @Override
+    public void requeue(String queueArn, String body) {
+      String key = MessageCodec.decode(body, StepMessage.class).input().key();
+      if (key.equals("in/unsent")) {
+        calls.add("requeue " + queueArn + " " + key + " (refused)");
+        throw new IllegalStateException("SendMessage refused");
+      }
+      calls.add("requeue " + queueArn + " " + key);
+    }
+
+    @Override
+    public java.util.Set<String> changeVisibility(
+        java.util.Collection<QueuedMessage> messages, int seconds) {
+      calls.add("visibility " + seconds + " " + StepQueue.ids(messages));
+      return java.util.Set.of();
+    }
+
+    @Override
+    public java.util.Set<String> delete(java.util.Collection<QueuedMessage> messages) {
+      calls.add("delete " + StepQueue.ids(messages));
+      return java.util.Set.of();
+    }
   }
 
   private static SQSMessage record(String messageId, String body) {

@@ -11,12 +11,16 @@ import java.util.Map;
  * template with other timers than the deployed ones (the template's numbers are not all parameters)
  * without a drifting copy of it.
  *
- * <p>An override replaces a property the resource itself sets (not one it inherits from {@code
- * Globals}), and only that: the resource and every key of the path must exist, and the value it
- * replaces must be a scalar or an intrinsic, never a mapping or a list. So a typo, or a template
- * that no longer has the property, fails the start with a {@link TemplateException} naming it
- * instead of silently running the template's own value. The value is a string, as a parameter value
- * is; the property's readers parse it as they parse the template's scalars.
+ * <p>{@code Globals.Function.Property[.Key...]=value} replaces a property of the {@code Globals}
+ * section's {@code Function} (e.g. {@code Globals.Function.Environment.Variables.X}), which every
+ * function inherits unless it sets its own.
+ *
+ * <p>An override replaces a property the resource (or {@code Globals.Function}) itself sets, and
+ * only that: the resource and every key of the path must exist, and the value it replaces must be a
+ * scalar or an intrinsic, never a mapping or a list. So a typo, or a template that no longer has
+ * the property, fails the start with a {@link TemplateException} naming it instead of silently
+ * running the template's own value. The value is a string, as a parameter value is; the property's
+ * readers parse it as they parse the template's scalars.
  */
 public final class PropertyOverrides {
   private PropertyOverrides() {}
@@ -33,12 +37,23 @@ public final class PropertyOverrides {
       return template;
     }
     Map<String, Template.Resource> resources = new LinkedHashMap<>(template.resources());
+    Map<String, Object> globals = template.globalsFunction();
+    for (Map.Entry<String, String> global : overrides.entrySet()) {
+      List<String> keys = List.of(global.getKey().split("\\.", -1));
+      if (keys.size() > 2 && keys.get(0).equals("Globals") && keys.get(1).equals("Function")) {
+        globals =
+            replaced(globals, keys.subList(2, keys.size()), global.getValue(), global.getKey());
+      }
+    }
     overrides.forEach(
         (path, value) -> {
           List<String> keys = List.of(path.split("\\.", -1));
           if (keys.size() < 2 || keys.stream().anyMatch(String::isEmpty)) {
             throw new TemplateException(
                 "property override " + path + " must be LogicalId.Property[.Key...]=value");
+          }
+          if (keys.get(0).equals("Globals") && keys.get(1).equals("Function")) {
+            return; // applied above
           }
           Template.Resource resource = resources.get(keys.get(0));
           if (resource == null) {
@@ -57,11 +72,7 @@ public final class PropertyOverrides {
                   resource.condition()));
         });
     return new Template(
-        template.directory(),
-        template.parameters(),
-        template.conditions(),
-        template.globalsFunction(),
-        resources);
+        template.directory(), template.parameters(), template.conditions(), globals, resources);
   }
 
   /** A copy of {@code map} with the value at {@code keys} replaced by {@code value}. */

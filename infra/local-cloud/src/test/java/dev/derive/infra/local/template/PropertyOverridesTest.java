@@ -32,6 +32,27 @@ class PropertyOverridesTest {
   }
 
   @Test
+  void anOverrideOfAGlobalsVariableReachesEveryFunctionThatDoesNotSetItsOwn() {
+    Template overridden =
+        PropertyOverrides.apply(
+            template,
+            Map.of("Globals.Function.Environment.Variables.STEP_VISIBILITY_TIMEOUT_SECONDS", "20"));
+
+    assertThat(function(overridden, "ImageWorkerFunction").environment())
+        .containsEntry("STEP_VISIBILITY_TIMEOUT_SECONDS", "20")
+        .as("its own variables are still there")
+        .containsKey("MAX_IMAGE_PIXELS");
+    assertThat(function(template, "ImageWorkerFunction").environment())
+        .containsEntry("STEP_VISIBILITY_TIMEOUT_SECONDS", "60");
+    assertThatThrownBy(
+            () ->
+                PropertyOverrides.apply(
+                    template, Map.of("Globals.Function.Environment.Variables.NO_SUCH", "1")))
+        .isInstanceOf(TemplateException.class)
+        .hasMessageContaining("sets no NO_SUCH");
+  }
+
+  @Test
   void theTemplateItselfAndTheOtherResourcesAreLeftAsTheyWere() {
     Template overridden =
         PropertyOverrides.apply(template, Map.of("ImageQueue.VisibilityTimeout", "20"));

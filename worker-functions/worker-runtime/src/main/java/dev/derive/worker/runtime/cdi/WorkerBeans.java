@@ -6,11 +6,14 @@ import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.worker.runtime.ProcessExit;
 import dev.derive.worker.runtime.StepLog;
+import dev.derive.worker.runtime.StepQueue;
 import dev.derive.worker.runtime.StepTransformer;
 import dev.derive.worker.runtime.StepWorker;
 import dev.derive.worker.runtime.WorkerSettings;
+import dev.derive.worker.runtime.aws.SqsStepQueue;
 import dev.derive.worker.runtime.aws.SqsStepResultPublisher;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
+import dev.derive.worker.runtime.lambda.VisibilityHeartbeat;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -42,7 +45,7 @@ public class WorkerBeans {
         .build();
   }
 
-  /** SQS client, for the step results. */
+  /** SQS client, for the step results and the worker's own queue. */
   @Produces
   @Singleton
   SqsClient sqs() {
@@ -98,8 +101,11 @@ public class WorkerBeans {
   }
 
   /**
-   * The processor the worker's handler delegates to; it halts the JVM shortly after returning a
-   * batch response once the process can no longer be trusted ({@link ProcessExit#halting()}).
+   * The processor the worker's handler delegates to, with the worker's own queue and a visibility
+   * heartbeat of env {@value VisibilityHeartbeat#VISIBILITY_VARIABLE} seconds (read under that very
+   * name; absent: {@value VisibilityHeartbeat#DEFAULT_VISIBILITY_SECONDS}); it halts the JVM from
+   * within the invocation once the process can no longer be trusted ({@link
+   * ProcessExit#halting()}).
    */
   @Produces
   @Singleton
@@ -108,7 +114,10 @@ public class WorkerBeans {
       StepTransformer transformer,
       S3Client s3,
       SqsClient sqs,
-      WorkerSettings settings) {
+      WorkerSettings settings,
+      @ConfigProperty(name = VisibilityHeartbeat.VISIBILITY_VARIABLE)
+          Optional<String> visibilitySeconds) {
+    StepQueue queue = new SqsStepQueue(sqs);
     return new StepBatchProcessor(
         new StepWorker(
             declaration,
@@ -119,6 +128,8 @@ public class WorkerBeans {
             new StepLog(),
             Clock.systemUTC(),
             ProcessExit.halting()),
-        new dev.derive.worker.runtime.aws.SqsStepRequeue(sqs));
+        queue,
+        new VisibilityHeartbeat(
+            queue, VisibilityHeartbeat.parseVisibilitySeconds(visibilitySeconds.orElse(null))));
   }
 }

@@ -6,9 +6,11 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFa
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.telemetry.Correlation;
+import dev.derive.worker.runtime.QueuedMessage;
 import dev.derive.worker.runtime.StepDelivery;
-import dev.derive.worker.runtime.StepRequeue;
+import dev.derive.worker.runtime.StepQueue;
 import dev.derive.worker.runtime.StepWorker;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +25,13 @@ import java.util.Objects;
  * deliveries it hands back in {@code batchItemFailures}. No type of Lambda or SQS goes past this
  * class.
  *
+ * <p>While the batch runs, a {@link VisibilityHeartbeat} keeps its messages hidden a short time at
+ * a time, so a step whose process dies is delivered again within that time. A process that a step
+ * left untrustworthy settles its batch with the queue itself (deletes what it processed, makes what
+ * it hands back visible at once; those it did not start were put back as fresh copies) and then
+ * ends from within the invocation ({@link StepWorker#exitIfUntrustworthy}), so it takes no further
+ * invocation (docs/job-lifecycle.md, "Crashes and poison").
+ *
  * <p>A context without a plausible deadline (a remaining time that is not positive or above {@link
  * StepWorker#MAX_LAMBDA_TIMEOUT_MILLIS}, e.g. a mock Runtime API without {@code
  * Lambda-Runtime-Deadline-Ms}) imposes none.
@@ -31,21 +40,28 @@ public final class StepBatchProcessor {
   private static final System.Logger LOG = System.getLogger(StepBatchProcessor.class.getName());
 
   private final StepWorker worker;
-  private final StepRequeue requeue;
+  private final StepQueue queue;
+  private final VisibilityHeartbeat heartbeat;
 
-  /** The SQS edge of {@code worker}, built once per worker process, at init; no requeue. */
+  /**
+   * The SQS edge of {@code worker}, built once per worker process, at init, with no queue access:
+   * no heartbeat, no fresh copies, no settling (the queue's own timers apply).
+   */
   public StepBatchProcessor(StepWorker worker) {
-    this(worker, StepRequeue.NONE);
+    this(worker, StepQueue.NONE, VisibilityHeartbeat.NONE);
   }
 
   /**
-   * The SQS edge of {@code worker}; an invocation that reaches a process being replaced puts its
-   * messages back as fresh copies through {@code requeue} and acknowledges them, instead of handing
-   * them back to wait out their visibility timeout.
+   * The SQS edge of {@code worker}.
+   *
+   * @param queue the worker's own queue: fresh copies of the messages a process being replaced does
+   *     not start, and the settling of its batch before it ends
+   * @param heartbeat keeps the messages of a batch hidden while it runs
    */
-  public StepBatchProcessor(StepWorker worker, StepRequeue requeue) {
+  public StepBatchProcessor(StepWorker worker, StepQueue queue, VisibilityHeartbeat heartbeat) {
     this.worker = Objects.requireNonNull(worker, "worker");
-    this.requeue = Objects.requireNonNull(requeue, "requeue");
+    this.queue = Objects.requireNonNull(queue, "queue");
+    this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
   }
 
   /**
@@ -53,45 +69,69 @@ public final class StepBatchProcessor {
    *
    * @param event the SQS batch (may be empty)
    * @param context the Lambda context, used for its deadline; {@code null} means no deadline
-   * @return the message ids SQS must redeliver, as a partial batch response (never {@code null})
+   * @return the message ids SQS must redeliver, as a partial batch response (never {@code null});
+   *     on a process that can no longer be trusted, never returns but for a test's exit
    */
   public SQSBatchResponse process(SQSEvent event, Context context) {
     List<SQSMessage> records =
         event == null || event.getRecords() == null ? List.of() : event.getRecords();
     Correlation.invocation(context == null ? null : context.getAwsRequestId());
-    String poisonedBy = worker.poisonedBy();
-    if (poisonedBy != null) {
-      records = requeueAll(records, poisonedBy);
-    }
     List<StepDelivery> deliveries = records.stream().map(StepBatchProcessor::delivery).toList();
-    List<String> redeliver = worker.process(deliveries, () -> remainingMillis(context));
+    List<QueuedMessage> held = queued(records);
+    // no invocation outlasts Lambda's longest timeout: no beat after it (the context's deadline is
+    // read once per delivery, by the worker)
+    long deadline = System.currentTimeMillis() + StepWorker.MAX_LAMBDA_TIMEOUT_MILLIS;
+    List<String> redeliver;
+    try (VisibilityHeartbeat.Hold hold = heartbeat.hold(held, deadline)) {
+      redeliver = worker.process(deliveries, () -> remainingMillis(context), queue);
+    }
+    if (worker.poisonedBy() != null) {
+      settle(held, redeliver);
+      worker.exitIfUntrustworthy();
+    }
     return new SQSBatchResponse(redeliver.stream().map(BatchItemFailure::new).toList());
   }
 
   /**
-   * Puts each record back on its queue as a fresh copy (so acknowledged) on a process being
-   * replaced, which starts no step; returns those that could not be, to be handed back.
+   * What the event source mapping would do with the batch response, done by the process itself
+   * before it ends (the mapping then sees a failed invocation and does nothing): deletes the
+   * processed messages and makes those handed back visible again at once, for a fresh process. A
+   * message this fails for reappears after the visibility the heartbeat last gave it.
    */
-  private List<SQSMessage> requeueAll(List<SQSMessage> records, String poisonedBy) {
-    List<SQSMessage> left = new java.util.ArrayList<>();
+  private void settle(List<QueuedMessage> held, List<String> redeliver) {
+    List<QueuedMessage> handedBack =
+        held.stream().filter(m -> redeliver.contains(m.messageId())).toList();
+    List<QueuedMessage> processed =
+        held.stream().filter(m -> !redeliver.contains(m.messageId())).toList();
+    try {
+      if (!processed.isEmpty()) {
+        queue.delete(processed);
+      }
+      if (!handedBack.isEmpty()) {
+        queue.changeVisibility(handedBack, 0);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "the batch could not be settled before this process ends; its messages reappear after"
+              + " their visibility timeout: "
+              + e.getMessage());
+    }
+  }
+
+  /** The records that name their queue and receipt (a test's may name neither). */
+  private static List<QueuedMessage> queued(List<SQSMessage> records) {
+    List<QueuedMessage> queued = new ArrayList<>();
     for (SQSMessage record : records) {
-      try {
-        requeue.requeue(record.getEventSourceArn(), record.getBody());
-        LOG.log(
-            System.Logger.Level.INFO,
-            "message "
-                + record.getMessageId()
-                + " put back as a fresh copy, not started: this process is being replaced ("
-                + poisonedBy
-                + ")");
-      } catch (RuntimeException e) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "message " + record.getMessageId() + " could not be put back: " + e.getMessage());
-        left.add(record);
+      if (record.getMessageId() != null
+          && record.getEventSourceArn() != null
+          && record.getReceiptHandle() != null) {
+        queued.add(
+            new QueuedMessage(
+                record.getMessageId(), record.getEventSourceArn(), record.getReceiptHandle()));
       }
     }
-    return left;
+    return queued;
   }
 
   /** The Derive view of an SQS record. */
@@ -102,7 +142,8 @@ public final class StepBatchProcessor {
         record.getBody(),
         receiveCount(attribute(attributes, "ApproximateReceiveCount")),
         sentAtMillis(attribute(attributes, "SentTimestamp")),
-        attribute(attributes, "AWSTraceHeader"));
+        attribute(attributes, "AWSTraceHeader"),
+        record.getEventSourceArn());
   }
 
   private static String attribute(Map<String, String> attributes, String name) {
