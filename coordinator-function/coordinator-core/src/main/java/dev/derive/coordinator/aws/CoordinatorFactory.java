@@ -5,6 +5,7 @@ import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.cache.RecentHits;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CallbackQueue;
 import dev.derive.coordinator.completion.CallbackRegistrar;
 import dev.derive.coordinator.completion.CallbackRetries;
@@ -86,7 +87,7 @@ public final class CoordinatorFactory {
         new Planner(deployed, settings.derivativesBucket()),
         cache,
         store,
-        lifecycle(settings, store, cache),
+        lifecycle(settings, store, cache, lostClaimWatch(settings)),
         capability ->
             capabilities
                 .named(capability)
@@ -162,7 +163,23 @@ public final class CoordinatorFactory {
                     queue,
                     settings.derivativesBucket(),
                     Clock.systemUTC(),
-                    () -> UUID.randomUUID().toString()));
+                    () -> UUID.randomUUID().toString(),
+                    lostClaimWatch(settings)));
+  }
+
+  /**
+   * Checks on a claim that has sent no step when a callback is stored on it, or that carried a lost
+   * execution's callbacks over: a delayed message to the step-results queue ({@code
+   * STEP_RESULTS_QUEUE_URL}); without that queue, none.
+   */
+  private static LostClaimWatch lostClaimWatch(CoordinatorSettings settings) {
+    return settings
+        .lookup()
+        .apply("STEP_RESULTS_QUEUE_URL")
+        .filter(url -> !url.isBlank())
+        .<LostClaimWatch>map(
+            url -> new SqsLostClaimWatch(client(SqsClient.builder()), url, Clock.systemUTC()))
+        .orElse(LostClaimWatch.NONE);
   }
 
   /** Default pause after a callback's first failed attempt: 30 s ({@link CallbackRetries}). */
@@ -289,13 +306,27 @@ public final class CoordinatorFactory {
         UUID::randomUUID);
   }
 
-  /** The progress function's lifecycle (step results and dead letters), on AWS. */
+  /**
+   * The progress function's lifecycle (step results and dead letters), on AWS; it looks for a
+   * dead-lettered step's output in the derivatives bucket (one HEAD).
+   */
   public static JobLifecycle progressLifecycle(CoordinatorSettings settings) {
-    return lifecycle(settings, jobStore(settings), null);
+    DerivativeCache outputs =
+        new DerivativeCache(
+            new S3ObjectStore(s3(settings), AwsClients.s3Presigner(settings.s3PathStyle())),
+            settings.derivativesBucket(),
+            settings.presignedUrlExpiry(),
+            RecentHits.none());
+    // a claim it makes (a lost claim's check) is sent at once; if it dies first, the check, not
+    // acknowledged, comes again: no watch of its own
+    return lifecycle(settings, jobStore(settings), outputs, LostClaimWatch.NONE);
   }
 
   private static JobLifecycle lifecycle(
-      CoordinatorSettings settings, JobStore store, DerivativeCache cache) {
+      CoordinatorSettings settings,
+      JobStore store,
+      DerivativeCache cache,
+      LostClaimWatch lostClaims) {
     CapabilityCatalogue capabilities = settings.capabilities();
     return new JobLifecycle(
         store,
@@ -311,7 +342,8 @@ public final class CoordinatorFactory {
         settings.dispatchLease(),
         settings.permanentFailureHold(),
         Clock.systemUTC(),
-        completionNotifier(settings));
+        completionNotifier(settings),
+        lostClaims);
   }
 
   /**

@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
@@ -105,32 +106,37 @@ public final class DynamoDbCompletionOutbox implements CompletionOutbox {
       return new Registration(Registered.FULL, null);
     }
     try {
-      dynamoDb.updateItem(
-          b ->
-              b.tableName(table)
-                  .key(Map.of(JobItems.JOB_ID, s(jobId)))
-                  .updateExpression(
-                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :one)"
-                          + " ADD #callbackBytes :size")
-                  .conditionExpression(REGISTER_CONDITION)
-                  .expressionAttributeNames(
-                      Map.of(
-                          "#jobId", JobItems.JOB_ID,
-                          "#status", JobItems.STATUS,
-                          "#callbacks", JobItems.CALLBACKS,
-                          "#callbackBytes", JobItems.CALLBACK_BYTES))
-                  .expressionAttributeValues(
-                      Map.of(
-                          ":pending", s(JobStatus.PENDING.name()),
-                          ":running", s(JobStatus.RUNNING.name()),
-                          ":max", n(MAX_CALLBACKS),
-                          ":room", n(MAX_CALLBACK_BYTES - size),
-                          ":size", n(size),
-                          ":none", AttributeValue.fromL(List.of()),
-                          ":one", AttributeValue.fromL(List.of(entry))))
-                  .returnValuesOnConditionCheckFailure(
-                      ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return new Registration(Registered.ON_JOB, null);
+      Map<String, AttributeValue> stored =
+          dynamoDb
+              .updateItem(
+                  b ->
+                      b.tableName(table)
+                          .key(Map.of(JobItems.JOB_ID, s(jobId)))
+                          .updateExpression(
+                              "SET #callbacks = list_append(if_not_exists(#callbacks, :none),"
+                                  + " :one) ADD #callbackBytes :size")
+                          .conditionExpression(REGISTER_CONDITION)
+                          .expressionAttributeNames(
+                              Map.of(
+                                  "#jobId", JobItems.JOB_ID,
+                                  "#status", JobItems.STATUS,
+                                  "#callbacks", JobItems.CALLBACKS,
+                                  "#callbackBytes", JobItems.CALLBACK_BYTES))
+                          .expressionAttributeValues(
+                              Map.of(
+                                  ":pending", s(JobStatus.PENDING.name()),
+                                  ":running", s(JobStatus.RUNNING.name()),
+                                  ":max", n(MAX_CALLBACKS),
+                                  ":room", n(MAX_CALLBACK_BYTES - size),
+                                  ":size", n(size),
+                                  ":none", AttributeValue.fromL(List.of()),
+                                  ":one", AttributeValue.fromL(List.of(entry))))
+                          .returnValues(ReturnValue.ALL_NEW)
+                          .returnValuesOnConditionCheckFailure(
+                              ReturnValuesOnConditionCheckFailure.ALL_OLD))
+              .attributes();
+      return new Registration(
+          Registered.ON_JOB, stored == null || stored.isEmpty() ? null : JobItems.fromItem(stored));
     } catch (ConditionalCheckFailedException refused) {
       Map<String, AttributeValue> item =
           refused.hasItem() && !refused.item().isEmpty() ? refused.item() : read(jobId);

@@ -138,7 +138,7 @@ public final class DynamoDbJobStore implements JobStore {
                       .returnValues(ReturnValue.ALL_OLD)
                       .returnValuesOnConditionCheckFailure(
                           ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return new ClaimResult(true, carryOver(candidate, replaced.attributes()));
+      return carryOver(candidate, replaced.attributes());
     } catch (ConditionalCheckFailedException lost) {
       if (lost.hasItem() && !lost.item().isEmpty()) {
         Job found = JobItems.fromItem(lost.item());
@@ -170,11 +170,12 @@ public final class DynamoDbJobStore implements JobStore {
    * (they are registered after a request is answered), so the list stays within its bounds. A
    * claimer that dies between the two writes loses both.
    *
-   * @return the candidate as it now is (its failure streak carried)
+   * @return the won claim of the candidate as it now is (its failure streak carried), saying
+   *     whether callbacks were carried over
    */
-  private Job carryOver(Job candidate, Map<String, AttributeValue> replaced) {
+  private ClaimResult carryOver(Job candidate, Map<String, AttributeValue> replaced) {
     if (replaced == null || replaced.isEmpty() || !replaced.containsKey(JobItems.STATUS)) {
-      return candidate;
+      return new ClaimResult(true, candidate);
     }
     JobStatus status = JobStatus.valueOf(replaced.get(JobItems.STATUS).s());
     boolean lost = !status.isTerminal();
@@ -191,7 +192,7 @@ public final class DynamoDbJobStore implements JobStore {
     boolean carryCallbacks =
         lost && callbacks != null && callbacks.hasL() && !callbacks.l().isEmpty();
     if (!carryCallbacks && streak == 0) {
-      return candidate;
+      return new ClaimResult(true, candidate);
     }
     List<String> sets = new ArrayList<>();
     Map<String, String> names = new HashMap<>();
@@ -226,11 +227,12 @@ public final class DynamoDbJobStore implements JobStore {
                   .expressionAttributeValues(values));
     } catch (ConditionalCheckFailedException claimedAgain) {
       // another claim replaced this one at once: it carries what it replaced
+      return new ClaimResult(true, candidate.withFailureStreak(streak));
     } catch (SdkException e) {
       throw new JobStoreException(
           "UpdateItem carrying callbacks over to job " + candidate.jobId() + " failed", e);
     }
-    return candidate.withFailureStreak(streak);
+    return new ClaimResult(true, candidate.withFailureStreak(streak), carryCallbacks);
   }
 
   @Override

@@ -100,6 +100,18 @@ public final class DerivativeCache {
     return objects.head(ref).isPresent();
   }
 
+  /**
+   * The size in bytes of a step's output, empty if it is not there (one HEAD).
+   *
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails
+   */
+  public java.util.OptionalLong stepOutputBytes(ObjectRef ref) {
+    return objects
+        .head(ref)
+        .map(m -> java.util.OptionalLong.of(m.sizeBytes()))
+        .orElse(java.util.OptionalLong.empty());
+  }
+
   /** A download of the derivative with {@code fingerprint}, without checking that it exists. */
   public PresignedDownload download(String fingerprint) {
     return objects.presignGet(

@@ -1,6 +1,8 @@
 package dev.derive.coordinator.completion;
 
+import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CompletionOutbox.Registration;
+import dev.derive.coordinator.job.Job;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -20,7 +22,9 @@ import java.util.logging.Logger;
  * </ul>
  *
  * Registration is conditional on the job not having ended, and the job's end reads its callbacks
- * after the write that ended it, so no callback falls between the two.
+ * after the write that ended it, so no callback falls between the two. A callback stored on a claim
+ * that has sent no step has that claim watched ({@link LostClaimWatch}), so it is called back even
+ * if the claimer died and nobody asks again.
  */
 public final class CallbackRegistrar {
   private static final Logger LOG = Logger.getLogger(CallbackRegistrar.class.getName());
@@ -30,21 +34,25 @@ public final class CallbackRegistrar {
   private final String derivativesBucket;
   private final Clock clock;
   private final Supplier<String> ids;
+  private final LostClaimWatch lostClaims;
 
   /**
    * @param ids new delivery ids (random UUIDs)
+   * @param lostClaims watches a claim that has sent no step when a callback is stored on it
    */
   public CallbackRegistrar(
       CompletionOutbox outbox,
       CallbackQueue queue,
       String derivativesBucket,
       Clock clock,
-      Supplier<String> ids) {
+      Supplier<String> ids,
+      LostClaimWatch lostClaims) {
     this.outbox = outbox;
     this.queue = queue;
     this.derivativesBucket = derivativesBucket;
     this.clock = clock;
     this.ids = ids;
+    this.lostClaims = lostClaims;
   }
 
   /**
@@ -70,7 +78,10 @@ public final class CallbackRegistrar {
     }
     Registration registration = outbox.register(fingerprint, callback);
     switch (registration.outcome()) {
-      case ON_JOB -> LOG.fine(() -> "callback " + callback.id() + " waits on job " + fingerprint);
+      case ON_JOB -> {
+        LOG.fine(() -> "callback " + callback.id() + " waits on job " + fingerprint);
+        watchIfNothingSent(registration.job());
+      }
       case JOB_ENDED ->
           queue.enqueue(CallbackDelivery.of(callback, CompletionEvent.ended(registration.job())));
       case FULL -> throw new TooManyCallbacksException(fingerprint);
@@ -79,5 +90,26 @@ public final class CallbackRegistrar {
               "job " + fingerprint + " has no record to register callback " + url + " on", null);
     }
     return callback.id();
+  }
+
+  /**
+   * A claim that has sent no step may be one whose claimer died before sending it: if nobody asks
+   * again, nothing would end it, and the callback just stored would never be called. Its check is
+   * sent; one that cannot be is logged (the next request for the job still ends it).
+   */
+  private void watchIfNothingSent(Job job) {
+    if (job == null || !job.sentNoStep()) {
+      return;
+    }
+    try {
+      lostClaims.watch(job);
+    } catch (RuntimeException e) {
+      LOG.warning(
+          () ->
+              "the claim of job "
+                  + job.jobId()
+                  + " has sent no step and could not be watched: "
+                  + e.getMessage());
+    }
   }
 }

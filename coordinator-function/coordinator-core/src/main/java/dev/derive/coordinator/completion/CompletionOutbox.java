@@ -35,7 +35,10 @@ public interface CompletionOutbox {
     NO_JOB
   }
 
-  /** The outcome of {@link #register}: how, and the job as found when it was not stored. */
+  /**
+   * The outcome of {@link #register}: how, and the job as found when it was not stored, or as it is
+   * with the callback when it was ({@code null} if the store did not say).
+   */
   record Registration(Registered outcome, Job job) {}
 
   /** Most callbacks one job record holds. */

@@ -1,5 +1,6 @@
 package dev.derive.coordinator.lifecycle;
 
+import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.job.Job;
@@ -12,11 +13,14 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Fails a job whose step message or step result exhausted its deliveries and reached a dead-letter
  * queue, with a retryable {@code dead-lettered} error naming the step, if the job is still at that
- * step of that execution.
+ * step of that execution. A step message whose output is in the bucket (its worker wrote it and
+ * died before reporting, on its last delivery) is not a failure: the output is applied as the
+ * step's success, which ends the job SUCCEEDED (or advances it) with its one event.
  */
 final class DeadLetterFailures {
   private static final java.util.logging.Logger LOG =
@@ -25,15 +29,42 @@ final class DeadLetterFailures {
   private final JobStore store;
   private final Clock clock;
   private final CompletionNotifier notifier;
+  private final DerivativeCache outputs;
 
-  DeadLetterFailures(JobStore store, Clock clock, CompletionNotifier notifier) {
+  /**
+   * @param outputs where a dead-lettered step's output is looked for ({@code null}: never)
+   */
+  DeadLetterFailures(
+      JobStore store, Clock clock, CompletionNotifier notifier, DerivativeCache outputs) {
     this.store = store;
     this.clock = clock;
     this.notifier = notifier;
+    this.outputs = outputs;
   }
 
-  /** See {@link JobLifecycle#deadLettered}. */
-  ProgressOutcome stepMessage(StepMessage step, int receives) {
+  /**
+   * See {@link JobLifecycle#deadLettered}.
+   *
+   * @param results applies the step's output as its success when it is in the bucket
+   * @throws dev.derive.storage.ObjectStoreException if the output could not be looked for (retry
+   *     the dead letter)
+   */
+  ProgressOutcome stepMessage(StepMessage step, int receives, StepResultTransitions results) {
+    OptionalLong made =
+        outputs == null ? OptionalLong.empty() : outputs.stepOutputBytes(step.output());
+    if (made.isPresent()) {
+      long now = clock.millis();
+      LOG.info(
+          () ->
+              "dead-lettered step "
+                  + step.stepIndex()
+                  + " of job "
+                  + step.jobId()
+                  + " wrote its output before its worker died: applied as its success");
+      return results.apply(
+          StepResult.success(step, made.getAsLong(), now, now, true)
+              .withAttempt(Math.max(receives, 1)));
+    }
     String detail =
         "step "
             + (step.stepIndex() + 1)

@@ -1,8 +1,10 @@
 package dev.derive.coordinator.lifecycle;
 
 import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
@@ -55,10 +57,11 @@ public final class JobLifecycle {
   private final Duration permanentFailureHold;
   private final Clock clock;
   private final CompletionNotifier notifier;
+  private final LostClaimWatch lostClaims;
 
   /**
-   * @param cache where derivatives are looked up when a claim meets a SUCCEEDED job ({@code null}
-   *     for the progress function, which never claims)
+   * @param cache where derivatives are looked up when a claim meets a SUCCEEDED job, and a
+   *     dead-lettered step's output ({@code null}: neither, for tests of the transitions alone)
    * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
    * @param dispatchLease the lease of a claim until its step is known to be queued
    * @param permanentFailureHold how long a permanent failure is answered before a retry may claim
@@ -75,12 +78,39 @@ public final class JobLifecycle {
       Duration permanentFailureHold,
       Clock clock,
       CompletionNotifier notifier) {
+    this(
+        store,
+        dispatcher,
+        cache,
+        stepLease,
+        dispatchLease,
+        permanentFailureHold,
+        clock,
+        notifier,
+        LostClaimWatch.NONE);
+  }
+
+  /**
+   * @param lostClaims watches a won claim that carried a lost execution's callbacks over, before
+   *     its step is sent (its claimer may die before the send)
+   */
+  public JobLifecycle(
+      JobStore store,
+      StepDispatcher dispatcher,
+      DerivativeCache cache,
+      StepLeases stepLease,
+      Duration dispatchLease,
+      Duration permanentFailureHold,
+      Clock clock,
+      CompletionNotifier notifier,
+      LostClaimWatch lostClaims) {
+    this.lostClaims = lostClaims;
     this.notifier = notifier;
     this.store = store;
     this.cache = cache;
     this.steps = new StepDispatch(store, dispatcher, stepLease, clock);
     this.results = new StepResultTransitions(store, steps, clock, notifier);
-    this.deadLetters = new DeadLetterFailures(store, clock, notifier);
+    this.deadLetters = new DeadLetterFailures(store, clock, notifier, cache);
     this.dispatchLease = dispatchLease;
     this.permanentFailureHold = permanentFailureHold;
     this.clock = clock;
@@ -131,6 +161,9 @@ public final class JobLifecycle {
       boolean failed = job.status() == JobStatus.FAILED;
       return new ClaimOutcome(failed ? ClaimOutcome.Kind.FAILED : ClaimOutcome.Kind.JOINED, job);
     }
+    if (claim.carriedCallbacks()) {
+      watch(job);
+    }
     int index = job.currentStep();
     StepMessage first = StepMessages.first(job);
     try {
@@ -152,6 +185,18 @@ public final class JobLifecycle {
   }
 
   /**
+   * Has the claim {@code job}, which carried callbacks over, checked once its dispatch lease ran
+   * out; one that cannot be is logged (the next request for the job still ends it).
+   */
+  private void watch(Job job) {
+    try {
+      lostClaims.watch(job);
+    } catch (RuntimeException e) {
+      LOG.warning(() -> "the claim of job " + job.jobId() + " could not be watched: " + e);
+    }
+  }
+
+  /**
    * Whether {@code job}, an ended record a claim lost to, is one a claim may take over once its end
    * is published: a retryable failure, or a permanent one older than {@code cutoff}.
    */
@@ -167,6 +212,46 @@ public final class JobLifecycle {
   }
 
   /**
+   * A {@link ClaimCheck} came: if the job's claim has sent no step and its lease ran out (its
+   * claimer died before its {@code SendMessage}), claims the job again, as a new request would,
+   * carrying the lost execution's callbacks over and sending the first step; if it has sent a step
+   * or ended, nothing. The claim need not be the checked execution's: one that replaced it and died
+   * as well (this very check's reclaim, crashed before its send, included) is just as orphaned, so
+   * the check stays until the job has sent a step.
+   *
+   * @throws ClaimNotLapsedException if the claim has sent no step but its lease still runs (the
+   *     check came early: deliver it again later)
+   * @throws DispatchFailedException if the step could not be queued (the job is FAILED, retryable)
+   * @throws dev.derive.coordinator.claim.JobStoreException on a store failure
+   */
+  public ProgressOutcome checkClaim(ClaimCheck check) {
+    Job job = store.find(check.jobId()).orElse(null);
+    if (job == null) {
+      return ProgressOutcome.UNKNOWN_JOB;
+    }
+    if (!job.sentNoStep()) {
+      return ProgressOutcome.IGNORED; // it went on or ended
+    }
+    Instant now = clock.instant();
+    if (!job.isLost(now)) {
+      throw new ClaimNotLapsedException(job.jobId(), job.leaseExpiresAt());
+    }
+    Job candidate =
+        Job.claimed(
+            job.plan(),
+            job.source(),
+            now,
+            dispatchLease,
+            Duration.between(job.createdAt(), job.expiresAt()),
+            job.traceId());
+    ClaimOutcome outcome = claim(candidate);
+    LOG.info(() -> "lost claim of job " + job.jobId() + " checked: " + outcome.kind());
+    return outcome.kind() == ClaimOutcome.Kind.WON
+        ? ProgressOutcome.RECLAIMED
+        : ProgressOutcome.IGNORED;
+  }
+
+  /**
    * Applies a worker's report to its job; see {@link StepResultTransitions}.
    *
    * @throws dev.derive.coordinator.claim.JobStoreException if the store fails (retry the message)
@@ -178,15 +263,17 @@ public final class JobLifecycle {
   }
 
   /**
-   * A step message that exhausted its queue's deliveries and reached the dead-letter queue: its job
-   * (if still at that step of that execution) becomes FAILED with a retryable {@code dead-lettered}
-   * error naming the step.
+   * A step message that exhausted its queue's deliveries and reached the dead-letter queue: if its
+   * output is in the bucket (its worker wrote it and died before reporting), that is the step's
+   * success; otherwise its job (if still at that step of that execution) becomes FAILED with a
+   * retryable {@code dead-lettered} error naming the step.
    *
    * @param receives how often the message was delivered ({@code ApproximateReceiveCount}; 0 if
    *     unknown)
+   * @throws dev.derive.storage.ObjectStoreException if the output could not be looked for
    */
   public ProgressOutcome deadLettered(StepMessage step, int receives) {
-    return deadLetters.stepMessage(step, receives);
+    return deadLetters.stepMessage(step, receives, results);
   }
 
   /**

@@ -23,6 +23,11 @@ public enum ProgressOutcome {
    * A result of an execution that is no longer the job's (the job was reclaimed); nothing changed.
    */
   SUPERSEDED,
+  /**
+   * A claim check found the claim lost without a step sent: the job was claimed again and its first
+   * step sent, as a new request would.
+   */
+  RECLAIMED,
   /** No job has the result's id (its record expired, or the message is foreign); dropped. */
   UNKNOWN_JOB
 }

@@ -11,8 +11,10 @@ import dev.derive.coordinator.aws.DynamoDbCompletionOutbox;
 import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.aws.EventBridgeCompletionPublisher;
 import dev.derive.coordinator.aws.SqsCallbackQueue;
+import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.lifecycle.ClaimNotLapsedException;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
@@ -78,6 +80,7 @@ class CompletionEventsTest {
 
   private final CompletionNotifier notifier =
       new CompletionNotifier(outbox, publisher, new SqsCallbackQueue(sqs, callbackQueue));
+  private final List<Job> watched = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final JobLifecycle lifecycle =
       new JobLifecycle(
           store,
@@ -87,14 +90,16 @@ class CompletionEventsTest {
           Duration.ofSeconds(60),
           Duration.ofDays(1),
           clock,
-          notifier);
+          notifier,
+          watched::add);
   private final CallbackRegistrar registrar =
       new CallbackRegistrar(
           outbox,
           new SqsCallbackQueue(sqs, callbackQueue),
           "derivatives",
           Clock.systemUTC(),
-          () -> UUID.randomUUID().toString());
+          () -> UUID.randomUUID().toString(),
+          watched::add);
 
   CompletionEventsTest() {
     events.createEventBus(b -> b.name(bus));
@@ -399,7 +404,8 @@ class CompletionEventsTest {
   /**
    * A lost execution (its lease lapsed before any end: e.g. the API died between claim and send)
    * never announces; the claim that replaces it carries its callbacks over, so each is called back
-   * once, with the new execution's end.
+   * once, with the new execution's end. That claim is watched (its claimer may die before its send
+   * as well); a claim that carried nothing is not.
    */
   @Test
   void callbacksOfALostExecutionAreCalledBackWhenTheExecutionThatReplacedItEnds() {
@@ -408,7 +414,11 @@ class CompletionEventsTest {
     String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
     clock.advance(LEASE.plusSeconds(1));
 
+    assertThat(watched).isEmpty();
     StepResult result = success(started(id, 1)); // the new claim, past the lost one's lease
+    assertThat(watched)
+        .singleElement()
+        .satisfies(j -> assertThat(j.executionId()).isEqualTo(result.executionId()));
     String joined = registrar.register(id, false, "https://b.example/hook", Map.of());
     lifecycle.apply(result);
 
@@ -418,6 +428,53 @@ class CompletionEventsTest {
         .containsExactlyInAnyOrder(waiting, joined);
     assertThat(read(deliveries.get(0).path("body").asText()).path("eventId").asText())
         .isEqualTo(id + ":" + result.executionId());
+  }
+
+  /**
+   * Issue 26: a request that joins a claim whose claimer died before sending its step stores its
+   * callback on a claim nobody ends if nobody asks again. The claim is watched: its check, once the
+   * dispatch lease ran out, claims the job again as a new request would, and the callback is called
+   * back with that execution's end. A claim that replaced the checked one and died as well (the
+   * check's own reclaim, crashed before its send) is checked just the same. A claim that has sent
+   * its step is not watched.
+   */
+  @Test
+  void aCallbackOnAClaimWhoseClaimerDiedBeforeSendingIsCalledBackAfterItsCheck() {
+    String id = Jobs.newId();
+    Job lost = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
+    assertThat(store.claim(lost, clock.instant(), clock.instant()).won()).isTrue(); // then died
+    String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
+
+    assertThat(watched)
+        .singleElement()
+        .satisfies(j -> assertThat(j.executionId()).isEqualTo(lost.executionId()));
+    ClaimCheck check = new ClaimCheck(id, lost.executionId());
+    assertThatThrownBy(() -> lifecycle.checkClaim(check))
+        .as("within the dispatch lease the claimer may still send")
+        .isInstanceOf(ClaimNotLapsedException.class);
+    clock.advance(Duration.ofSeconds(61));
+    Job alsoLost = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
+    assertThat(store.claim(alsoLost, clock.instant(), clock.instant()).won())
+        .as("a second claimer, which dies before its send too")
+        .isTrue();
+    assertThatThrownBy(() -> lifecycle.checkClaim(check))
+        .as("the replacing claim's lease runs")
+        .isInstanceOf(ClaimNotLapsedException.class);
+    clock.advance(Duration.ofSeconds(61));
+    assertThat(lifecycle.checkClaim(check)).isEqualTo(ProgressOutcome.RECLAIMED);
+    assertThat(lifecycle.checkClaim(check)).as("a second copy").isEqualTo(ProgressOutcome.IGNORED);
+    StepMessage sent = dispatcher.last();
+    assertThat(sent.executionId()).isNotIn(lost.executionId(), alsoLost.executionId());
+    lifecycle.apply(success(sent));
+
+    assertThat(drain(callbackQueue))
+        .extracting(d -> d.path("id").asText())
+        .containsExactly(waiting);
+    int watches = watched.size(); // the check's own claim carried the callback over: watched too
+    String other = Jobs.newId();
+    started(other, 1);
+    registrar.register(other, false, "https://b.example/hook", Map.of());
+    assertThat(watched).as("a claim that sent its step is not watched").hasSize(watches);
   }
 
   /** A job that failed and was called back is retried by a new claim without calling back again. */

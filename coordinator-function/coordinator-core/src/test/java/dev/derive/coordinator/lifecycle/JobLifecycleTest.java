@@ -145,6 +145,36 @@ class JobLifecycleTest {
     assertThat(dispatcher.sent()).hasSize(1);
   }
 
+  /**
+   * Issue 26: a worker that wrote its output and died before reporting, on the message's last
+   * delivery: the dead letter finds the output in the bucket and applies it as the step's success,
+   * so the record, its one event, GET and POST all say SUCCEEDED (it said FAILED while GET read
+   * SUCCEEDED from the bucket).
+   */
+  @Test
+  void aDeadLetteredStepWhoseOutputIsInTheBucketEndsItsJobSucceeded() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 2));
+    StepMessage first = dispatcher.last();
+    objects.put(first.output().bucket(), first.output().key(), new byte[] {1, 2, 3});
+
+    assertThat(lifecycle.deadLettered(first, 3))
+        .as("an intermediate: the job goes on")
+        .isEqualTo(ProgressOutcome.ADVANCED);
+    StepMessage second = dispatcher.last();
+    objects.put(second.output().bucket(), second.output().key(), new byte[] {4, 5});
+
+    assertThat(lifecycle.deadLettered(second, 3)).isEqualTo(ProgressOutcome.SUCCEEDED);
+
+    Job done = job(id);
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.steps().get(1).attempts()).isEqualTo(3);
+    assertThat(done.steps().get(1).outputBytes()).isEqualTo(2);
+    assertThat(lifecycle.deadLettered(second, 3))
+        .as("the dead letter again")
+        .isEqualTo(ProgressOutcome.IGNORED);
+  }
+
   /** Item 2. */
   @Test
   void aDeadLetteredStepFailsItsJobWithARetryableErrorNamingTheStep() {

@@ -2,6 +2,7 @@ package dev.derive.coordinator.progress;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
 import dev.derive.protocol.message.MalformedMessageException;
@@ -12,6 +13,7 @@ import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.protocol.telemetry.EmbeddedMetrics;
 import dev.derive.protocol.telemetry.Metric;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
@@ -19,7 +21,10 @@ import org.jboss.logging.Logger;
  * one of the progress function's event source mappings:
  *
  * <ul>
- *   <li>the step-results queue: a {@link StepResult} (started or finished) to apply;
+ *   <li>the step-results queue: a {@link StepResult} (started or finished) to apply, or a {@link
+ *       ClaimCheck} (message attribute {@value ClaimCheck#MESSAGE_KIND_ATTRIBUTE}) of a claim that
+ *       had sent no step when a callback was stored on it, which claims the job again if its
+ *       claimer died;
  *   <li>a capability's dead-letter queue: a {@link StepMessage} that exhausted its deliveries,
  *       which fails its job;
  *   <li>the step-results dead-letter queue: a {@link StepResult} that could not be applied, which
@@ -91,6 +96,15 @@ public class StepResultBatch {
   private ProgressOutcome apply(SQSEvent.SQSMessage message) {
     String arn = message.getEventSourceArn();
     boolean deadLetter = arn != null && arn.endsWith(DEAD_LETTER_SUFFIX);
+    if (isClaimCheck(message)) { // from the step-results queue or, checked once more, its DLQ
+      ClaimCheck check = decode(message, ClaimCheck.class);
+      if (check == null) {
+        return null;
+      }
+      Correlation.put(Correlation.JOB_ID, check.jobId());
+      Correlation.put(Correlation.EXECUTION_ID, check.executionId());
+      return lifecycle.checkClaim(check);
+    }
     if (!deadLetter) {
       StepResult result = decode(message, StepResult.class);
       if (result == null) {
@@ -118,6 +132,14 @@ public class StepResultBatch {
     correlate(result);
     deadLettered(result.capability());
     return lifecycle.resultDeadLettered(result);
+  }
+
+  /** Whether the message is a {@link ClaimCheck} (by its message attribute). */
+  private static boolean isClaimCheck(SQSEvent.SQSMessage message) {
+    Map<String, SQSEvent.MessageAttribute> attributes = message.getMessageAttributes();
+    SQSEvent.MessageAttribute kind =
+        attributes == null ? null : attributes.get(ClaimCheck.MESSAGE_KIND_ATTRIBUTE);
+    return kind != null && ClaimCheck.KIND.equals(kind.getStringValue());
   }
 
   private static void correlate(StepResult result) {

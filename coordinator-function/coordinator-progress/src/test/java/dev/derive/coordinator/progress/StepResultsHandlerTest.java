@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.derive.coordinator.aws.DynamoDbJobStore;
+import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.identity.SourceIdentity;
@@ -29,28 +30,37 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 @QuarkusTest
 @QuarkusTestResource(LocalCloudResource.class)
 class StepResultsHandlerTest {
   private static DynamoDbClient dynamoDb;
+  private static S3Client s3;
   private static JobStore store;
 
   @BeforeAll
   static void clients() {
-    dynamoDb =
-        AwsClients.dynamoDb(
-            new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))));
+    ExternalEndpoint endpoint =
+        new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl")));
+    dynamoDb = AwsClients.dynamoDb(endpoint);
+    s3 = AwsClients.s3(endpoint);
     store = new DynamoDbJobStore(dynamoDb, LocalCloudResource.JOBS_TABLE);
   }
 
   @AfterAll
   static void close() {
     dynamoDb.close();
+    s3.close();
   }
 
   private static Job claimOneStepJob(String id) {
+    return claimOneStepJob(id, Duration.ofMinutes(5));
+  }
+
+  private static Job claimOneStepJob(String id, Duration lease) {
     SourceIdentity source =
         new SourceIdentity("source", "photos/cat.jpg", null, "\"etag\"", 10, "image/jpeg");
     PlannedStep step =
@@ -59,16 +69,10 @@ class StepResultsHandlerTest {
             List.of(new Operation("resize", Map.of("width", 8, "height", 8))),
             "image/jpeg",
             "image/jpeg",
-            ObjectRef.of("derivatives", "derivatives/" + id));
+            ObjectRef.of(LocalCloudResource.DERIVATIVES_BUCKET, "derivatives/" + id));
     Instant now = Instant.now();
     Job job =
-        Job.claimed(
-            new Plan(id, List.of(step)),
-            source,
-            now,
-            Duration.ofMinutes(5),
-            Duration.ofDays(1),
-            "trace");
+        Job.claimed(new Plan(id, List.of(step)), source, now, lease, Duration.ofDays(1), "trace");
     assertThat(store.claim(job, now, Instant.EPOCH).won()).isTrue();
     return job;
   }
@@ -126,6 +130,82 @@ class StepResultsHandlerTest {
     assertThat(failed.error().type()).isEqualTo("dead-lettered");
     assertThat(failed.error().retryable()).isTrue();
     assertThat(failed.error().detail()).startsWith("step 1 of 1 (image) exhausted");
+  }
+
+  /**
+   * Issue 26: a worker wrote the derivative and died before reporting, on the message's last
+   * delivery: the dead letter finds the output (a HEAD) and ends the job SUCCEEDED.
+   */
+  @Test
+  void aDeadLetteredStepWhoseOutputIsInTheBucketSucceeds() {
+    String id = "e1".repeat(32);
+    Job job = claimOneStepJob(id);
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + id),
+        RequestBody.fromBytes(new byte[] {1, 2, 3, 4, 5}));
+    Map<String, Object> record =
+        Map.of(
+            "messageId", "m-dlq-made",
+            "receiptHandle", "rh-dlq-made",
+            "eventSourceARN", "arn:aws:sqs:us-east-1:123456789012:derive-image-dlq",
+            "body", MessageCodec.encode(StepMessages.first(job)));
+
+    given()
+        .contentType("application/json")
+        .body(Map.of("Records", List.of(record)))
+        .when()
+        .post()
+        .then()
+        .statusCode(200)
+        .body("batchItemFailures", empty());
+
+    Job done = store.find(id).orElseThrow();
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.steps().get(0).outputBytes()).isEqualTo(5);
+  }
+
+  /**
+   * Issue 26: a claim check (told apart from a result by its message attribute) is delivered again
+   * while the claim's lease runs, and claims the job again, sending its step, once it lapsed.
+   */
+  @Test
+  void aClaimCheckWaitsForTheLeaseThenClaimsTheLostJobAgain() throws InterruptedException {
+    String id = "c1".repeat(32);
+    Job lost = claimOneStepJob(id, Duration.ofSeconds(2));
+    Map<String, Object> check =
+        Map.of(
+            "messageId", "m-check",
+            "receiptHandle", "rh-check",
+            "eventSourceARN", "arn:aws:sqs:us-east-1:123456789012:derive-step-results",
+            "body", MessageCodec.encode(new ClaimCheck(id, lost.executionId())),
+            "messageAttributes",
+                Map.of(
+                    ClaimCheck.MESSAGE_KIND_ATTRIBUTE,
+                    Map.of("stringValue", ClaimCheck.KIND, "dataType", "String")));
+
+    given()
+        .contentType("application/json")
+        .body(Map.of("Records", List.of(check)))
+        .when()
+        .post()
+        .then()
+        .statusCode(200)
+        .body("batchItemFailures.itemIdentifier", org.hamcrest.Matchers.contains("m-check"));
+    assertThat(store.find(id).orElseThrow().executionId()).isEqualTo(lost.executionId());
+
+    Thread.sleep(2_100); // the claim's lease runs out
+    given()
+        .contentType("application/json")
+        .body(Map.of("Records", List.of(check)))
+        .when()
+        .post()
+        .then()
+        .statusCode(200)
+        .body("batchItemFailures", empty());
+
+    Job reclaimed = store.find(id).orElseThrow();
+    assertThat(reclaimed.executionId()).isNotEqualTo(lost.executionId());
+    assertThat(reclaimed.sentNoStep()).as("its step was sent").isFalse();
   }
 
   @Test
