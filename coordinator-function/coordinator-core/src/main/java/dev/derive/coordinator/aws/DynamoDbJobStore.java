@@ -143,8 +143,12 @@ public final class DynamoDbJobStore implements JobStore {
       if (lost.hasItem() && !lost.item().isEmpty()) {
         Job found = JobItems.fromItem(lost.item());
         // The SDK retried a PutItem whose first attempt applied: the record is this claim's own.
-        // (What it replaced is unknown now, so its callbacks are not carried over.)
-        return new ClaimResult(found.executionId().equals(candidate.executionId()), found);
+        // (What it replaced is unknown now, so its callbacks are not carried over, unless that
+        // first attempt carried them already: callbacks on its own fresh record say so.)
+        boolean own = found.executionId().equals(candidate.executionId());
+        AttributeValue callbacks = lost.item().get(JobItems.CALLBACKS);
+        return new ClaimResult(
+            own, found, own && callbacks != null && callbacks.hasL() && !callbacks.l().isEmpty());
       }
       // An endpoint that does not return the old item: fall back to a consistent read.
       Job existing =

@@ -60,12 +60,14 @@ public record Job(
   }
 
   /**
-   * Whether the job is a claim none of whose steps was sent: PENDING with every step PENDING (for
-   * milliseconds, unless its claimer died before the send).
+   * Whether the job is a claim none of whose steps was sent: PENDING with its current step PENDING
+   * (for milliseconds, unless its claimer died before the send). Earlier steps may be SUCCEEDED: a
+   * claim starts at the first step whose output is not already there.
    */
   public boolean sentNoStep() {
     return status == JobStatus.PENDING
-        && steps.stream().allMatch(step -> StepRecord.PENDING.equals(step.status()));
+        && currentStep < steps.size()
+        && StepRecord.PENDING.equals(steps.get(currentStep).status());
   }
 
   /** This job as a new execution: the same record under a new {@code executionId}. */

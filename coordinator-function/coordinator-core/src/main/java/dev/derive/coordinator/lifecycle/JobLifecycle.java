@@ -134,7 +134,15 @@ public final class JobLifecycle {
   public ClaimOutcome claim(Job candidate) {
     Instant now = clock.instant();
     Instant cutoff = now.minus(permanentFailureHold);
-    ClaimResult claim = store.claim(candidate, now, cutoff);
+    ClaimResult claim;
+    try {
+      claim = store.claim(candidate, now, cutoff);
+    } catch (dev.derive.coordinator.claim.JobStoreException e) {
+      // it may have applied, answer lost, and carried a lost execution's callbacks over: a claim
+      // that no one sends (a retry joins it) would strand them, so it is watched all the same
+      watch(candidate);
+      throw e;
+    }
     if (!claim.won()
         && mayBeTakenOver(claim.job(), cutoff)
         && notifier.announce(claim.job().jobId())) {

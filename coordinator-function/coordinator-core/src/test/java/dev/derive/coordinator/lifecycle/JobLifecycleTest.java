@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.coordinator.Jobs;
 import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.claim.AmbiguousWrites;
 import dev.derive.coordinator.claim.InMemoryJobStore;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.job.Job;
@@ -19,6 +21,8 @@ import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -173,6 +177,46 @@ class JobLifecycleTest {
     assertThat(lifecycle.deadLettered(second, 3))
         .as("the dead letter again")
         .isEqualTo(ProgressOutcome.IGNORED);
+  }
+
+  /**
+   * Issue 26: a claim whose write applied but whose answer was lost may have carried a lost
+   * execution's callbacks over, and a retry of the request joins it without sending: the claim is
+   * watched, and its check claims the job again once the dispatch lease ran out.
+   */
+  @Test
+  void aClaimWhoseAnswerWasLostIsWatchedAndItsCheckSendsTheStep() {
+    List<Job> watched = new ArrayList<>();
+    JobLifecycle losing =
+        new JobLifecycle(
+            new AmbiguousWrites(
+                store,
+                write ->
+                    watched.isEmpty()
+                        ? AmbiguousWrites.Outcome.LOST
+                        : AmbiguousWrites.Outcome.CLEAN),
+            dispatcher,
+            null,
+            capability -> STEP_LEASE,
+            DISPATCH_LEASE,
+            HOLD,
+            clock,
+            CompletionNotifier.disabled(),
+            watched::add);
+    String id = Jobs.newId();
+    Job candidate = candidate(id, 1);
+
+    assertThatThrownBy(() -> losing.claim(candidate)).isInstanceOf(JobStoreException.class);
+    assertThat(watched).containsExactly(candidate);
+    assertThat(losing.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.JOINED);
+    assertThat(dispatcher.sent()).isEmpty();
+
+    clock.advance(DISPATCH_LEASE.plusSeconds(1));
+    assertThat(
+            losing.checkClaim(
+                new dev.derive.coordinator.claim.ClaimCheck(id, candidate.executionId())))
+        .isEqualTo(ProgressOutcome.RECLAIMED);
+    assertThat(dispatcher.sent()).hasSize(1);
   }
 
   /** Item 2. */
