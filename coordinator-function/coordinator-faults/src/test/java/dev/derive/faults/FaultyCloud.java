@@ -11,9 +11,11 @@ import dev.derive.coordinator.aws.DynamoDbCompletionOutbox;
 import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.AmbiguousWrites;
+import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CallbackDelivery;
 import dev.derive.coordinator.completion.CallbackQueue;
 import dev.derive.coordinator.completion.CallbackRegistrar;
@@ -221,9 +223,22 @@ final class FaultyCloud {
               events.add(event);
             },
             callbackQueue);
+    // as SqsLostClaimWatch: to the step-results queue, due a second after the lease
+    LostClaimWatch lostClaims =
+        job ->
+            results.send(
+                MessageCodec.encode(new ClaimCheck(job.jobId(), job.executionId())),
+                clock.instant(),
+                Duration.between(clock.instant(), job.leaseExpiresAt().plusSeconds(1)),
+                ClaimCheck.KIND);
     registrar =
         new CallbackRegistrar(
-            outbox, callbackQueue, DERIVATIVES_BUCKET, clock, () -> UUID.randomUUID().toString());
+            outbox,
+            callbackQueue,
+            DERIVATIVES_BUCKET,
+            clock,
+            () -> UUID.randomUUID().toString(),
+            lostClaims);
     api =
         new DerivativeService(
             new SourceInspector(
@@ -246,7 +261,8 @@ final class FaultyCloud {
                 Duration.ofSeconds(60),
                 Duration.ofDays(1),
                 clock,
-                notifier),
+                notifier,
+                lostClaims),
             capability -> Duration.ofSeconds(120),
             Duration.ofDays(7),
             clock);
@@ -254,7 +270,7 @@ final class FaultyCloud {
         new JobLifecycle(
             store,
             new Dispatcher(Fault.PROGRESS_CRASH_BEFORE_SEND, null),
-            null,
+            cache, // a dead-lettered step's output is looked for; a lost claim may be claimed
             capability -> STEP_LEASE,
             Duration.ofSeconds(60),
             Duration.ofDays(1),
@@ -403,7 +419,9 @@ final class FaultyCloud {
     } else {
       boolean applied;
       try {
-        if (queue == results) {
+        if (ClaimCheck.KIND.equals(entry.kind)) { // from step results or, once more, its DLQ
+          progress.checkClaim(MessageCodec.decode(entry.body, ClaimCheck.class));
+        } else if (queue == results) {
           applying = entry.body;
           try {
             progress.apply(MessageCodec.decode(entry.body, StepResult.class));
@@ -437,7 +455,7 @@ final class FaultyCloud {
     }
     queue.delete(entry);
     if (!entry.duplicate && roll(Fault.DUPLICATE_DELIVERY)) {
-      queue.sendDuplicate(entry.body, clock.instant());
+      queue.sendDuplicate(entry, clock.instant());
     }
   }
 
@@ -480,6 +498,11 @@ final class FaultyCloud {
 
   int injectedTotal() {
     return injected.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  /** The queues not empty, with what is left in them. */
+  String backlog() {
+    return queues.stream().filter(q -> !q.isEmpty()).map(SimQueue::describe).toList().toString();
   }
 
   boolean idle() {

@@ -23,13 +23,22 @@ final class SimQueue {
     final String id = UUID.randomUUID().toString();
     final String body;
     final boolean duplicate;
+
+    /** The message's kind attribute ({@code derive-message}), or {@code null}. */
+    final String kind;
+
     int receives;
     Instant visibleAt;
 
     Entry(String body, Instant visibleAt, boolean duplicate) {
+      this(body, visibleAt, duplicate, null);
+    }
+
+    Entry(String body, Instant visibleAt, boolean duplicate, String kind) {
       this.body = body;
       this.visibleAt = visibleAt;
       this.duplicate = duplicate;
+      this.kind = kind;
     }
 
     /** The message as the event source mapping hands it to a function. */
@@ -70,9 +79,19 @@ final class SimQueue {
     entries.add(new Entry(body, now, false));
   }
 
+  /** A message of {@code kind}, visible {@code delay} from {@code now} ({@code DelaySeconds}). */
+  synchronized void send(String body, Instant now, Duration delay, String kind) {
+    entries.add(new Entry(body, now.plus(delay), false, kind));
+  }
+
   /** A second copy of a message already delivered (SQS delivers at least once). */
   synchronized void sendDuplicate(String body, Instant now) {
     entries.add(new Entry(body, now, true));
+  }
+
+  /** A second copy of {@code entry}, with its kind attribute (SQS delivers at least once). */
+  synchronized void sendDuplicate(Entry entry, Instant now) {
+    entries.add(new Entry(entry.body, now, true, entry.kind));
   }
 
   /**
@@ -89,7 +108,7 @@ final class SimQueue {
       entry.receives++;
       if (deadLetters != null && entry.receives > maxReceiveCount) {
         entries.remove(entry);
-        deadLetters.send(entry.body, now);
+        deadLetters.entries.add(new Entry(entry.body, now, false, entry.kind));
         continue;
       }
       entry.visibleAt = now.plus(visibilityTimeout);
@@ -106,6 +125,20 @@ final class SimQueue {
   synchronized void release(Entry entry, Instant now) {
     // SQS keeps the visibility timeout for a failed batch item; the harness's clock moves anyway.
     entry.visibleAt = now.plus(visibilityTimeout);
+  }
+
+  /** What is left, for a failure's message: each entry's kind, receives and body's start. */
+  synchronized String describe() {
+    return name
+        + ": "
+        + entries.stream()
+            .map(
+                e ->
+                    (e.kind == null ? "" : e.kind + " ")
+                        + e.receives
+                        + "x "
+                        + e.body.substring(0, Math.min(160, e.body.length())))
+            .toList();
   }
 
   synchronized boolean isEmpty() {
