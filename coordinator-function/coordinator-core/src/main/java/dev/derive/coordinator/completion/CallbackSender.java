@@ -64,8 +64,19 @@ public final class CallbackSender {
     this.clock = clock;
   }
 
-  /** Sends {@code delivery} once; never throws for what the receiver does. */
+  /**
+   * Sends {@code delivery} once; never throws: whatever the receiver does, and a URL the client
+   * cannot send to (a delivery queued before its URL was validated as now), are a failed attempt.
+   */
   public Attempt send(CallbackDelivery delivery) {
+    try {
+      return attempt(delivery);
+    } catch (RuntimeException e) {
+      return new Attempt(false, "refused: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  private Attempt attempt(CallbackDelivery delivery) {
     Optional<String> refused = refusal(delivery.url());
     if (refused.isPresent()) {
       return new Attempt(false, "refused: " + refused.get());

@@ -11,15 +11,18 @@ import java.util.Optional;
 /**
  * Which {@code callback} URLs a request may name ({@code docs/completion-events.md}): an absolute
  * {@code https} URL of at most {@value #MAX_LENGTH} characters with a host, without credentials
- * ({@code user:password@}) or a fragment, and an IPv4 host only as four decimal numbers. Deployed,
- * a host given as an IP address must be public ({@link NetworkAddresses}; names are checked again
- * when the callback is sent, after DNS). For local work ({@code CALLBACK_ALLOW_LOOPBACK=true}, set
- * by the local cloud) a loopback host ({@code localhost}, 127.0.0.0/8, {@code [::1]}) is allowed as
- * well, over {@code http} too.
+ * ({@code user:password@}) or a fragment, with no port or one from 1 to 65535, and an IPv4 host
+ * only as four decimal numbers. Deployed, a host given as an IP address must be public ({@link
+ * NetworkAddresses}; names are checked again when the callback is sent, after DNS). For local work
+ * ({@code CALLBACK_ALLOW_LOOPBACK=true}, set by the local cloud) a loopback host ({@code
+ * localhost}, 127.0.0.0/8, {@code [::1]}) is allowed as well, over {@code http} too.
  */
 public final class CallbackUrlPolicy {
   /** Longest callback URL accepted, in characters (a common browser and CDN limit). */
   public static final int MAX_LENGTH = RequestSchema.MAX_CALLBACK_LENGTH;
+
+  /** Highest TCP port (RFC 9293 section 3.1: 16 bits); port 0 is reserved. */
+  static final int MAX_PORT = 65535;
 
   private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
   private static final String DOTTED_QUAD = OCTET + "(\\." + OCTET + "){3}";
@@ -71,6 +74,9 @@ public final class CallbackUrlPolicy {
     }
     if (uri.getRawFragment() != null) {
       return Optional.of("must not have a fragment (#…)");
+    }
+    if (uri.getPort() == 0 || uri.getPort() > MAX_PORT) {
+      return Optional.of("must have a port from 1 to " + MAX_PORT + ", not " + uri.getPort());
     }
     if (looksNumeric(uri.getHost()) && literalAddress(uri.getHost()).isEmpty()) {
       return Optional.of(

@@ -228,6 +228,20 @@ class CallbackSenderTest {
     assertThat(attempt.delivered()).isTrue();
   }
 
+  /**
+   * Issue 26 item 4: a URL the HTTP client cannot send to (a port out of range, queued before
+   * /callback checked ports) is a failed attempt, not an exception out of the callback function.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"http://127.0.0.1:99999/hook", "http://127.0.0.1:0/hook", "ftp://127.0.0.1/x"})
+  void aUrlTheClientCannotSendToIsAFailedAttempt(String url) {
+    CallbackSender.Attempt attempt = local().send(delivery(url));
+
+    assertThat(attempt.delivered()).isFalse();
+    assertThat(attempt.outcome()).startsWith("refused: ");
+  }
+
   @Test
   void retriesBackOffFourfoldUpToSixHours() {
     CallbackRetries retries = new CallbackRetries(java.time.Duration.ofSeconds(30));

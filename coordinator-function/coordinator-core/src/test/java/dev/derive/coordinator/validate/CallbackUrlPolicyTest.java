@@ -51,6 +51,21 @@ class CallbackUrlPolicyTest {
     assertThat(local.problem(url)).isPresent();
   }
 
+  /** Issue 26 item 4: a port the HTTP client cannot use is refused at /callback. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://hooks.example.com:99999/x",
+        "https://hooks.example.com:0/x",
+        "https://hooks.example.com:65536/x"
+      })
+  void aPortOutsideOneTo65535IsRefused(String url) {
+    assertThat(deployed.problem(url))
+        .hasValueSatisfying(p -> assertThat(p).contains("port from 1 to 65535"));
+    assertThat(local.problem(url.replace("hooks.example.com", "127.0.0.1")))
+        .hasValueSatisfying(p -> assertThat(p).contains("port from 1 to 65535"));
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
