@@ -20,6 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Signed image URLs ({@code GET /v1/{signature}/{options}/{source key}}, docs/image-urls.md) end to
@@ -165,6 +167,77 @@ class ImageUrlEndToEndTest {
     assertThat(content.statusCode()).as(content.body()).isEqualTo(303);
     assertThat(routeOf(cloud.apiUri().resolve("/v1/derivatives/" + id + "/content")))
         .isEqualTo(DERIVATIVES_ROUTE);
+  }
+
+  /** A job's id, as anyone may learn one (image URL redirects, events and callbacks carry them). */
+  private static String knownJobId() throws Exception {
+    HttpResponse<String> answer =
+        api.post(
+            "/v1/derivatives",
+            "{\"source\":{\"key\":\""
+                + sourceKey
+                + "\"},\"target\":{\"mediaType\":\"image/png\","
+                + "\"width\":48}}");
+    assertThat(answer.statusCode()).as(answer.body()).isIn(200, 202);
+    return api.id(answer);
+  }
+
+  /** {@code rawPath} on the API, sent exactly so: no resolution of dot segments, no re-encoding. */
+  private static URI verbatim(String rawPath) {
+    return URI.create(cloud.apiUri() + rawPath);
+  }
+
+  /**
+   * Issue 26 item 1: paths that API Gateway's routing (and the local HTTP API's) gives to the
+   * anonymous image route are answered as image URLs, never by the job API or with the OpenAPI
+   * document, however the function's own router would read them.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/v1/derivatives;x/{id}",
+        "/v1/derivatives;x/{id}/content",
+        "/v1/x/%2e%2e/%2e%2e/q/openapi",
+        "/v1/x/../../q/openapi",
+        "/v1/x/%2E%2E/derivatives/{id}",
+        "/v1/Derivatives/{id}",
+        "/v1/derivatives%3Bx/{id}"
+      })
+  void noSpellingReachesTheJobApiOrTheOpenApiDocumentThroughTheImageRoute(String spelling)
+      throws Exception {
+    URI url = verbatim(spelling.replace("{id}", knownJobId()));
+
+    HttpResponse<String> answer = NO_REDIRECTS.send(get(url), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(routeOf(url)).isEqualTo(IMAGE_ROUTE);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(403);
+    assertThat(JSON.readTree(answer.body()).path("type").asText()).endsWith("/invalid-signature");
+    assertThat(answer.body()).doesNotContain("openapi", "\"steps\"", "X-Amz-");
+  }
+
+  /**
+   * Issue 26 item 2: the signature covers the path as sent, so no other spelling of a signed URL
+   * (each a new CDN cache key and an invocation) is served.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/rs:fit:96:96//f:webp/{key}",
+        "/rs:fit:96:96/./f:webp/{key}",
+        "/rs:fit:96:96/x/../f:webp/{key}",
+        "/rs:fit:96:96;x/f:webp/{key}",
+        "/rs:fit:96:96/f:webp/{key};x",
+        "/rs:fit:96:96/f:webp/{key}/"
+      })
+  void noOtherSpellingOfASignedUrlIsServed(String variant) throws Exception {
+    String signature = signed("/rs:fit:96:96/f:webp/" + sourceKey).getPath().split("/")[2];
+    URI url = verbatim("/v1/" + signature + variant.replace("{key}", sourceKey));
+
+    HttpResponse<String> answer = NO_REDIRECTS.send(get(url), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(routeOf(url)).isEqualTo(IMAGE_ROUTE);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(403);
+    assertThat(JSON.readTree(answer.body()).path("type").asText()).endsWith("/invalid-signature");
   }
 
   /** {@code path} signed with the cloud's key as docs/image-urls.md says, as an API URL. */

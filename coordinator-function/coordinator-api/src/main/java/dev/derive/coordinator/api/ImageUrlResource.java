@@ -1,5 +1,6 @@
 package dev.derive.coordinator.api;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobView;
@@ -15,13 +16,13 @@ import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import dev.derive.storage.PresignedDownload;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,6 +55,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  */
 @Path("/v1/{signature}/{path: .+}")
 public class ImageUrlResource {
+  /**
+   * Where {@link ApiRoutes} reroutes every request of the image route, so that this resource, and
+   * only it, answers them whatever their path; it reads the path from the event.
+   */
+  static final String DISPATCH_PATH = "/v1/-/image-url";
+
   /** Seconds a client should wait before asking again for a derivative still being made. */
   static final int RETRY_AFTER_SECONDS = 2;
 
@@ -72,6 +79,9 @@ public class ImageUrlResource {
   private final Duration wait;
   private final Optional<DerivativeCdn> cdn;
   private final Clock clock = Clock.systemUTC();
+  private final String rootPath;
+
+  private static final String PREFIX = "/v1/";
 
   ImageUrlResource(
       RequestValidator validator,
@@ -79,7 +89,9 @@ public class ImageUrlResource {
       PresetCatalogue presets,
       SigningKeySource keys,
       @ConfigProperty(name = "IMAGE_URL_WAIT_SECONDS", defaultValue = "5") int waitSeconds,
-      @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn) {
+      @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn,
+      @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
+    this.rootPath = rootPath.endsWith("/") ? rootPath : rootPath + "/";
     this.validator = validator;
     this.service = service;
     this.presets = presets;
@@ -96,11 +108,11 @@ public class ImageUrlResource {
   @APIResponse(responseCode = "403", description = "Unsigned, wrongly signed or expired")
   @APIResponse(responseCode = "422", description = "The derivative failed or cannot be made")
   @APIResponse(responseCode = "503", description = "Still being made; retry after Retry-After")
-  public Response get(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-    String raw = uri.getRequestUri().getRawPath();
-    ImageUrl url = ImageUrl.parse(raw.substring("/v1".length()));
+  public Response get(
+      @Context HttpServerRequest request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
+    ImageUrl url;
     try {
-      url.verify(keys.current(), clock.instant().getEpochSecond());
+      url = ImageUrl.verified(imagePath(request), keys.current(), clock.instant().getEpochSecond());
     } catch (ForbiddenUrlException e) {
       return noStore(Problems.of(e.kind(), "Forbidden", 403, e.getMessage()));
     }
@@ -115,6 +127,25 @@ public class ImageUrlResource {
       }
       return vary(Problems.of(e));
     }
+  }
+
+  /**
+   * The image URL's path after {@code /v1}: from the path API Gateway received ({@code rawPath},
+   * which it hands over percent-decoded), after the stage's root path; never the path this
+   * function's router resolved (matrix parameters dropped, dot segments and escapes resolved), nor
+   * {@link #DISPATCH_PATH}. Without an event (not invoked through API Gateway) the request's own
+   * path as sent.
+   */
+  private String imagePath(HttpServerRequest request) {
+    String raw =
+        ApiRoutes.event(request).map(APIGatewayV2HTTPEvent::getRawPath).orElse(request.path());
+    if (raw.startsWith(rootPath)) {
+      raw = raw.substring(rootPath.length() - 1);
+    }
+    if (!raw.startsWith(PREFIX)) {
+      throw ImageUrl.notAnImageUrl();
+    }
+    return raw.substring(PREFIX.length() - 1);
   }
 
   private Response answer(ImageUrl url, String autoMediaType) {

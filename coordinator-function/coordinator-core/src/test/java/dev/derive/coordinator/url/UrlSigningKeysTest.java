@@ -18,7 +18,7 @@ class UrlSigningKeysTest {
 
   private static ForbiddenUrlException refusal(UrlSigningKeys keys, String url) {
     try {
-      ImageUrl.parse(url).verify(keys, NOW);
+      ImageUrl.verified(url, keys, NOW);
       return null;
     } catch (ForbiddenUrlException e) {
       return e;

@@ -218,6 +218,29 @@ class ProductionTemplateTest {
         .containsEntry("AuthorizationType", "AWS_IAM");
   }
 
+  /**
+   * The coordinator answers by the route key, not the path (ApiRoutes, issue 26 item 1): the routes
+   * of the template are exactly the three it knows, and only the image route is anonymous. A route
+   * added here must be added there, or the function answers it 404.
+   */
+  @Test
+  void theRoutesAreTheThreeTheCoordinatorKnowsByRouteKey() {
+    StackReferences references = new StackReferences(template, "s", "us-east-1", Map.of());
+    template.resources().keySet().forEach(id -> references.register(id, "ref:" + id, Map.of()));
+    Map<String, Object> authorisation = new java.util.TreeMap<>();
+    for (var route : template.resourcesOfType("AWS::ApiGatewayV2::Route")) {
+      Map<String, Object> properties = IntrinsicResolver.resolveMap(route.properties(), references);
+      authorisation.put((String) properties.get("RouteKey"), properties.get("AuthorizationType"));
+    }
+
+    assertThat(authorisation)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "$default", "AWS_IAM",
+                "ANY /v1/derivatives/{proxy+}", "AWS_IAM",
+                "GET /v1/{signature}/{proxy+}", "NONE"));
+  }
+
   @Test
   void theJwtAuthorizerTakesIssuerAndAudienceFromParameters() {
     Map<String, Object> jwt =

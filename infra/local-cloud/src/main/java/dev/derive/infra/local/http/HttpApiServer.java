@@ -138,7 +138,8 @@ public final class HttpApiServer implements AutoCloseable {
         routeKey = "console";
         response = page.get();
       } else {
-        Optional<RouteTable.Match> match = routes.find(request.method(), request.rawPath());
+        Optional<RouteTable.Match> match =
+            routes.find(request.method(), PercentDecoding.decode(request.rawPath()));
         if (match.isEmpty()) {
           response = HttpResponse.message(404, "Not Found");
         } else {

@@ -79,7 +79,7 @@ class HttpApiServerTest {
 
     assertThat(response).startsWith("HTTP/1.1 200 OK\r\n").doesNotContain("text/html");
     assertThat(events).hasSize(1);
-    assertThat(events.get(0).path("rawPath").asText()).isEqualTo("/v1/items/%7Bid%7D");
+    assertThat(events.get(0).path("rawPath").asText()).isEqualTo("/v1/items/{id}");
     assertThat(events.get(0).path("pathParameters").path("id").asText()).isEqualTo("{id}");
     assertThat(events.get(0).path("routeKey").asText()).isEqualTo("GET /v1/items/{id}");
   }
@@ -91,9 +91,28 @@ class HttpApiServerTest {
 
     assertThat(events)
         .extracting(e -> e.path("rawPath").asText())
-        .containsExactly("/", "/a%25zz/%22q%22");
+        .containsExactly("/", "/a%zz/\"q\"");
     assertThat(events.get(1).path("rawQueryString").asText()).isEqualTo("x=%7B1%7D");
     assertThat(events.get(1).path("routeKey").asText()).isEqualTo("$default");
+  }
+
+  /**
+   * As an HTTP API does: the path is percent-decoded before it is routed and handed over ({@code
+   * rawPath} and {@code requestContext.http.path} alike), so an escaped spelling of a route's
+   * literal is that route, and the function never sees the escapes.
+   */
+  @Test
+  void thePathIsPercentDecodedBeforeItIsRoutedAndHandedOver() throws IOException {
+    exchange("GET /v1/%69tems/a%20b%2Fc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    exchange("GET /v1/%69tems/%C3%A9t%C3%A9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+    assertThat(events.get(0).path("routeKey").asText()).isEqualTo("$default");
+    assertThat(events.get(0).path("rawPath").asText()).isEqualTo("/v1/items/a b/c");
+    assertThat(events.get(0).path("requestContext").path("http").path("path").asText())
+        .isEqualTo("/v1/items/a b/c");
+    assertThat(events.get(1).path("routeKey").asText()).isEqualTo("GET /v1/items/{id}");
+    assertThat(events.get(1).path("rawPath").asText()).isEqualTo("/v1/items/été");
+    assertThat(events.get(1).path("pathParameters").path("id").asText()).isEqualTo("été");
   }
 
   @Test
