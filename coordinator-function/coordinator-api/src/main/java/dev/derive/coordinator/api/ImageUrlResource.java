@@ -154,12 +154,12 @@ public class ImageUrlResource {
             validator.validate(url.requestBody(presets.current(), autoMediaType)),
             RequestTelemetry.traceId());
     if (submission.isReady()) {
-      return found(submission.jobId(), submission.download());
+      return found(submission.jobId(), submission.download(), url.expires());
     }
     Optional<JobView> ended =
         service.awaitEnd(submission.jobId(), wait, PollSchedule.WAITING_REQUEST);
     if (ended.isPresent() && ended.get().status() == JobStatus.SUCCEEDED) {
-      return found(ended.get().id(), ended.get().download());
+      return found(ended.get().id(), ended.get().download(), url.expires());
     }
     if (ended.isPresent() && ended.get().status() == JobStatus.FAILED) {
       throw new JobFailedException(ended.get().id(), ended.get().error());
@@ -177,17 +177,28 @@ public class ImageUrlResource {
             Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))));
   }
 
-  private Response found(String id, PresignedDownload download) {
+  /**
+   * The {@code 302} to derivative {@code id}, cacheable for as long as its target works and never
+   * past the URL's own {@code exp:} ({@code expires}, Unix seconds, or null): a browser or CDN
+   * holding the redirect would otherwise serve an expired URL until its copy aged out.
+   */
+  private Response found(String id, PresignedDownload download, Long expires) {
+    long now = clock.instant().getEpochSecond();
+    URI location;
+    long maxAge;
     if (cdn.isPresent()) {
-      return Response.status(Response.Status.FOUND)
-          .location(cdn.get().location(id, download.url()))
-          .header("Cache-Control", "public, max-age=" + CDN_REDIRECT_MAX_AGE_SECONDS)
-          .build();
+      location = cdn.get().location(id, download.url());
+      maxAge = CDN_REDIRECT_MAX_AGE_SECONDS;
+    } else {
+      location = URI.create(download.url().toString());
+      maxAge = Math.max(0, download.expiresAt().getEpochSecond() - now) / 4;
     }
-    long left = Duration.between(clock.instant(), download.expiresAt()).toSeconds();
+    if (expires != null) {
+      maxAge = Math.min(maxAge, Math.max(0, expires - now));
+    }
     return Response.status(Response.Status.FOUND)
-        .location(URI.create(download.url().toString()))
-        .header("Cache-Control", "public, max-age=" + Math.max(0, left / 4))
+        .location(location)
+        .header("Cache-Control", "public, max-age=" + maxAge)
         .build();
   }
 

@@ -159,6 +159,26 @@ class ImageUrlResourceTest {
     assertThat(response.header("Vary")).isNull();
   }
 
+  /**
+   * Issue 26 item 6: a redirect is never cacheable past the URL's own expiry, or a browser or CDN
+   * would serve the expired URL until its copy aged out (an hour on the CDN).
+   */
+  @Test
+  void aHitsRedirectIsNotCacheablePastTheUrlsExpiry() {
+    String id = jsonJob("{\"mediaType\":\"image/webp\",\"width\":83}");
+    succeed(id);
+    long expires = System.currentTimeMillis() / 1000 + 20;
+
+    Response response = get(signed("/exp:" + expires + "/w:83/f:webp/" + KEY), null);
+
+    assertThat(response.statusCode()).isEqualTo(302);
+    assertThat(response.header("Location")).contains("derivatives/" + id);
+    String cacheControl = String.join(", ", response.headers().getValues("Cache-Control"));
+    assertThat(cacheControl).matches("public, max-age=\\d+");
+    assertThat(Long.parseLong(cacheControl.substring(cacheControl.indexOf('=') + 1)))
+        .isBetween(0L, 20L);
+  }
+
   @Test
   void aPresetUrlIsThePresetsDerivative() {
     String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}");
