@@ -48,7 +48,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *   <li>still running → {@code 503} problem+json with {@code Retry-After} (RFC 9110 section
  *       10.2.3);
  *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}); invalid options → 400;
- *       unsigned, wrongly signed or expired → 403;
+ *       unsigned, wrongly signed, expired, or signed for a preset that has changed since → 403;
  *   <li>{@code f:auto} answers carry {@code Vary: Accept} (RFC 9110 section 12.5.5), problems
  *       included.
  * </ul>
@@ -113,6 +113,7 @@ public class ImageUrlResource {
     ImageUrl url;
     try {
       url = ImageUrl.verified(imagePath(request), keys.current(), clock.instant().getEpochSecond());
+      url.requirePresetInForce(presets.current());
     } catch (ForbiddenUrlException e) {
       return noStore(Problems.of(e.kind(), "Forbidden", 403, e.getMessage()));
     }

@@ -184,8 +184,36 @@ class ImageUrlResourceTest {
     String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}");
     succeed(id);
 
-    assertThat(get(signed("/pr:thumb/" + KEY), null).header("Location"))
+    assertThat(get(signed("/pr:thumb:" + thumbDigest() + "/" + KEY), null).header("Location"))
         .contains("derivatives/" + id);
+  }
+
+  /** The digest of the preset {@code thumb} in force, as {@code GET /v1/presets} lists it. */
+  private static String thumbDigest() {
+    return given()
+        .get("/v1/presets")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getString("presets.find { it.name == 'thumb' }.digest");
+  }
+
+  /**
+   * Issue 26 item 6: a URL signed for another definition of the preset (its digest then) is
+   * refused, and one naming no digest is refused as incomplete.
+   */
+  @Test
+  void aPresetUrlSignedForAnotherDefinitionIsA403AndOneWithoutADigestA400() {
+    get(signed("/pr:thumb:0123456789abcdef/" + KEY), null)
+        .then()
+        .statusCode(403)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/preset-changed"));
+    get(signed("/pr:thumb/" + KEY), null)
+        .then()
+        .statusCode(400)
+        .body("errors[0].pointer", equalTo("/url/preset"));
   }
 
   @Test

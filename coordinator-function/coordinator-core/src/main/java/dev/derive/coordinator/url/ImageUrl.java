@@ -20,8 +20,9 @@ import java.util.Map;
  *       {@code h:} ({@code height}), {@code rt:<fit>} ({@code resizing_type}), {@code el:<0|1>}
  *       ({@code enlarge}), {@code f:<jpg|png|webp|avif|auto>} ({@code format}), {@code q:} ({@code
  *       quality}), {@code pg:} ({@code page}, 1-based), {@code bg:<rrggbb[aa]>} ({@code
- *       background}), {@code dpi:}, {@code pr:<preset>} ({@code preset}) and {@code exp:<unix
- *       seconds>} ({@code expires}); a width or height of 0 means "not given", as in imgproxy;
+ *       background}), {@code dpi:}, {@code pr:<preset>:<digest>} ({@code preset}, {@link
+ *       #requirePresetInForce}) and {@code exp:<unix seconds>} ({@code expires}); a width or height
+ *       of 0 means "not given", as in imgproxy;
  *   <li>the source key is the rest of the path, as the function received it (API Gateway decodes
  *       percent escapes before it invokes); it starts at the first segment that is not an option,
  *       or after a {@code plain} segment (for a key whose first segment looks like an option);
@@ -154,6 +155,37 @@ public record ImageUrl(
           "the URL expired at " + java.time.Instant.ofEpochSecond(expires));
     }
     return url;
+  }
+
+  /**
+   * Checks that the preset the URL names, if any, is the one it was signed for: {@code
+   * pr:<name>:<digest>} must give the {@link Preset#digest} of the preset's definition in force, so
+   * a URL signed for a preset is not served once the preset means something else.
+   *
+   * @throws InvalidRequestException if the preset is unknown or its digest is not given
+   * @throws ForbiddenUrlException if the preset has changed since (another digest)
+   */
+  public void requirePresetInForce(Presets presets) {
+    List<String> preset = options.get("preset");
+    if (preset == null) {
+      return;
+    }
+    Preset named = presets.require(preset.get(0), "/url/preset");
+    if (preset.size() != 2 || preset.get(1).isEmpty()) {
+      throw invalid(
+          "/url/preset",
+          "name the preset's version too, pr:"
+              + named.name()
+              + ":<digest>, with the digest GET /v1/presets lists for it");
+    }
+    if (!preset.get(1).equals(named.digest())) {
+      throw new ForbiddenUrlException(
+          ForbiddenUrlException.PRESET_CHANGED,
+          "preset "
+              + named.name()
+              + " has changed since this URL was signed; sign a new URL with its current digest"
+              + " (GET /v1/presets)");
+    }
   }
 
   /**

@@ -105,7 +105,8 @@ final class UrlOptions {
         arity(name, args, 1, 1);
         target.put("background", "#" + args.get(0));
       }
-      case "preset", "expires" -> arity(name, args, 1, 1);
+      case "preset" -> arity(name, args, 1, 2); // name, and the digest ImageUrl checks
+      case "expires" -> arity(name, args, 1, 1);
       default -> throw new IllegalStateException("option without a meaning: " + name);
     }
   }

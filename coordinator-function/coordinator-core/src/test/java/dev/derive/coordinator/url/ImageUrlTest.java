@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.preset.Preset;
 import dev.derive.coordinator.preset.Presets;
 import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.InvalidRequestException;
@@ -130,6 +131,60 @@ class ImageUrlTest {
                     () -> ImageUrl.verified("/" + signature + variant, keys, 0))
                 .kind())
         .isEqualTo(ForbiddenUrlException.INVALID_SIGNATURE);
+  }
+
+  private static Presets thumb(int size) {
+    return Presets.parse(
+        "{\"thumb\":{\"description\":\"a thumbnail\",\"target\":{\"mediaType\":\"image/jpeg\","
+            + "\"width\":"
+            + size
+            + ",\"height\":"
+            + size
+            + "}}}",
+        "test",
+        new RequestValidator(Capabilities.ALL));
+  }
+
+  /**
+   * Issue 26 item 6: {@code pr:} signs the preset's content through its digest, so a URL signed
+   * when {@code thumb} was 64 pixels is not served once {@code thumb} is 4096 pixels.
+   */
+  @Test
+  void aPresetUrlIsServedOnlyForTheDefinitionItWasSignedFor() {
+    Presets before = thumb(64);
+    Presets after = thumb(4096);
+    String digest = before.require("thumb", "/preset").digest();
+    ImageUrl url = ImageUrl.parse("/sig/pr:thumb:" + digest + "/photos/cat.jpg");
+
+    url.requirePresetInForce(before);
+    assertThat(
+            catchThrowableOfType(ForbiddenUrlException.class, () -> url.requirePresetInForce(after))
+                .kind())
+        .isEqualTo(ForbiddenUrlException.PRESET_CHANGED);
+    assertThat(after.require("thumb", "/preset").digest())
+        .hasSize(Preset.DIGEST_LENGTH)
+        .isNotEqualTo(digest);
+  }
+
+  @Test
+  void aPresetsDigestIsOfItsDefinitionNotItsDescription() {
+    Presets described =
+        Presets.parse(
+            "{\"thumb\":{\"description\":\"another\",\"target\":{\"mediaType\":\"image/jpeg\","
+                + "\"width\":64,\"height\":64}}}",
+            "test",
+            new RequestValidator(Capabilities.ALL));
+
+    assertThat(described.require("thumb", "/preset").digest())
+        .isEqualTo(thumb(64).require("thumb", "/preset").digest());
+  }
+
+  @Test
+  void aPresetUrlWithoutTheDigestIsA400() {
+    assertThat(
+            pointers(
+                () -> ImageUrl.parse("/sig/pr:thumb/photos/cat.jpg").requirePresetInForce(presets)))
+        .containsExactly("/url/preset");
   }
 
   @Test
