@@ -17,6 +17,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -149,6 +150,47 @@ class S3ObjectStoreTest {
           () -> store.download(ref, null, dir.resolve("out"), 1024),
           ref.toString());
     }
+  }
+
+  /**
+   * Issue 26 item 6: what a download failure says becomes a job's error detail (input-missing,
+   * source-changed, input-too-large), which the API, the event and callbacks show: it names the
+   * object's key, never its bucket, whose name holds the account id.
+   */
+  @Test
+  void whatADownloadFailureSaysNamesTheKeyButNeverTheBucket(
+      @org.junit.jupiter.api.io.TempDir Path dir) {
+    put("big", 100);
+    String etag = store.head(ObjectRef.of(BUCKET, "big")).orElseThrow().etag();
+    ObjectRef missing = ObjectRef.of(BUCKET, "gone/a.jpg");
+    ObjectRef big = ObjectRef.of(BUCKET, "big");
+
+    List<RuntimeException> failures =
+        List.of(
+            assertThrows(
+                ObjectNotFoundException.class,
+                () -> store.download(missing, null, dir.resolve("a"), 1024)),
+            assertThrows(
+                ObjectNotFoundException.class,
+                () ->
+                    store.download(
+                        new ObjectRef(BUCKET, "big", "not-a-version"),
+                        null,
+                        dir.resolve("b"),
+                        1024)),
+            assertThrows(
+                dev.derive.storage.ObjectChangedException.class,
+                () -> store.download(big, "\"0123\"", dir.resolve("c"), 1024)),
+            assertThrows(
+                dev.derive.storage.ObjectTooLargeException.class,
+                () -> store.download(big, etag, dir.resolve("d"), 10)));
+
+    for (RuntimeException failure : failures) {
+      assertFalse(failure.getMessage().contains(BUCKET), failure.getMessage());
+      assertFalse(failure.getMessage().contains("s3://"), failure.getMessage());
+    }
+    assertTrue(failures.get(0).getMessage().contains("gone/a.jpg"), failures.get(0).getMessage());
+    assertTrue(failures.get(2).getMessage().contains("big"), failures.get(2).getMessage());
   }
 
   @Test
