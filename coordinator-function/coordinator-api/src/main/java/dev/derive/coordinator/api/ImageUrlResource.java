@@ -48,7 +48,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *   <li>still running → {@code 503} problem+json with {@code Retry-After} (RFC 9110 section
  *       10.2.3);
  *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}); invalid options → 400;
- *       unsigned, wrongly signed, expired, or signed for a preset that has changed since → 403;
+ *       unsigned, wrongly signed, expired, or signed for a preset that has changed since → 403,
+ *       cacheable for {@value #FORBIDDEN_MAX_AGE_SECONDS} s;
  *   <li>{@code f:auto} answers carry {@code Vary: Accept} (RFC 9110 section 12.5.5), problems
  *       included.
  * </ul>
@@ -71,6 +72,15 @@ public class ImageUrlResource {
    * asked again: an hour bounds how long a cached redirect can point at nothing.
    */
   static final int CDN_REDIRECT_MAX_AGE_SECONDS = 3600;
+
+  /**
+   * How long browsers and the CDN may keep a 403 (unsigned, wrongly signed, expired, or signed for
+   * a changed preset): a minute, so the same forged or expired URL asked again and again is
+   * answered at the edge, not by an invocation (CloudFront keeps an error without Cache-Control 10
+   * s, its default error caching minimum TTL). Short because a URL signed with a key the API has
+   * not re-read yet (SigningKeySource, 300 s) becomes valid without changing.
+   */
+  static final int FORBIDDEN_MAX_AGE_SECONDS = 60;
 
   private final RequestValidator validator;
   private final DerivativeService service;
@@ -115,7 +125,9 @@ public class ImageUrlResource {
       url = ImageUrl.verified(imagePath(request), keys.current(), clock.instant().getEpochSecond());
       url.requirePresetInForce(presets.current());
     } catch (ForbiddenUrlException e) {
-      return noStore(Problems.of(e.kind(), "Forbidden", 403, e.getMessage()));
+      return Response.fromResponse(Problems.of(e.kind(), "Forbidden", 403, e.getMessage()))
+          .header("Cache-Control", "public, max-age=" + FORBIDDEN_MAX_AGE_SECONDS)
+          .build();
     }
     boolean negotiated = url.autoFormat();
     try {

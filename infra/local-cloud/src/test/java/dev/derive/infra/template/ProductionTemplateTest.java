@@ -241,6 +241,31 @@ class ProductionTemplateTest {
                 "GET /v1/{signature}/{proxy+}", "NONE"));
   }
 
+  /**
+   * Issue 26 item 5: the anonymous image route has a throttle of its own, from its own parameters,
+   * smaller than the authenticated routes' by default, so an image URL flood is answered 429 by API
+   * Gateway and leaves the authenticated routes' bucket alone.
+   */
+  @Test
+  void theImageUrlRouteHasItsOwnSmallerThrottle() {
+    Map<String, Object> stage =
+        template.resourcesOfType("AWS::ApiGatewayV2::Stage").getFirst().properties();
+    Map<String, Object> imageRoute =
+        map(map(stage.get("RouteSettings")).get("GET /v1/{signature}/{proxy+}"));
+
+    assertThat(imageRoute)
+        .containsEntry("ThrottlingBurstLimit", new Intrinsic.Ref("ImageUrlThrottlingBurstLimit"))
+        .containsEntry("ThrottlingRateLimit", new Intrinsic.Ref("ImageUrlThrottlingRateLimit"));
+    assertThat(defaultOf("ImageUrlThrottlingBurstLimit"))
+        .isLessThan(defaultOf("ApiThrottlingBurstLimit"));
+    assertThat(defaultOf("ImageUrlThrottlingRateLimit"))
+        .isLessThan(defaultOf("ApiThrottlingRateLimit"));
+  }
+
+  private int defaultOf(String parameter) {
+    return Integer.parseInt(template.parameters().get(parameter).defaultValue());
+  }
+
   @Test
   void theJwtAuthorizerTakesIssuerAndAudienceFromParameters() {
     Map<String, Object> jwt =
