@@ -241,19 +241,50 @@ class ImageUrlEndToEndTest {
     assertThat(JSON.readTree(answer.body()).path("type").asText()).endsWith("/invalid-signature");
   }
 
+  /**
+   * A key holding a space, a brace and a percent sign: API Gateway (and the local HTTP API) hands
+   * the path over decoded, the signature covers it so, and the function serves it rather than
+   * failing to make a request of it (ApiEntryPoint).
+   */
+  @Test
+  void aKeyWithCharactersAUrlMustEscapeIsServedUnderItsSignedDecodedPath(SharedLocalCloud shared)
+      throws Exception {
+    String key = "urls/a cat {1} 100%.jpg";
+    try (software.amazon.awssdk.services.s3.S3Client s3 =
+        dev.derive.infra.endpoint.AwsClients.s3(cloud.endpoint())) {
+      s3.putObject(
+          b -> b.bucket(cloud.bucketName("SourceBucket")).key(key),
+          software.amazon.awssdk.core.sync.RequestBody.fromFile(
+              shared.samples().resolve("exif/Portrait_5.jpg")));
+    }
+    String signature = signature(signingKey, "/rs:fit:64:64/f:webp/" + key);
+    URI url =
+        verbatim("/v1/" + signature + "/rs:fit:64:64/f:webp/urls/a%20cat%20%7B1%7D%20100%25.jpg");
+
+    HttpResponse<byte[]> answer = BROWSER.send(get(url), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(answer.statusCode())
+        .as(new String(answer.body(), StandardCharsets.UTF_8))
+        .isEqualTo(200);
+    assertThat(webpSize(answer.body())[1]).isEqualTo(64);
+  }
+
   /** {@code path} signed with the cloud's key as docs/image-urls.md says, as an API URL. */
   private static URI signed(String path) throws Exception {
     return signedWith(signingKey, path);
   }
 
   private static URI signedWith(String hexKey, String path) throws Exception {
+    return cloud.apiUri().resolve("/v1/" + signature(hexKey, path) + path);
+  }
+
+  /** HMAC-SHA256 of {@code path} under {@code hexKey}, base64url without padding. */
+  private static String signature(String hexKey, String path) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(HexFormat.of().parseHex(hexKey), "HmacSHA256"));
-    String signature =
-        Base64.getUrlEncoder()
-            .withoutPadding()
-            .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
-    return cloud.apiUri().resolve("/v1/" + signature + path);
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static HttpRequest get(URI url) {

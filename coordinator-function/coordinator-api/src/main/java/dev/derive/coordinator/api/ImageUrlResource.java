@@ -143,15 +143,19 @@ public class ImageUrlResource {
   }
 
   /**
-   * The image URL's path after {@code /v1}: from the path API Gateway received ({@code rawPath},
-   * which it hands over percent-decoded), after the stage's root path; never the path this
-   * function's router resolved (matrix parameters dropped, dot segments and escapes resolved), nor
-   * {@link #DISPATCH_PATH}. Without an event (not invoked through API Gateway) the request's own
-   * path as sent.
+   * The image URL's path after {@code /v1}: from the path API Gateway received ({@code
+   * requestContext.http.path}, percent-decoded as API Gateway hands it over; {@link
+   * ApiEntryPoint}), after the stage's root path; never the path this function's router resolved
+   * (matrix parameters dropped, dot segments and escapes resolved), nor {@link #DISPATCH_PATH}.
+   * Without an event (not invoked through API Gateway) the request's own path.
    */
   private String imagePath(HttpServerRequest request) {
     String raw =
-        ApiRoutes.event(request).map(APIGatewayV2HTTPEvent::getRawPath).orElse(request.path());
+        ApiRoutes.event(request)
+            .map(APIGatewayV2HTTPEvent::getRequestContext)
+            .map(APIGatewayV2HTTPEvent.RequestContext::getHttp)
+            .map(APIGatewayV2HTTPEvent.RequestContext.Http::getPath)
+            .orElse(request.path());
     if (raw.startsWith(rootPath)) {
       raw = raw.substring(rootPath.length() - 1);
     }

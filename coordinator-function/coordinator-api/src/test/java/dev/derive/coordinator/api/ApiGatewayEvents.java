@@ -10,8 +10,10 @@ import java.util.Map;
 /**
  * Invokes the API function with an API Gateway HTTP API event (payload 2.0) built here, as API
  * Gateway sends it: with the route key of the route it chose, which the mock event server's own
- * HTTP-to-event translation leaves out. The event goes to the mock server's raw event endpoint
- * ({@code POST /_lambda_}), whose answer is the function's {@code APIGatewayV2HTTPResponse}.
+ * HTTP-to-event translation leaves out, and the path percent-decoded. The event goes, through the
+ * function's entry point's rewriting ({@link ApiEntryPoint#withUriPath}), to the mock server's raw
+ * event endpoint ({@code POST /_lambda_}), whose answer is the function's {@code
+ * APIGatewayV2HTTPResponse}.
  */
 final class ApiGatewayEvents {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,7 +61,8 @@ final class ApiGatewayEvents {
           JSON.readTree(
               given()
                   .contentType("application/json")
-                  .body(JSON.writeValueAsString(event))
+                  // as the function's entry point hands the event to Quarkus (ApiEntryPoint)
+                  .body(ApiEntryPoint.withUriPath(JSON.writeValueAsBytes(event)))
                   .post("/_lambda_")
                   .then()
                   .statusCode(200)

@@ -139,6 +139,38 @@ class ApiRoutesTest {
         ApiGatewayEvents.get(IMAGE_URLS, "/v1/" + signature + variant.replace("{key}", KEY)));
   }
 
+  /**
+   * API Gateway hands the path over decoded: characters a URI path cannot hold as they are still
+   * reach the resources (ApiGatewayHandler encodes them again), and an unknown path is the usual
+   * 404 problem, not an empty 400 from the HTTP layer.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"/v1/derivatives/{id}", "/v1/a b", "/v1/100%", "/v1/été", "/v1/\"q\""})
+  void aDecodedPathAUriCannotHoldAsItIsIsAnsweredByTheResources(String path) {
+    ApiGatewayEvents.Answer answer = ApiGatewayEvents.get(DEFAULT, path);
+
+    assertThat(answer.status()).as(answer.body().toString()).isEqualTo(404);
+    assertThat(answer.body().path("type").asText())
+        .isEqualTo("https://derive.dev/problems/not-found");
+  }
+
+  /** A key with a space and a percent sign, signed as API Gateway hands the path over. */
+  @Test
+  void anImageUrlIsVerifiedOverThePathAsApiGatewayDecodedIt() {
+    UrlSigningKeys keys =
+        UrlSigningKeys.parse(ConfigProvider.getConfig().getValue("URL_SIGNING_KEYS", String.class));
+    String path = "/f:png/routes/a cat 100%.jpg";
+
+    ApiGatewayEvents.Answer answer =
+        ApiGatewayEvents.get(IMAGE_URLS, "/v1/" + keys.sign(path) + path);
+
+    // verified and parsed: the key is looked up, and there is no such source
+    assertThat(answer.status()).as(answer.body().toString()).isEqualTo(404);
+    assertThat(answer.body().path("type").asText())
+        .isEqualTo("https://derive.dev/problems/source-not-found");
+    assertThat(answer.body().path("detail").asText()).contains("routes/a cat 100%.jpg");
+  }
+
   @Test
   void aResourceIsNotAnsweredOnAnotherResourcesRoute() {
     assertThat(ApiGatewayEvents.get(DEFAULT, "/v1/presets").status()).isEqualTo(200);
