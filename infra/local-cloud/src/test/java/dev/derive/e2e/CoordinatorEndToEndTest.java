@@ -168,7 +168,7 @@ class CoordinatorEndToEndTest {
       socket
           .getOutputStream()
           .write(
-              "GET /v1/derivatives/{id} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+              "GET /v1/derivatives/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
                   .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       braces =
           new String(
