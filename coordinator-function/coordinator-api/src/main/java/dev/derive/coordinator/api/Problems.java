@@ -56,6 +56,20 @@ public final class Problems {
 
   /** The response for a domain exception. */
   public static Response of(CoordinatorException e) {
+    if (e instanceof JobFailedException failed && failed.retryAfter().isPresent()) {
+      // a retryable failure held by its backoff (docs/job-lifecycle.md): ask again after it
+      long seconds =
+          Math.max(
+              1,
+              java.time.Duration.between(java.time.Instant.now(), failed.retryAfter().get())
+                  .toSeconds());
+      return of(
+          e.kind(),
+          "Derivative failed",
+          503,
+          e.getMessage(),
+          Map.of("Retry-After", Long.toString(seconds)));
+    }
     if (e instanceof JobFailedException failed) {
       return response(
           new Problem(
