@@ -19,8 +19,8 @@ import org.jsoup.nodes.Document;
 
 /**
  * The markup capability: Markdown (CommonMark with GFM tables and strikethrough) and HTML to PDF
- * with openhtmltopdf, under a bundled default stylesheet and with bundled fonts for Latin, Chinese,
- * Japanese and Arabic text ({@link PdfWriter}).
+ * with openhtmltopdf, under a bundled default stylesheet and with bundled fonts for every script
+ * {@link BundledFonts} lists ({@link PdfWriter}).
  *
  * <p>Real-world HTML is parsed by jsoup, then {@link SafeHtml} removes scripts, frames, embedded
  * objects and links to anything but {@code data:} URIs; the renderer itself resolves no URI but

@@ -134,6 +134,31 @@ class MarkupTransformerTest {
     assertThat(text(tables)).contains("deepest cell");
   }
 
+  /** HTML mail and Markdown's raw HTML put {@code <style>} in the body; browsers apply it there. */
+  @Test
+  void aStyleElementInTheBodyIsAppliedNotPrinted() throws IOException {
+    Path pdf =
+        render(
+            "<div>\n<style>p { color: rgb(0, 0, 255); font-size: 40pt }</style>\n</div>\n\n"
+                + "# Title\n\nblue text\n",
+            MediaTypes.TEXT_MARKDOWN,
+            Map.of());
+
+    assertThat(text(pdf)).contains("Title", "blue text").doesNotContain("color", "{");
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      java.awt.image.BufferedImage page =
+          new org.apache.pdfbox.rendering.PDFRenderer(document).renderImageWithDPI(0, 72);
+      int blue = 0;
+      for (int y = 0; y < page.getHeight(); y++) {
+        for (int x = 0; x < page.getWidth(); x++) {
+          int rgb = page.getRGB(x, y);
+          blue += (rgb & 0xFF) > 200 && ((rgb >> 16) & 0xFF) < 80 ? 1 : 0;
+        }
+      }
+      assertThat(blue).as("blue pixels of the 40-point paragraph").isGreaterThan(500);
+    }
+  }
+
   @Test
   void scriptsAreIgnored() throws IOException {
     Path pdf =
