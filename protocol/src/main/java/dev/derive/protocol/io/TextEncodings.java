@@ -117,6 +117,20 @@ public final class TextEncodings {
     return 0;
   }
 
+  /**
+   * Whether {@code sample} decodes in {@code charset} without a malformed or unmappable byte; when
+   * {@code cut} (the sample is the start of longer text), up to three bytes at its end may be the
+   * start of a character the cut splits.
+   */
+  public static boolean decodesSample(byte[] sample, boolean cut, Charset charset) {
+    for (int end = 0; end <= (cut ? Math.min(3, sample.length) : 0); end++) {
+      if (decodes(sample, sample.length - end, charset)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether the first {@code length} bytes decode in {@code charset} without a malformed byte. */
   public static boolean decodes(byte[] bytes, int length, Charset charset) {
     try {

@@ -134,6 +134,40 @@ class MarkupTransformerTest {
     assertThat(text(tables)).contains("deepest cell");
   }
 
+  /** Issue 30 item 4: the bytes are read before a label is believed, as browsers do. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "UTF-16LE without a byte order mark, UTF-16LE, utf-16, text/html",
+    "UTF-16BE without a byte order mark, UTF-16BE, utf-16, text/html",
+    "windows-1252 labelled UTF-8, windows-1252, utf-8, text/html",
+    "UTF-8 labelled windows-1252, UTF-8, windows-1252, text/html",
+    "Shift_JIS labelled UTF-8, Shift_JIS, utf-8, text/html",
+    "Markdown in windows-1252, windows-1252, , text/markdown",
+    "Markdown in UTF-16LE, UTF-16LE, , text/markdown",
+  })
+  void textIsDecodedAsItsBytesSayWhateverItsLabel(
+      String what, String encoding, String label, String mediaType) throws IOException {
+    String body =
+        encoding.equals("Shift_JIS")
+            ? "日本語のテキストです。東京、大阪、京都。"
+            : "Grüße aus Köln: Straße, Äpfel, Öl und Übermut.";
+    String content =
+        mediaType.equals(MediaTypes.TEXT_HTML)
+            ? "<!DOCTYPE html><html><head><meta charset=\""
+                + label
+                + "\"><title>Seite</title></head><body><p>"
+                + body
+                + "</p></body></html>"
+            : "# Seite\n\n" + body + "\n";
+    Path input = Files.createTempFile(dir, "in", ".txt");
+    Files.write(input, content.getBytes(java.nio.charset.Charset.forName(encoding)));
+    Path output = Files.createTempFile(dir, "out", ".pdf");
+
+    TRANSFORMER.transform(step(mediaType, Map.of()), input, output);
+
+    assertThat(text(output)).doesNotContain("\uFFFD").contains(body);
+  }
+
   /** HTML mail and Markdown's raw HTML put {@code <style>} in the body; browsers apply it there. */
   @Test
   void aStyleElementInTheBodyIsAppliedNotPrinted() throws IOException {

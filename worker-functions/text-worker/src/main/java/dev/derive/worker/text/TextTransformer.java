@@ -12,6 +12,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.tika.detect.EncodingDetector;
 import org.apache.tika.exception.EncryptedDocumentException;
 import org.apache.tika.exception.TikaException;
 import org.apache.tika.exception.ZeroByteFileException;
@@ -138,7 +139,9 @@ public final class TextTransformer implements StepTransformer {
       metadata.set(Metadata.CONTENT_TYPE, mediaType);
     }
     try (TikaInputStream in = TikaInputStream.get(input)) {
-      parser.parse(in, handler, metadata, new ParseContext());
+      ParseContext context = new ParseContext();
+      context.set(EncodingDetector.class, new CheckedEncodingDetector());
+      parser.parse(in, handler, metadata, context);
     } catch (ZeroByteFileException e) {
       throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
     } catch (TikaException | SAXException | IOException | RuntimeException e) {

@@ -126,6 +126,33 @@ class TextTransformerTest {
     assertThat(extracted).doesNotContain("\uFFFD").contains(lines);
   }
 
+  /** Issue 30 item 4: the bytes are read before a label is believed, as browsers do. */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "UTF-16LE without a byte order mark, UTF-16LE, utf-16",
+    "UTF-16BE without a byte order mark, UTF-16BE, utf-16",
+    "windows-1252 labelled UTF-8, windows-1252, utf-8",
+    "UTF-8 labelled windows-1252, UTF-8, windows-1252",
+    "Shift_JIS labelled UTF-8, Shift_JIS, utf-8",
+  })
+  void htmlIsDecodedAsItsBytesSayWhateverItsLabel(String what, String encoding, String label)
+      throws IOException {
+    String body =
+        encoding.equals("Shift_JIS")
+            ? "日本語のテキストです。東京、大阪、京都。"
+            : "Grüße aus Köln: Straße, Äpfel, Öl und Übermut.";
+    String page =
+        "<!DOCTYPE html><html><head><meta charset=\""
+            + label
+            + "\"><title>Seite</title></head><body><p>"
+            + body
+            + "</p></body></html>";
+    Path html = dir.resolve("page.html");
+    Files.write(html, page.getBytes(Charset.forName(encoding)));
+
+    assertThat(extract(html, "text/html")).doesNotContain("\uFFFD").contains(body);
+  }
+
   @Test
   void markdownIsReadAsText() throws IOException {
     Path markdown = Files.writeString(dir.resolve("notes.md"), "# Notes\n\nSome *emphasis*.\n");
