@@ -153,6 +153,28 @@ class TextTransformerTest {
     assertThat(extract(html, "text/html")).doesNotContain("\uFFFD").contains(body);
   }
 
+  /**
+   * A workbook saved as Strict Open XML (ISO/IEC 29500 Strict: Excel's "Strict Open XML
+   * Spreadsheet") names its parts' namespaces and relationships under purl.oclc.org; it is read as
+   * a transitional one is (issue 30 item 5: it was corrupt-input).
+   */
+  @Test
+  void aStrictOpenXmlWorkbookIsRead() throws IOException {
+    java.io.ByteArrayOutputStream transitional = new java.io.ByteArrayOutputStream();
+    try (org.apache.poi.xssf.usermodel.XSSFWorkbook workbook =
+        new org.apache.poi.xssf.usermodel.XSSFWorkbook()) {
+      org.apache.poi.ss.usermodel.Sheet sheet = workbook.createSheet("Budget");
+      sheet.createRow(0).createCell(0).setCellValue("Strict quarterly budget");
+      sheet.createRow(1).createCell(0).setCellValue(1234.5);
+      workbook.write(transitional);
+    }
+    Path strict = dir.resolve("budget.xlsx");
+    Files.write(strict, StrictOpenXmlSamples.fromTransitional(transitional.toByteArray()));
+
+    assertThat(extract(strict, StrictOpenXmlSamples.SPREADSHEET))
+        .contains("Budget", "Strict quarterly budget", "1234.5");
+  }
+
   @Test
   void markdownIsReadAsText() throws IOException {
     Path markdown = Files.writeString(dir.resolve("notes.md"), "# Notes\n\nSome *emphasis*.\n");
