@@ -25,6 +25,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -99,7 +100,9 @@ public class ImageUrlResource {
   @APIResponse(responseCode = "403", description = "Unsigned, wrongly signed or expired")
   @APIResponse(responseCode = "422", description = "The derivative failed or cannot be made")
   @APIResponse(responseCode = "503", description = "Still being made; retry after Retry-After")
-  public Response get(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
+  public Response get(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) List<String> accepts) {
+    // every value: the Lambda HTTP adapter splits one Accept line at its commas
+    String accept = accepts == null || accepts.isEmpty() ? null : String.join(",", accepts);
     String raw = uri.getRequestUri().getRawPath();
     ImageUrl url = ImageUrl.parse(raw.substring("/v1".length()), options);
     try {
