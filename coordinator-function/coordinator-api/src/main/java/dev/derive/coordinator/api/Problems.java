@@ -54,12 +54,60 @@ public final class Problems {
   /** Seconds a client should wait before retrying after a 503 (RFC 9110 section 10.2.3). */
   public static final int RETRY_AFTER_SECONDS = 5;
 
+  /** Seconds a client should wait before asking again for content whose job is not done. */
+  public static final int NOT_READY_RETRY_AFTER_SECONDS = 2;
+
+  /**
+   * The title of problem type {@code kind}: one per type, however it is reached (a step's error
+   * type answered for its failed job has the title the same type has elsewhere): the table's, else
+   * the kind's words ({@code corrupt-input}: "Corrupt input").
+   */
+  static String title(String kind) {
+    Kind known = KINDS.get(kind);
+    if (known != null) {
+      return known.title();
+    }
+    String words = kind.replace('-', ' ');
+    return words.isEmpty() ? "Error" : Character.toUpperCase(words.charAt(0)) + words.substring(1);
+  }
+
   /** The response for a domain exception. */
   public static Response of(CoordinatorException e) {
     if (e instanceof JobFailedException failed) {
       return response(
           new Problem(
-              typeOf(e.kind()), "Derivative failed", 422, e.getMessage(), List.of(), List.of()));
+              typeOf(e.kind()),
+              title(e.kind()),
+              422,
+              e.getMessage(),
+              List.of(),
+              List.of(),
+              failed.jobId()));
+    }
+    if (e instanceof DerivativeNotReadyException notReady) {
+      return Response.fromResponse(
+              response(
+                  new Problem(
+                      typeOf(e.kind()),
+                      title(e.kind()),
+                      409,
+                      e.getMessage(),
+                      List.of(),
+                      List.of(),
+                      notReady.jobId())))
+          .header("Retry-After", Integer.toString(NOT_READY_RETRY_AFTER_SECONDS))
+          .build();
+    }
+    if (e instanceof DerivativeFailedException failed) {
+      return response(
+          new Problem(
+              typeOf(e.kind()),
+              title(e.kind()),
+              410,
+              e.getMessage(),
+              List.of(),
+              List.of(),
+              failed.jobId()));
     }
     if (e instanceof DispatchFailedException) {
       return unavailable(DispatchFailedException.KIND, e.getMessage());
