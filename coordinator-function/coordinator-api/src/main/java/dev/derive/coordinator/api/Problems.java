@@ -74,40 +74,15 @@ public final class Problems {
   /** The response for a domain exception. */
   public static Response of(CoordinatorException e) {
     if (e instanceof JobFailedException failed) {
-      return response(
-          new Problem(
-              typeOf(e.kind()),
-              title(e.kind()),
-              422,
-              e.getMessage(),
-              List.of(),
-              List.of(),
-              failed.jobId()));
+      return response(jobProblem(e, 422, failed.jobId()));
     }
     if (e instanceof DerivativeNotReadyException notReady) {
-      return Response.fromResponse(
-              response(
-                  new Problem(
-                      typeOf(e.kind()),
-                      title(e.kind()),
-                      409,
-                      e.getMessage(),
-                      List.of(),
-                      List.of(),
-                      notReady.jobId())))
+      return Response.fromResponse(response(jobProblem(e, 409, notReady.jobId())))
           .header("Retry-After", Integer.toString(NOT_READY_RETRY_AFTER_SECONDS))
           .build();
     }
     if (e instanceof DerivativeFailedException failed) {
-      return response(
-          new Problem(
-              typeOf(e.kind()),
-              title(e.kind()),
-              410,
-              e.getMessage(),
-              List.of(),
-              List.of(),
-              failed.jobId()));
+      return response(jobProblem(e, 410, failed.jobId()));
     }
     if (e instanceof DispatchFailedException) {
       return unavailable(DispatchFailedException.KIND, e.getMessage());
@@ -124,6 +99,12 @@ public final class Problems {
     return response(
         new Problem(
             typeOf(e.kind()), kind.title(), kind.status(), e.getMessage(), errors, reachable));
+  }
+
+  /** The problem of job {@code jobId}, with its id member. */
+  private static Problem jobProblem(CoordinatorException e, int status, String jobId) {
+    return new Problem(
+        typeOf(e.kind()), title(e.kind()), status, e.getMessage(), List.of(), List.of(), jobId);
   }
 
   /** A 400 invalid-request problem for {@code violations}. */

@@ -286,6 +286,12 @@ class MarkupTransformerTest {
 
   private Path render(String content, String mediaType, Map<String, Object> params)
       throws IOException {
+    return render(dir, content, mediaType, params);
+  }
+
+  /** The PDF of {@code content} (written as UTF-8 in {@code dir}) as {@code mediaType}. */
+  static Path render(Path dir, String content, String mediaType, Map<String, Object> params)
+      throws IOException {
     Path input = Files.createTempFile(dir, "in", ".txt");
     Files.writeString(input, content, StandardCharsets.UTF_8);
     Path output = Files.createTempFile(dir, "out", ".pdf");

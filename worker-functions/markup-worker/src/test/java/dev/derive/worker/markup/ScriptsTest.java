@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.derive.protocol.MediaTypes;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Arabic and Hebrew are laid out right to left, Arabic with its joined letter forms.
  */
 class ScriptsTest {
-  private static final MarkupTransformer TRANSFORMER =
-      new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES);
-
   @TempDir Path dir;
 
   @Test
@@ -97,11 +92,7 @@ class ScriptsTest {
   }
 
   private Path render(String content, String mediaType) throws IOException {
-    Path input = Files.createTempFile(dir, "in", ".txt");
-    Files.writeString(input, content, StandardCharsets.UTF_8);
-    Path output = Files.createTempFile(dir, "out", ".pdf");
-    TRANSFORMER.transform(MarkupTransformerTest.step(mediaType, Map.of()), input, output);
-    return output;
+    return MarkupTransformerTest.render(dir, content, mediaType, Map.of());
   }
 
   private static List<TextPosition> positions(PDDocument document) throws IOException {
