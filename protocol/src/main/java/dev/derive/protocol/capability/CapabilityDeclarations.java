@@ -78,7 +78,8 @@ public final class CapabilityDeclarations {
           "description",
           "multipleOf",
           "required",
-          "url");
+          "url",
+          "examples");
 
   private CapabilityDeclarations() {}
 
@@ -430,11 +431,22 @@ public final class CapabilityDeclarations {
               p.has("description") ? text(p, at + "/description") : null,
               bound.apply("multipleOf"),
               p.has("required") ? bool(p.get("required"), at + "/required") : null,
-              url);
+              url,
+              p.has("examples") ? texts(p, at + "/examples") : List.of());
       if (parameter.defaultValue() != null) {
         String problem = ParameterValues.problem(parameter, parameter.defaultValue());
         if (problem != null) {
           throw new IllegalArgumentException(at + "/defaultValue: " + problem);
+        }
+      }
+      if (parameter.pattern() != null && parameter.examples().isEmpty()) {
+        throw new IllegalArgumentException(
+            at + "/examples: a parameter with a pattern declares a value it takes");
+      }
+      for (int e = 0; e < parameter.examples().size(); e++) {
+        String problem = ParameterValues.problem(parameter, parameter.examples().get(e));
+        if (problem != null) {
+          throw new IllegalArgumentException(at + "/examples/" + e + ": " + problem);
         }
       }
       if (url != null && !url.aliases().isEmpty()) {

@@ -22,6 +22,8 @@ import java.util.List;
  *     back on), {@code null} otherwise
  * @param url how an image URL spells it when it is a target option, or {@code null} for no URL
  *     option of its own
+ * @param examples values it accepts, shown in the JSON Schema ({@code examples}); a parameter with
+ *     a {@code pattern} declares at least one, so tools and tests have a value the pattern takes
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -35,7 +37,8 @@ public record ParameterDescriptor(
     String description,
     Integer multipleOf,
     Boolean required,
-    UrlSpelling url) {
+    UrlSpelling url,
+    List<String> examples) {
   /**
    * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
    */
@@ -49,6 +52,7 @@ public record ParameterDescriptor(
 
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
+    examples = examples == null ? List.of() : List.copyOf(examples);
     if (Boolean.FALSE.equals(required)) {
       required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
     }
@@ -87,7 +91,8 @@ public record ParameterDescriptor(
         description,
         multipleOf,
         null,
-        url);
+        url,
+        examples);
   }
 
   /**

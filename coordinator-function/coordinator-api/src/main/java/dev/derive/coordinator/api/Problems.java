@@ -73,6 +73,20 @@ public final class Problems {
 
   /** The response for a domain exception. */
   public static Response of(CoordinatorException e) {
+    if (e instanceof JobFailedException failed && failed.retryAfter().isPresent()) {
+      // a retryable failure held by its backoff (docs/job-lifecycle.md): ask again after it
+      long seconds =
+          Math.max(
+              1,
+              java.time.Duration.between(java.time.Instant.now(), failed.retryAfter().get())
+                  .toSeconds());
+      return of(
+          e.kind(),
+          "Derivative failed",
+          503,
+          e.getMessage(),
+          Map.of("Retry-After", Long.toString(seconds)));
+    }
     if (e instanceof JobFailedException failed) {
       return response(jobProblem(e, 422, failed.jobId()));
     }
@@ -110,6 +124,11 @@ public final class Problems {
   /** A 400 invalid-request problem for {@code violations}. */
   public static Response invalidRequest(List<Violation> violations) {
     return of(new InvalidRequestException(violations));
+  }
+
+  /** The answer to any path no resource has: 404 not-found. */
+  public static Response notFound() {
+    return of("not-found", "Not found", 404, "no such resource");
   }
 
   /** A problem response with a kind outside the coordinator core (e.g. {@code internal}). */

@@ -105,6 +105,22 @@ class ProblemMappersTest {
         .contains("failed at step 1 (steps are numbered from 1): the JPEG ends early");
   }
 
+  /** Issue 26 item 7: a retryable failure held by its backoff says when to ask again. */
+  @Test
+  void aRetryableFailureHeldByItsBackoffIs503WithRetryAfter() {
+    Response response =
+        mappers.coordinator(
+            new JobFailedException(
+                "ab".repeat(32),
+                new JobError("timeout", "the step ran out of time", 0, true),
+                java.time.Instant.now().plusSeconds(120)));
+
+    assertThat(response.getStatus()).isEqualTo(503);
+    assertThat(Long.parseLong(response.getHeaderString("Retry-After"))).isBetween(100L, 120L);
+    Problem problem = (Problem) response.getEntity();
+    assertThat(problem.type()).isEqualTo(Problems.TYPE_BASE + "timeout");
+  }
+
   @Test
   void aParserSentenceLosesJavaTypeNamesAndControlCharacters() {
     assertThat(

@@ -315,6 +315,60 @@ class PdfTransformerTest {
     return array;
   }
 
+  /**
+   * Issue 26 item 15: a page holding a 20000 x 20000 image, drawn as a thumbnail, is refused from
+   * the image's dictionary before anything is decoded (PDFBox decodes an image whole: 1.6 GB),
+   * whether the page draws it itself or through a form that also draws itself.
+   */
+  @Test
+  void aPageHoldingAnImageOverTheBudgetIsRefusedBeforeItIsDecoded() throws IOException {
+    for (boolean inForm : new boolean[] {false, true}) {
+      Path pdf = Files.createTempFile(dir, "huge-image", ".pdf");
+      try (PDDocument document = new PDDocument()) {
+        PDPage page = new PDPage(PDRectangle.A4);
+        document.addPage(page);
+        org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject image =
+            org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(
+                document, new BufferedImage(2, 2, BufferedImage.TYPE_INT_RGB));
+        image.getCOSObject().setInt(org.apache.pdfbox.cos.COSName.WIDTH, 20_000);
+        image.getCOSObject().setInt(org.apache.pdfbox.cos.COSName.HEIGHT, 20_000);
+        org.apache.pdfbox.pdmodel.PDResources resources =
+            new org.apache.pdfbox.pdmodel.PDResources();
+        if (inForm) {
+          org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject form =
+              new org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject(document);
+          form.setBBox(PDRectangle.A4);
+          org.apache.pdfbox.pdmodel.PDResources formResources =
+              new org.apache.pdfbox.pdmodel.PDResources();
+          formResources.put(org.apache.pdfbox.cos.COSName.getPDFName("Self"), form);
+          formResources.put(org.apache.pdfbox.cos.COSName.getPDFName("Im0"), image);
+          form.setResources(formResources);
+          resources.put(org.apache.pdfbox.cos.COSName.getPDFName("Fm0"), form);
+        } else {
+          resources.put(org.apache.pdfbox.cos.COSName.getPDFName("Im0"), image);
+        }
+        page.setResources(resources);
+        try (var content = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page)) {
+          if (inForm) {
+            content.drawForm(
+                (org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject)
+                    resources.getXObject(org.apache.pdfbox.cos.COSName.getPDFName("Fm0")));
+          } else {
+            content.drawImage(image, 0, 0, 595, 842);
+          }
+        }
+        document.save(pdf.toFile());
+      }
+
+      assertThatThrownBy(() -> render(pdf, Map.of("width", 256, "height", 256)))
+          .as(inForm ? "in a form" : "on the page")
+          .isInstanceOf(PermanentStepFailure.class)
+          .hasMessageContaining("20000x20000")
+          .extracting(e -> ((PermanentStepFailure) e).type())
+          .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+    }
+  }
+
   private Path render(Path pdf, Map<String, Object> params) throws IOException {
     Path output = Files.createTempFile(dir, "page", ".png");
     transformer.transform(step(PdfTransformer.RENDER, params), pdf, output);

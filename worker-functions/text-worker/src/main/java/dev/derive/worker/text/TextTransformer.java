@@ -67,6 +67,8 @@ public final class TextTransformer implements StepTransformer {
       throw new IllegalArgumentException("max text bytes must be positive: " + maxTextBytes);
     }
     this.maxTextBytes = maxTextBytes;
+    // a part's declared size can lie: POI stops inflating one past the same bound (ZipBudget)
+    org.apache.poi.openxml4j.util.ZipSecureFile.setMaxEntrySize(ZipBudget.MAX_ENTRY_BYTES);
   }
 
   /** Runs {@link TextProbe} in {@code scratch}. */
@@ -79,12 +81,14 @@ public final class TextTransformer implements StepTransformer {
    * {@inheritDoc}
    *
    * @throws PermanentStepFailure {@code password-required}, {@code corrupt-input}, {@code
-   *     unsupported-input}, {@code output-too-large}
+   *     unsupported-input}, {@code input-too-large} (a zip-packaged document that unpacks beyond
+   *     {@link ZipBudget}), {@code output-too-large}
    */
   @Override
   public void transform(DeclaredStep step, Path input, Path output) throws IOException {
     // the type as sent (its charset parameter, if any, is a hint Tika takes)
     String mediaType = step.message().inputMediaType();
+    ZipBudget.check(input, documentName(mediaType));
     // each of the declaration's conversions applies one operation
     switch (step.only().operation()) {
       case EXTRACT -> extract(mediaType, input, output);

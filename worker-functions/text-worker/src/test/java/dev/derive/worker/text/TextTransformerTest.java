@@ -195,6 +195,54 @@ class TextTransformerTest {
   }
 
   /**
+   * Issue 26 item 15: a DOCX whose word/document.xml unpacks to far more than the worker can hold
+   * is refused from its zip directory before anything is inflated (it ran the worker out of memory
+   * in 15 s, and again on every retry).
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aDocxWhosePartsUnpackBeyondTheBudgetIsRefusedBeforeParsing() throws IOException {
+    Path docx = dir.resolve("bomb.docx");
+    byte[] spaces = new byte[1024 * 1024];
+    java.util.Arrays.fill(spaces, (byte) ' ');
+    try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(docx))) {
+      zip.putNextEntry(new java.util.zip.ZipEntry("[Content_Types].xml"));
+      zip.write(
+          ("<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/"
+                  + "content-types\"><Default Extension=\"rels\" ContentType=\"application/"
+                  + "vnd.openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\""
+                  + " ContentType=\"application/xml\"/><Override PartName=\"/word/document.xml\""
+                  + " ContentType=\"application/vnd.openxmlformats-officedocument."
+                  + "wordprocessingml.document.main+xml\"/></Types>")
+              .getBytes(StandardCharsets.UTF_8));
+      zip.putNextEntry(new java.util.zip.ZipEntry("_rels/.rels"));
+      zip.write(
+          ("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/"
+                  + "package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://"
+                  + "schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\""
+                  + " Target=\"word/document.xml\"/></Relationships>")
+              .getBytes(StandardCharsets.UTF_8));
+      zip.putNextEntry(new java.util.zip.ZipEntry("word/document.xml"));
+      zip.write(
+          ("<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/"
+                  + "wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>")
+              .getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 200; i++) {
+        zip.write(spaces);
+      }
+      zip.write("</w:t></w:r></w:p></w:body></w:document>".getBytes(StandardCharsets.UTF_8));
+    }
+    String docxType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+    assertThatThrownBy(
+            () -> TRANSFORMER.transform(step(TextTransformer.EXTRACT, docxType), docx, out()))
+        .isInstanceOf(PermanentStepFailure.class)
+        .hasMessageContaining("word/document.xml unpacks to 201 MiB")
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+  }
+
+  /**
    * A small PDF whose thousands of pages share one content stream expands to far more text than the
    * cap: the parse stops at the cap (the handler throws, Tika's per-page error handling does not
    * swallow it) instead of reading every remaining page.
