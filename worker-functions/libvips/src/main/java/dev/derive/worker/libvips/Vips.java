@@ -84,6 +84,9 @@ public final class Vips {
   /** {@code VipsInterpretation} values used here (libvips' {@code image.h}). */
   public static final int INTERPRETATION_SRGB = 22;
 
+  /** {@code VipsInterpretation} of grey ({@code b-w}). */
+  public static final int INTERPRETATION_B_W = 1;
+
   /** {@code VipsInterpretation} of 16-bit RGB. */
   public static final int INTERPRETATION_RGB16 = 25;
 
@@ -154,6 +157,7 @@ public final class Vips {
   private final MethodHandle webpsave;
   private final MethodHandle heifsave;
   private final MethodHandle gifsave;
+  private final VipsOperation.Handles operations;
 
   private Vips(Path library) {
     this.library = library;
@@ -303,6 +307,7 @@ public final class Vips {
                 ADDRESS, JAVA_INT, // "keep", VipsForeignKeep
                 ADDRESS), // NULL
             2);
+    operations = VipsOperation.Handles.bind(b);
     try {
       int status = (int) init.invokeExact(arena.allocateFrom("derive"));
       if (status != 0) {
@@ -488,6 +493,14 @@ public final class Vips {
     } catch (Throwable e) {
       throw rethrow(e);
     }
+  }
+
+  /**
+   * The libvips operation called {@code name} (e.g. {@code gaussblur}, {@code smartcrop}), its
+   * arguments set by name: {@link VipsOperation}.
+   */
+  public VipsOperation operation(String name) {
+    return new VipsOperation(this, operations, name);
   }
 
   /**
@@ -701,11 +714,14 @@ public final class Vips {
 
   /**
    * {@code vips_image_new_from_memory_copy}: an 8-bit image ({@link #FORMAT_UCHAR}) holding a copy
-   * of {@code pixels}, band-interleaved row after row; 3 bands are read as sRGB, 4 as sRGB with
-   * alpha, 1 as grey, 2 as grey with alpha (libvips' default interpretation).
+   * of {@code pixels}, band-interleaved row after row, tagged as what it holds: 3 bands sRGB, 4
+   * sRGB with alpha, 1 grey, 2 grey with alpha. The tag matters: libvips leaves an image made from
+   * memory {@code multiband}, which its savers read differently (gifsave took a 4-band multiband
+   * image for one without alpha and wrote every other column transparent, issue 30 item 1).
    *
    * @param pixels exactly {@code width x height x bands} samples
-   * @throws IllegalArgumentException if the array length does not match the size
+   * @throws IllegalArgumentException if the array length does not match the size or {@code bands}
+   *     is not 1 to 4
    * @throws VipsException if libvips refuses the image
    */
   public VipsImage fromPixels(byte[] pixels, int width, int height, int bands) {
@@ -713,15 +729,24 @@ public final class Vips {
       throw new IllegalArgumentException(
           pixels.length + " samples for " + width + "x" + height + "x" + bands);
     }
-    return call(
-        call -> {
-          MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
-          MemorySegment image =
-              (MemorySegment)
-                  newFromMemoryCopy.invokeExact(
-                      data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
-          return wrap(image, "new_from_memory_copy");
-        });
+    if (bands < 1 || bands > 4) {
+      throw new IllegalArgumentException(bands + " bands: 1 to 4 (grey or sRGB, alpha last)");
+    }
+    try (VipsImage untagged =
+        call(
+            call -> {
+              MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
+              MemorySegment image =
+                  (MemorySegment)
+                      newFromMemoryCopy.invokeExact(
+                          data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
+              return wrap(image, "new_from_memory_copy");
+            })) {
+      return operation("copy")
+          .set("in", untagged)
+          .set("interpretation", bands >= 3 ? "srgb" : "b-w")
+          .image();
+    }
   }
 
   /**
@@ -944,7 +969,7 @@ public final class Vips {
   }
 
   /** Binds C functions of one library, naming a missing symbol in the error. */
-  private record Binder(Linker linker, SymbolLookup symbols) {
+  record Binder(Linker linker, SymbolLookup symbols) {
     MethodHandle bind(String name, FunctionDescriptor descriptor) {
       return linker.downcallHandle(find(name), descriptor);
     }
