@@ -133,6 +133,23 @@ class TikaMediaTypeDetectorTest {
         .isNotEqualTo(Optional.of(TikaMediaTypeDetector.PROTECTED_OOXML));
   }
 
+  /**
+   * Issue 30 item 5: a BigTIFF is a TIFF whatever its byte order; Tika knows only the big-endian
+   * header, and a little-endian one (what libtiff writes on x86 and ARM) was unknown bytes.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"II+\\0, 49 49 2B 00 08 00 00 00", "MM\\0+, 4D 4D 00 2B 00 08 00 00"})
+  void aBigTiffOfEitherByteOrderIsATiff(String name, String header) {
+    byte[] prefix = new byte[64];
+    String[] bytes = header.split(" ");
+    for (int i = 0; i < bytes.length; i++) {
+      prefix[i] = (byte) Integer.parseInt(bytes[i], 16);
+    }
+    prefix[8] = 16; // first IFD at offset 16
+
+    assertThat(detector.detect(prefix, "upload.bin")).hasValue("image/tiff");
+  }
+
   @Test
   void theBytesWinOverAMisleadingName() throws IOException {
     Path pdf = samples().resolve("pdf/standard_fonts.pdf");
