@@ -2,6 +2,8 @@ package dev.derive.protocol.capability;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One parameter an operation accepts (or one option a request's target accepts), as its
@@ -22,6 +24,9 @@ import java.util.List;
  *     back on), {@code null} otherwise
  * @param url how an image URL spells it when it is a target option, or {@code null} for no URL
  *     option of its own
+ * @param outputDefaults the default for a step writing a given media type, in place of {@code
+ *     defaultValue} (e.g. a quality that looks the same in each format: AVIF needs a lower number
+ *     than JPEG); empty for one default whatever the output
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -35,7 +40,8 @@ public record ParameterDescriptor(
     String description,
     Integer multipleOf,
     Boolean required,
-    UrlSpelling url) {
+    UrlSpelling url,
+    Map<String, Object> outputDefaults) {
   /**
    * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
    */
@@ -49,6 +55,11 @@ public record ParameterDescriptor(
 
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
+    outputDefaults = outputDefaults == null ? Map.of() : Map.copyOf(new TreeMap<>(outputDefaults));
+    if (!outputDefaults.isEmpty() && defaultValue == null) {
+      throw new IllegalArgumentException(
+          name + ": outputDefaults need a defaultValue for the other outputs");
+    }
     if (Boolean.FALSE.equals(required)) {
       required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
     }
@@ -64,6 +75,15 @@ public record ParameterDescriptor(
       throw new IllegalArgumentException(
           name + ": minimum " + minimum + " is over maximum " + maximum);
     }
+  }
+
+  /**
+   * The default of a step writing {@code outputMediaType}: its {@link #outputDefaults} entry, else
+   * {@link #defaultValue} ({@code null} when there is none).
+   */
+  public Object defaultFor(String outputMediaType) {
+    Object value = outputMediaType == null ? null : outputDefaults.get(outputMediaType);
+    return value != null ? value : defaultValue;
   }
 
   /** Whether an explicit step must give this parameter. */
@@ -87,7 +107,8 @@ public record ParameterDescriptor(
         description,
         multipleOf,
         null,
-        url);
+        url,
+        Map.of());
   }
 
   /**
