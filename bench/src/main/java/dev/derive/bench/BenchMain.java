@@ -133,7 +133,7 @@ public final class BenchMain {
     }
     try {
       if (scale.includes("workers")) {
-        new WorkerRows(scale, results, tools, work.resolve("scratch"))
+        new WorkerRows(scale, results, tools, work.resolve("scratch"), install)
             .run(photo12, photo24, pdf, markdown);
       }
     } catch (Exception | LinkageError e) {
