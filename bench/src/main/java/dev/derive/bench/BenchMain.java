@@ -133,8 +133,10 @@ public final class BenchMain {
     }
     try {
       if (scale.includes("workers")) {
-        new WorkerRows(scale, results, tools, work.resolve("scratch"), install)
-            .run(photo12, photo24, pdf, markdown);
+        WorkerRows workers =
+            new WorkerRows(scale, results, tools, work.resolve("scratch"), install);
+        workers.run(photo12, photo24, pdf, markdown);
+        new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
       }
     } catch (Exception | LinkageError e) {
       failures.add("worker rows: " + e);
