@@ -84,6 +84,9 @@ public final class Vips {
   /** {@code VipsInterpretation} values used here (libvips' {@code image.h}). */
   public static final int INTERPRETATION_SRGB = 22;
 
+  /** {@code VipsInterpretation} of CMYK. */
+  public static final int INTERPRETATION_CMYK = 15;
+
   /** {@code VipsInterpretation} of grey ({@code b-w}). */
   public static final int INTERPRETATION_B_W = 1;
 
@@ -938,6 +941,15 @@ public final class Vips {
   /** A NUL-terminated C string of unknown length. */
   static String string(MemorySegment pointer) {
     return pointer.address() == 0 ? "" : pointer.reinterpret(Long.MAX_VALUE).getString(0);
+  }
+
+  /** Whether {@code image}'s header has {@code field} ({@code vips_image_get_typeof} not 0). */
+  boolean has(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      return (long) typeOf.invokeExact(image, call.allocateFrom(field)) != 0L;
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
   }
 
   /** The value of a string header field, e.g. {@code heif-compression}. */

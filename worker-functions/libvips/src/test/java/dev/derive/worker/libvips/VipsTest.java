@@ -545,4 +545,14 @@ class VipsTest {
     }
     return out;
   }
+
+  @Test
+  void hasTellsWhetherAHeaderFieldIsThere() throws IOException {
+    Path jpeg = write(dir, filled(8, 8, Color.RED), "jpeg");
+
+    try (VipsImage image = vips.open(jpeg)) {
+      assertThat(image.has("vips-loader")).isTrue();
+      assertThat(image.has(VipsImage.ICC_PROFILE)).as("the JDK writes no profile").isFalse();
+    }
+  }
 }
