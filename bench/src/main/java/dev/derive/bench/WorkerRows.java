@@ -74,12 +74,13 @@ public final class WorkerRows {
   }
 
   /**
-   * Measures {@code thumbnail_12mp}, {@code thumbnail_12mp_vs_sharp}, {@code thumbnail_24mp},
-   * {@code pdf_page}, {@code text_pdf}.
+   * Measures {@code thumbnail_12mp}, {@code thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code
+   * smartcrop_vs_sharp}, {@code thumbnail_24mp}, {@code pdf_page}, {@code text_pdf}.
    */
   public void run(Path photo12, Path photo24, Path pdf, Path markdown) throws Exception {
     thumbnail("thumbnail_12mp", photo12);
     thumbnailVsSharp(photo12);
+    smartCrop(photo12);
     thumbnail("thumbnail_24mp", photo24);
 
     ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
@@ -161,28 +162,88 @@ public final class WorkerRows {
    * alike).
    */
   private void thumbnailVsSharp(Path photo) throws Exception {
-    String id = "thumbnail_12mp_vs_sharp";
-    Timer.Action ours = action(photo, MediaTypes.IMAGE_JPEG, thumbnailTarget());
+    vsSharp(
+        "thumbnail_12mp_vs_sharp",
+        photo,
+        thumbnailTarget(),
+        "thumbnail",
+        "sharp(f).rotate().resize(256, 256, {fit: 'inside'}).jpeg({quality: 85})",
+        "ImageTransformer → 256 px JPEG q85");
+  }
+
+  /**
+   * {@code smartcrop}: a 256 x 256 cover crop with gravity smart (libvips attention) against {@code
+   * vipsthumbnail --smartcrop attention}, and {@code smartcrop_vs_sharp} against sharp's {@code
+   * position: attention}.
+   */
+  private void smartCrop(Path photo) throws Exception {
+    ObjectNode target = thumbnailTarget().put("fit", "cover").put("gravity", "smart");
+    Stats ours = compute(photo, MediaTypes.IMAGE_JPEG, target);
+    Optional<Path> vips = tools.tool("vipsthumbnail");
+    if (vips.isEmpty()) {
+      results.add(
+          Row.unmeasured(
+              "smartcrop", "ms", "vipsthumbnail", 1.0, tools.whyMissing("vipsthumbnail")));
+    } else {
+      Path out = scratch.resolve("vipsthumbnail-smartcrop.jpg");
+      Stats anchor =
+          Timer.time(
+              scale.workerWarmups(),
+              scale.workerRuns(),
+              run ->
+                  NativeTools.run(
+                      List.of(
+                          vips.get().toString(),
+                          photo.toString(),
+                          "--size",
+                          "256x256",
+                          "--smartcrop",
+                          "attention",
+                          "-o",
+                          out + "[Q=85,strip]")));
+      results.add(
+          new Row(
+              "smartcrop",
+              ours.median(),
+              "ms",
+              "vipsthumbnail --size 256x256 --smartcrop attention (Q=85, strip)",
+              anchor.median(),
+              1.0,
+              "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85, median of "
+                  + ours.count()));
+    }
+    vsSharp(
+        "smartcrop_vs_sharp",
+        photo,
+        target,
+        "smartcrop",
+        "sharp(f).rotate().resize(256, 256, {fit: 'cover', position: sharp.strategy.attention})"
+            + ".jpeg({quality: 85})",
+        "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85");
+  }
+
+  /** One of Derive's image rows against a warm sharp doing the same, interleaved run by run. */
+  private void vsSharp(
+      String id, Path photo, ObjectNode target, String sharpMode, String sharpCall, String ours)
+      throws Exception {
+    Timer.Action derive = action(photo, MediaTypes.IMAGE_JPEG, target);
     try (SharpAnchor sharp = SharpAnchor.start(scratch, install)) {
-      Path out = scratch.resolve("sharp-thumbnail.jpg");
+      Path out = scratch.resolve("sharp-" + sharpMode + ".jpg");
       List<Stats> both =
           Timer.interleaved(
               scale.workerWarmups(),
               scale.workerRuns(),
-              ours,
-              run -> sharp.run("thumbnail", photo, out));
+              derive,
+              run -> sharp.run(sharpMode, photo, out));
       results.add(
           new Row(
               id,
               both.get(0).median(),
               "ms",
-              sharp.describe()
-                  + ": sharp(f).rotate().resize(256, 256, {fit: 'inside'})"
-                  + ".jpeg({quality: 85})",
+              sharp.describe() + ": " + sharpCall,
               both.get(1).median(),
               1.0,
-              "ImageTransformer → 256 px JPEG q85, interleaved with sharp, median of "
-                  + both.get(0).count()));
+              ours + ", interleaved with sharp, median of " + both.get(0).count()));
     } catch (IOException e) {
       results.add(Row.unmeasured(id, "ms", "sharp " + SharpAnchor.VERSION, 1.0, e.getMessage()));
     }

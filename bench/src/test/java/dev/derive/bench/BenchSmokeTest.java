@@ -33,6 +33,8 @@ class BenchSmokeTest {
           "cache_miss",
           "thumbnail_12mp",
           "thumbnail_12mp_vs_sharp",
+          "smartcrop",
+          "smartcrop_vs_sharp",
           "thumbnail_24mp",
           "pdf_page",
           "text_pdf"

@@ -110,7 +110,11 @@ public record ImageRecipe(
         resize.has("height") ? resize.integer("height") : null,
         Fit.named(resize.string("fit")).orElseThrow(),
         resize.bool("withoutEnlargement"),
-        resize.optionalString("background").map(HexColour::parse).orElse(null));
+        resize.optionalString("background").map(HexColour::parse).orElse(null),
+        new CoverGravity(
+            resize.optionalString("gravity").orElse(CoverGravity.CENTRE),
+            resize.optionalInteger("focusX").orElse(50),
+            resize.optionalInteger("focusY").orElse(50)));
   }
 
   /** A recipe that only resizes and encodes (tests and the bench). */

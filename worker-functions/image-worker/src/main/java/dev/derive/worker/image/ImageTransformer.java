@@ -167,7 +167,13 @@ public final class ImageTransformer implements StepTransformer {
         BufferedImage cut = orientation.apply(Pixels.normalize(decoded, keepAlpha));
         sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
       }
-      BufferedImage placed = Canvas.centre(sized, upright.width(), upright.height(), background);
+      BufferedImage placed =
+          recipe.box() == null
+              ? Canvas.centre(sized, upright.width(), upright.height(), background)
+              : recipe
+                  .box()
+                  .gravity()
+                  .crop(sized, upright.width(), upright.height(), background, recipe.rotate());
       BufferedImage shaped = Geometry.apply(placed, recipe);
       ImageEncoder.write(shaped, recipe, output);
     }
