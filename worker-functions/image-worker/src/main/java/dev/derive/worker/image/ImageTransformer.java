@@ -106,8 +106,9 @@ public final class ImageTransformer implements StepTransformer {
   @Override
   public void transform(DeclaredStep step, Path input, Path output) throws IOException {
     ImageRecipe recipe = ImageRecipe.of(step);
-    if (ImageEncoder.needsLibvips(recipe.mediaType())) {
-      Vips.shared(); // WebP/AVIF output: fail (retryably) before decoding if libvips is missing
+    if (ImageEncoder.needsLibvips(recipe.mediaType()) || Effects.any(recipe)) {
+      Vips.shared(); // WebP/AVIF/GIF or an effect: fail (retryably) before decoding if it is
+      // missing
     }
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
@@ -174,7 +175,7 @@ public final class ImageTransformer implements StepTransformer {
                   .box()
                   .gravity()
                   .crop(sized, upright.width(), upright.height(), background, recipe.rotate());
-      BufferedImage shaped = Geometry.apply(placed, recipe);
+      BufferedImage shaped = Effects.apply(Geometry.apply(placed, recipe), recipe);
       ImageEncoder.write(shaped, recipe, output);
     }
   }
