@@ -170,6 +170,36 @@ class TikaMediaTypeDetectorTest {
     assertThat(detector.detect(prefix, "upload.bin")).hasValue("image/tiff");
   }
 
+  /**
+   * Issue 29: an SVG is identified by its content as image/svg+xml (it was text/plain while no
+   * capability read SVG), whatever its name, with or without an XML declaration and doctype.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "svg/gt.svg",
+    "svg/gu.svg",
+    "svg/url-to-png.svg",
+    "svg/struct-dom-01-b.svg",
+    "svg/text-fonts-01-t.svg",
+    "svg/text-intro-01-t.svg"
+  })
+  void anSvgIsAnImageByItsContent(String sample) throws IOException {
+    assertThat(detector.detect(prefix(samples().resolve(sample)), "upload.bin"))
+        .hasValue("image/svg+xml");
+  }
+
+  @Test
+  void anSvgWithAnXmlDeclarationAndADoctypeIsAnImage() {
+    byte[] svg =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\""
+                + " \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    assertThat(detector.detect(svg, "drawing.txt")).hasValue("image/svg+xml");
+  }
+
   @Test
   void theBytesWinOverAMisleadingName() throws IOException {
     Path pdf = samples().resolve("pdf/standard_fonts.pdf");

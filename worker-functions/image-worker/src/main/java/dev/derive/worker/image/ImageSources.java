@@ -73,6 +73,10 @@ final class ImageSources {
     if (vips && Sniffer.cmykTiff(input)) {
       return VipsSource.file(input, "CMYK TIFF", maxPixels, page);
     }
+    if (Sniffer.svg(input)) {
+      Vips.shared(); // SVG needs librsvg: retryable when libvips cannot be loaded
+      return SvgSource.open(input);
+    }
     if (vips && Sniffer.bigTiff(input)) {
       // ImageIO reads classic TIFF only; libtiff reads BigTIFF's 64-bit offsets (issue 30 item 5)
       return VipsSource.file(input, "BigTIFF", maxPixels, page);

@@ -226,6 +226,29 @@ final class Sniffer {
     }
   }
 
+  /** An SVG's start: an optional XML declaration, comments and doctype, then the svg element. */
+  private static final java.util.regex.Pattern SVG_START =
+      java.util.regex.Pattern.compile(
+          "\\A\\s*(<\\?xml[^>]*>\\s*)?(<!--.*?-->\\s*|<!DOCTYPE[^>]*>\\s*)*<svg[\\s>]",
+          java.util.regex.Pattern.DOTALL);
+
+  /**
+   * Whether the file is an SVG by its content: its first element (after an optional UTF-8 byte
+   * order mark, XML declaration, comments and doctype, in the first 4 KB) is {@code svg}.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean svg(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = read(channel, 0, 4096);
+      String text = new String(head.array(), 0, head.limit(), StandardCharsets.UTF_8);
+      if (text.startsWith("\uFEFF")) {
+        text = text.substring(1);
+      }
+      return SVG_START.matcher(text).lookingAt();
+    }
+  }
+
   /**
    * Whether the file is a BigTIFF: a TIFF header ({@code II} or {@code MM}) with version 43 instead
    * of 42, 8-byte offsets (BigTIFF design, as libtiff 4 implements it). ImageIO has no reader for

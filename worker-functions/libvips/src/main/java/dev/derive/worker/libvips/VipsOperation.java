@@ -1,6 +1,7 @@
 package dev.derive.worker.libvips;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -26,9 +27,10 @@ import java.util.Map;
  * }</pre>
  *
  * <p>Values: {@code Integer}, {@code Double}, {@code Boolean}, {@code String} (for an enum or flags
- * argument its nick, e.g. {@code "attention"}), {@link VipsImage}, {@code double[]}, {@code int[]}
- * and {@code VipsImage[]}. Outputs come back as {@code Integer}, {@code Double}, {@code Boolean},
- * {@code String}, {@code double[]} or a new {@link VipsImage} reference the caller closes.
+ * argument its nick, e.g. {@code "attention"}), {@link VipsImage}, {@code double[]}, {@code int[]},
+ * {@code VipsImage[]} and {@code byte[]} (a {@code VipsBlob}, e.g. a loader's {@code buffer},
+ * copied). Outputs come back as {@code Integer}, {@code Double}, {@code Boolean}, {@code String},
+ * {@code double[]} or a new {@link VipsImage} reference the caller closes.
  */
 public final class VipsOperation {
   /** GLib's fundamental types (gtype.h: {@code G_TYPE_MAKE_FUNDAMENTAL(n)} = n << 2). */
@@ -178,6 +180,12 @@ public final class VipsOperation {
             gvalue, call.allocateFrom(JAVA_DOUBLE, doubles), doubles.length);
       } else if (fundamental == G_TYPE_BOXED && value instanceof int[] ints) {
         h.setArrayInt.invokeExact(gvalue, call.allocateFrom(JAVA_INT, ints), ints.length);
+      } else if (fundamental == G_TYPE_BOXED && value instanceof byte[] bytes) {
+        MemorySegment blob =
+            (MemorySegment)
+                h.blobCopy.invokeExact(call.allocateFrom(JAVA_BYTE, bytes), (long) bytes.length);
+        h.setBoxed.invokeExact(gvalue, blob);
+        h.areaUnref.invokeExact(blob);
       } else if (fundamental == G_TYPE_BOXED && value instanceof VipsImage[] images) {
         h.setArrayImage.invokeExact(gvalue, images.length);
         MemorySegment count = call.allocate(JAVA_INT);
@@ -275,7 +283,10 @@ public final class VipsOperation {
       MethodHandle getArrayDouble,
       MethodHandle objectRef,
       MethodHandle enumFromNick,
-      MethodHandle flagsFromNick) {
+      MethodHandle flagsFromNick,
+      MethodHandle blobCopy,
+      MethodHandle setBoxed,
+      MethodHandle areaUnref) {
 
     /** Binds each function by its prototype in GLib's and libvips' headers (none variadic). */
     static Handles bind(Vips.Binder b) {
@@ -332,8 +343,13 @@ public final class VipsOperation {
           b.bind(
               "vips_enum_from_nick", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS)),
           b.bind(
-              "vips_flags_from_nick",
-              FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS)));
+              "vips_flags_from_nick", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS)),
+          // VipsBlob *vips_blob_copy(const void *data, size_t length)
+          b.bind("vips_blob_copy", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG)),
+          // void g_value_set_boxed(GValue *, gconstpointer): copies (refs) the blob
+          b.bind("g_value_set_boxed", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)),
+          // void vips_area_unref(VipsArea *)
+          b.bind("vips_area_unref", FunctionDescriptor.ofVoid(ADDRESS)));
     }
   }
 }

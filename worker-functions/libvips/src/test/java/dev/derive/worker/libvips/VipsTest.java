@@ -555,4 +555,21 @@ class VipsTest {
       assertThat(image.has(VipsImage.ICC_PROFILE)).as("the JDK writes no profile").isFalse();
     }
   }
+
+  @Test
+  void aByteArrayReachesALoaderAsItsBuffer() {
+    byte[] svg =
+        ("<svg xmlns='http://www.w3.org/2000/svg' width='40' height='20'>"
+                + "<rect width='20' height='20' fill='#ff0000'/></svg>")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    try (VipsImage drawn =
+        vips.operation("svgload_buffer").set("buffer", svg).set("scale", 2.0).image()) {
+      assertThat(drawn.width()).isEqualTo(80);
+      assertThat(drawn.height()).isEqualTo(40);
+      byte[] pixels = drawn.bytes();
+      assertThat(pixels[(20 * 80 + 10) * 4] & 0xFF).as("red, left").isEqualTo(255);
+      assertThat(pixels[(20 * 80 + 70) * 4 + 3] & 0xFF).as("clear, right").isZero();
+    }
+  }
 }
