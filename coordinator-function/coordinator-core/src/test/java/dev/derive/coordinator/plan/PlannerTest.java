@@ -382,6 +382,15 @@ class PlannerTest {
     assertThat(spelled).isEqualTo(terse);
   }
 
+  /** Issue 29: an image's info is one image step writing JSON. */
+  @Test
+  void anImagesInfoIsOneImageStep() {
+    Plan plan = planner.plan(source(MediaTypes.IMAGE_PNG), target(MediaTypes.APPLICATION_JSON));
+
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("image");
+    assertThat(plan.step(0).operations()).containsExactly(new Operation("info", Map.of()));
+  }
+
   @Test
   void anUnreachableTargetListsWhatTheSourceReaches() {
     NoConversionException e =
@@ -391,6 +400,7 @@ class PlannerTest {
 
     assertThat(e.reachable())
         .containsExactly(
+            MediaTypes.APPLICATION_JSON,
             MediaTypes.IMAGE_AVIF,
             MediaTypes.IMAGE_GIF,
             MediaTypes.IMAGE_JPEG,

@@ -105,6 +105,10 @@ public final class ImageTransformer implements StepTransformer {
    */
   @Override
   public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+    if (step.operation(ImageInfo.OPERATION).isPresent()) {
+      ImageInfo.write(input, step.inputMediaType(), maxPixels, output);
+      return;
+    }
     ImageRecipe recipe = ImageRecipe.of(step);
     if (ImageEncoder.needsLibvips(recipe.mediaType()) || Effects.any(recipe)) {
       Vips.shared(); // WebP/AVIF/GIF or an effect: fail (retryably) before decoding if it is

@@ -155,6 +155,7 @@ public final class Vips {
   final MethodHandle orientation;
   final MethodHandle typeOf;
   final MethodHandle getString;
+  final MethodHandle getBlob;
   final MethodHandle writeToMemory;
   private final MethodHandle newFromMemoryCopy;
   private final MethodHandle webpsave;
@@ -265,6 +266,12 @@ public final class Vips {
     // int vips_image_get_string(const VipsImage *image, const char *name, const char **out)
     getString =
         b.bind("vips_image_get_string", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    // int vips_image_get_blob(const VipsImage *image, const char *name, const void **data,
+    //     size_t *length)
+    getBlob =
+        b.bind(
+            "vips_image_get_blob",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     // void *vips_image_write_to_memory(VipsImage *in, size_t *size)
     writeToMemory =
         b.bind("vips_image_write_to_memory", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
@@ -941,6 +948,26 @@ public final class Vips {
   /** A NUL-terminated C string of unknown length. */
   static String string(MemorySegment pointer) {
     return pointer.address() == 0 ? "" : pointer.reinterpret(Long.MAX_VALUE).getString(0);
+  }
+
+  /** The bytes of a blob header field (e.g. an ICC profile), copied, or empty without it. */
+  Optional<byte[]> blob(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment name = call.allocateFrom(field);
+      if ((long) typeOf.invokeExact(image, name) == 0L) {
+        return Optional.empty();
+      }
+      MemorySegment data = call.allocate(ADDRESS);
+      MemorySegment length = call.allocate(JAVA_LONG);
+      if ((int) getBlob.invokeExact(image, name, data, length) != 0) {
+        takeError();
+        return Optional.empty();
+      }
+      return Optional.of(
+          data.get(ADDRESS, 0).reinterpret(length.get(JAVA_LONG, 0)).toArray(JAVA_BYTE));
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
   }
 
   /** Whether {@code image}'s header has {@code field} ({@code vips_image_get_typeof} not 0). */

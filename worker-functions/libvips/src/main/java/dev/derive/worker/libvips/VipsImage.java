@@ -99,6 +99,11 @@ public final class VipsImage implements AutoCloseable {
     return vips.has(pointer(), field);
   }
 
+  /** A blob header field such as {@link #ICC_PROFILE}, copied into Java; empty without it. */
+  public Optional<byte[]> blob(String field) {
+    return vips.blob(pointer(), field);
+  }
+
   /** A string header field such as {@code heif-compression} or {@code vips-loader}. */
   public Optional<String> string(String field) {
     return vips.string(pointer(), field);

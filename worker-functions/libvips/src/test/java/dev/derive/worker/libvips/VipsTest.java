@@ -553,6 +553,19 @@ class VipsTest {
     try (VipsImage image = vips.open(jpeg)) {
       assertThat(image.has("vips-loader")).isTrue();
       assertThat(image.has(VipsImage.ICC_PROFILE)).as("the JDK writes no profile").isFalse();
+      assertThat(image.blob(VipsImage.ICC_PROFILE)).isEmpty();
+    }
+    try (VipsImage image = vips.open(jpeg);
+        VipsImage tagged =
+            vips.operation("icc_transform")
+                .set("in", image)
+                .set("input_profile", "srgb")
+                .set("output_profile", "srgb")
+                .image()) {
+      byte[] profile = tagged.blob(VipsImage.ICC_PROFILE).orElseThrow();
+      assertThat(new String(profile, 36, 4, java.nio.charset.StandardCharsets.US_ASCII))
+          .as("an ICC profile's signature")
+          .isEqualTo("acsp");
     }
   }
 
