@@ -79,6 +79,7 @@ public final class CapabilityDeclarations {
           "multipleOf",
           "required",
           "url",
+          "examples",
           "outputDefaults");
 
   private CapabilityDeclarations() {}
@@ -432,11 +433,22 @@ public final class CapabilityDeclarations {
               bound.apply("multipleOf"),
               p.has("required") ? bool(p.get("required"), at + "/required") : null,
               url,
+              p.has("examples") ? texts(p, at + "/examples") : List.of(),
               outputDefaults(p, at));
       if (parameter.defaultValue() != null) {
         String problem = ParameterValues.problem(parameter, parameter.defaultValue());
         if (problem != null) {
           throw new IllegalArgumentException(at + "/defaultValue: " + problem);
+        }
+      }
+      if (parameter.pattern() != null && parameter.examples().isEmpty()) {
+        throw new IllegalArgumentException(
+            at + "/examples: a parameter with a pattern declares a value it takes");
+      }
+      for (int e = 0; e < parameter.examples().size(); e++) {
+        String problem = ParameterValues.problem(parameter, parameter.examples().get(e));
+        if (problem != null) {
+          throw new IllegalArgumentException(at + "/examples/" + e + ": " + problem);
         }
       }
       for (Map.Entry<String, Object> entry : parameter.outputDefaults().entrySet()) {

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  *     back on), {@code null} otherwise
  * @param url how an image URL spells it when it is a target option, or {@code null} for no URL
  *     option of its own
+ * @param examples values it accepts, shown in the JSON Schema ({@code examples}); a parameter with
+ *     a {@code pattern} declares at least one, so tools and tests have a value the pattern takes
  * @param outputDefaults the default for a step writing a given media type, in place of {@code
  *     defaultValue} (e.g. a quality that looks the same in each format: AVIF needs a lower number
  *     than JPEG); empty for one default whatever the output
@@ -41,6 +43,7 @@ public record ParameterDescriptor(
     Integer multipleOf,
     Boolean required,
     UrlSpelling url,
+    List<String> examples,
     Map<String, Object> outputDefaults) {
   /**
    * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
@@ -55,6 +58,7 @@ public record ParameterDescriptor(
 
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
+    examples = examples == null ? List.of() : List.copyOf(examples);
     outputDefaults = outputDefaults == null ? Map.of() : Map.copyOf(new TreeMap<>(outputDefaults));
     if (!outputDefaults.isEmpty() && defaultValue == null) {
       throw new IllegalArgumentException(
@@ -108,6 +112,7 @@ public record ParameterDescriptor(
         multipleOf,
         null,
         url,
+        examples,
         Map.of());
   }
 

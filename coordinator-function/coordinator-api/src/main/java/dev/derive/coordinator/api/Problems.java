@@ -83,6 +83,11 @@ public final class Problems {
     return of(new InvalidRequestException(violations));
   }
 
+  /** The answer to any path no resource has: 404 not-found. */
+  public static Response notFound() {
+    return of("not-found", "Not found", 404, "no such resource");
+  }
+
   /** A problem response with a kind outside the coordinator core (e.g. {@code internal}). */
   public static Response of(String kind, String title, int status, String detail) {
     return response(new Problem(typeOf(kind), title, status, detail, List.of(), List.of()));

@@ -82,6 +82,14 @@ function s3Message(xml) {
   return [code && code[1], message && message[1]].filter(Boolean).join(': ') || (xml || '').slice(0, 200);
 }
 
+/** The base64 SHA-256 of a File's bytes (crypto.subtle: the console's loopback origin is secure). */
+export async function sha256Base64(file) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 /** The presigned download as a Blob (its size and type, and an object URL to show it). */
 export async function download(url) {
   let response;

@@ -1,7 +1,7 @@
 // The Derive console: upload files, ask for a derivative of each, follow each job's steps and
 // show its result. Plain ES modules; everything it fetches comes from the API's origin or the
 // presigned bucket URLs the API hands out.
-import { Problem, request, putPresigned, download, curl } from './api.js';
+import { Problem, request, putPresigned, download, curl, sha256Base64 } from './api.js';
 import { el, buildTargetForm, readTarget } from './target-form.js';
 
 /** How often a running job is read again, in milliseconds. */
@@ -60,7 +60,10 @@ function upload(file) {
   const entry = { file, key: null, objectUrl: file.type.startsWith('image/') ? URL.createObjectURL(file) : null };
   entry.ready = (async () => {
     const contentType = file.type || 'application/octet-stream';
-    const answer = await request('POST', '/v1/uploads', { fileName: file.name, contentType, size: file.size });
+    // The upload URL signs the bytes' SHA-256, which S3 keeps: the same bytes uploaded again are
+    // known as the same source, and their derivatives are not made again.
+    const sha256 = await sha256Base64(file);
+    const answer = await request('POST', '/v1/uploads', { fileName: file.name, contentType, size: file.size, sha256 });
     status.textContent = 'uploading…';
     await putPresigned(answer.body.upload, file, (sent, total) => {
       progress.max = total || 1;
