@@ -79,7 +79,8 @@ public final class CapabilityDeclarations {
           "multipleOf",
           "required",
           "url",
-          "examples");
+          "examples",
+          "outputDefaults");
 
   private CapabilityDeclarations() {}
 
@@ -432,7 +433,8 @@ public final class CapabilityDeclarations {
               bound.apply("multipleOf"),
               p.has("required") ? bool(p.get("required"), at + "/required") : null,
               url,
-              p.has("examples") ? texts(p, at + "/examples") : List.of());
+              p.has("examples") ? texts(p, at + "/examples") : List.of(),
+              outputDefaults(p, at));
       if (parameter.defaultValue() != null) {
         String problem = ParameterValues.problem(parameter, parameter.defaultValue());
         if (problem != null) {
@@ -449,6 +451,13 @@ public final class CapabilityDeclarations {
           throw new IllegalArgumentException(at + "/examples/" + e + ": " + problem);
         }
       }
+      for (Map.Entry<String, Object> entry : parameter.outputDefaults().entrySet()) {
+        String problem = ParameterValues.problem(parameter, entry.getValue());
+        if (problem != null) {
+          throw new IllegalArgumentException(
+              at + "/outputDefaults/" + entry.getKey() + ": " + problem);
+        }
+      }
       if (url != null && !url.aliases().isEmpty()) {
         for (String value : url.aliases().values()) {
           if (!parameter.allowedValues().contains(value)) {
@@ -458,6 +467,22 @@ public final class CapabilityDeclarations {
         }
       }
       return parameter;
+    }
+
+    /** A parameter's {@code outputDefaults}: media type (an essence) to default value. */
+    Map<String, Object> outputDefaults(JsonNode p, String at) {
+      Map<String, Object> defaults = new LinkedHashMap<>();
+      if (p.has("outputDefaults")) {
+        JsonNode node = p.get("outputDefaults");
+        object(node, at + "/outputDefaults", null);
+        node.properties()
+            .forEach(
+                e -> {
+                  String where = at + "/outputDefaults/" + e.getKey();
+                  defaults.put(mediaType(e.getKey(), where), scalar(e.getValue(), where));
+                });
+      }
+      return defaults;
     }
 
     void object(JsonNode node, String at, Set<String> members) {

@@ -2,6 +2,8 @@ package dev.derive.protocol.capability;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One parameter an operation accepts (or one option a request's target accepts), as its
@@ -24,6 +26,9 @@ import java.util.List;
  *     option of its own
  * @param examples values it accepts, shown in the JSON Schema ({@code examples}); a parameter with
  *     a {@code pattern} declares at least one, so tools and tests have a value the pattern takes
+ * @param outputDefaults the default for a step writing a given media type, in place of {@code
+ *     defaultValue} (e.g. a quality that looks the same in each format: AVIF needs a lower number
+ *     than JPEG); empty for one default whatever the output
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -38,7 +43,8 @@ public record ParameterDescriptor(
     Integer multipleOf,
     Boolean required,
     UrlSpelling url,
-    List<String> examples) {
+    List<String> examples,
+    Map<String, Object> outputDefaults) {
   /**
    * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
    */
@@ -53,6 +59,11 @@ public record ParameterDescriptor(
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
     examples = examples == null ? List.of() : List.copyOf(examples);
+    outputDefaults = outputDefaults == null ? Map.of() : Map.copyOf(new TreeMap<>(outputDefaults));
+    if (!outputDefaults.isEmpty() && defaultValue == null) {
+      throw new IllegalArgumentException(
+          name + ": outputDefaults need a defaultValue for the other outputs");
+    }
     if (Boolean.FALSE.equals(required)) {
       required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
     }
@@ -68,6 +79,15 @@ public record ParameterDescriptor(
       throw new IllegalArgumentException(
           name + ": minimum " + minimum + " is over maximum " + maximum);
     }
+  }
+
+  /**
+   * The default of a step writing {@code outputMediaType}: its {@link #outputDefaults} entry, else
+   * {@link #defaultValue} ({@code null} when there is none).
+   */
+  public Object defaultFor(String outputMediaType) {
+    Object value = outputMediaType == null ? null : outputDefaults.get(outputMediaType);
+    return value != null ? value : defaultValue;
   }
 
   /** Whether an explicit step must give this parameter. */
@@ -92,7 +112,8 @@ public record ParameterDescriptor(
         multipleOf,
         null,
         url,
-        examples);
+        examples,
+        Map.of());
   }
 
   /**

@@ -72,7 +72,8 @@ class DeclaredCapabilitiesTest {
             MediaTypes.IMAGE_PNG,
             MediaTypes.IMAGE_WEBP,
             MediaTypes.IMAGE_AVIF,
-            MediaTypes.IMAGE_GIF);
+            MediaTypes.IMAGE_GIF,
+            MediaTypes.APPLICATION_JSON);
     assertThat(named("text").reads()).hasSize(10);
   }
 

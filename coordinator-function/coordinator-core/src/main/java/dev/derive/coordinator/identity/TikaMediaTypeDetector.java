@@ -83,6 +83,10 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
     if (isEncryptedOoxml(prefix)) {
       return Optional.of(PROTECTED_OOXML);
     }
+    if (isLittleEndianBigTiff(prefix)
+        && (accepted.isEmpty() || accepted.contains(MediaTypes.IMAGE_TIFF))) {
+      return Optional.of(MediaTypes.IMAGE_TIFF);
+    }
     prefix = utf8IfUtf16(prefix);
     MediaType byBytes = tikaDetect(prefix, new Metadata());
     if (byBytes.equals(MediaType.OCTET_STREAM)) {
@@ -184,6 +188,21 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code prefix} starts a little-endian BigTIFF: {@code II}, then version 43 (0x002B)
+   * little-endian, offset size 8 (BigTIFF design, as libtiff 4 writes it). Tika's database knows
+   * the big-endian spelling ({@code MM\0+}) only, and read {@code II+\0} as unknown bytes.
+   */
+  static boolean isLittleEndianBigTiff(byte[] prefix) {
+    return prefix.length >= 8
+        && prefix[0] == 'I'
+        && prefix[1] == 'I'
+        && prefix[2] == 0x2B
+        && prefix[3] == 0
+        && prefix[4] == 8
+        && prefix[5] == 0;
   }
 
   /**

@@ -154,6 +154,53 @@ class TikaMediaTypeDetectorTest {
         .isNotEqualTo(Optional.of(TikaMediaTypeDetector.PROTECTED_OOXML));
   }
 
+  /**
+   * Issue 30 item 5: a BigTIFF is a TIFF whatever its byte order; Tika knows only the big-endian
+   * header, and a little-endian one (what libtiff writes on x86 and ARM) was unknown bytes.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"II+\\0, 49 49 2B 00 08 00 00 00", "MM\\0+, 4D 4D 00 2B 00 08 00 00"})
+  void aBigTiffOfEitherByteOrderIsATiff(String name, String header) {
+    byte[] prefix = new byte[64];
+    String[] bytes = header.split(" ");
+    for (int i = 0; i < bytes.length; i++) {
+      prefix[i] = (byte) Integer.parseInt(bytes[i], 16);
+    }
+    prefix[8] = 16; // first IFD at offset 16
+
+    assertThat(detector.detect(prefix, "upload.bin")).hasValue("image/tiff");
+  }
+
+  /**
+   * Issue 29: an SVG is identified by its content as image/svg+xml (it was text/plain while no
+   * capability read SVG), whatever its name, with or without an XML declaration and doctype.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "svg/gt.svg",
+    "svg/gu.svg",
+    "svg/url-to-png.svg",
+    "svg/struct-dom-01-b.svg",
+    "svg/text-fonts-01-t.svg",
+    "svg/text-intro-01-t.svg"
+  })
+  void anSvgIsAnImageByItsContent(String sample) throws IOException {
+    assertThat(detector.detect(prefix(samples().resolve(sample)), "upload.bin"))
+        .hasValue("image/svg+xml");
+  }
+
+  @Test
+  void anSvgWithAnXmlDeclarationAndADoctypeIsAnImage() {
+    byte[] svg =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\""
+                + " \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    assertThat(detector.detect(svg, "drawing.txt")).hasValue("image/svg+xml");
+  }
+
   @Test
   void theBytesWinOverAMisleadingName() throws IOException {
     Path pdf = samples().resolve("pdf/standard_fonts.pdf");

@@ -144,7 +144,26 @@ class PlannerTest {
     assertThat(avif.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_AVIF);
     assertThat(avif.step(0).operations())
         .contains(
-            new Operation("encode", Map.of("mediaType", "image/avif", "quality", 85, "effort", 6)));
+            new Operation("encode", Map.of("mediaType", "image/avif", "quality", 70, "effort", 6)));
+  }
+
+  /** Issue 30 item 10: each format's declared default quality, one plan per meaning. */
+  @Test
+  void aTargetWithoutQualityGetsItsFormatsDefaultAndSpellingItOutPlansTheSame() {
+    Plan avif = planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_AVIF));
+    Plan avifSpelt =
+        planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_AVIF, "quality", 70));
+    Plan avif85 =
+        planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_AVIF, "quality", 85));
+    Plan jpeg = planner.plan(source(MediaTypes.IMAGE_PNG), target(MediaTypes.IMAGE_JPEG));
+
+    assertThat(avif.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/avif", "quality", 70)));
+    assertThat(avifSpelt.fingerprint()).isEqualTo(avif.fingerprint());
+    assertThat(avif85.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/avif", "quality", 85)));
+    assertThat(jpeg.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/jpeg", "quality", 85)));
   }
 
   @Test
@@ -363,6 +382,15 @@ class PlannerTest {
     assertThat(spelled).isEqualTo(terse);
   }
 
+  /** Issue 29: an image's info is one image step writing JSON. */
+  @Test
+  void anImagesInfoIsOneImageStep() {
+    Plan plan = planner.plan(source(MediaTypes.IMAGE_PNG), target(MediaTypes.APPLICATION_JSON));
+
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("image");
+    assertThat(plan.step(0).operations()).containsExactly(new Operation("info", Map.of()));
+  }
+
   @Test
   void anUnreachableTargetListsWhatTheSourceReaches() {
     NoConversionException e =
@@ -372,6 +400,7 @@ class PlannerTest {
 
     assertThat(e.reachable())
         .containsExactly(
+            MediaTypes.APPLICATION_JSON,
             MediaTypes.IMAGE_AVIF,
             MediaTypes.IMAGE_GIF,
             MediaTypes.IMAGE_JPEG,

@@ -121,7 +121,7 @@ class RequestValidatorTest {
             b -> withSteps(b, "[{\"capability\":\"teleport\",\"operation\":\"resize\"}]")),
         rejects(
             "/steps/0/operation",
-            b -> withSteps(b, "[{\"capability\":\"image\",\"operation\":\"blur\"}]")),
+            b -> withSteps(b, "[{\"capability\":\"image\",\"operation\":\"vignette\"}]")),
         rejects(
             "/steps/0/extra",
             b -> withSteps(b, "[{\"capability\":\"text\",\"operation\":\"extract\",\"extra\":1}]")),

@@ -62,7 +62,7 @@ public final class TestDeclarations {
               {"name": "mediaType", "type": "string",
                "allowedValues": ["text/plain", "text/csv"], "defaultValue": "text/plain"},
               {"name": "width", "type": "integer", "minimum": 1, "maximum": 80,
-               "defaultValue": 72}]}
+               "defaultValue": 72, "outputDefaults": {"text/plain": 60}}]}
          ]}
         """,
         "test declaration every-kind");
