@@ -29,7 +29,15 @@ class BenchSmokeTest {
     assertThat(json.path("machine").has("date")).isTrue();
     for (String id :
         new String[] {
-          "cache_hit", "cache_miss", "thumbnail_12mp", "thumbnail_24mp", "pdf_page", "text_pdf"
+          "cache_hit",
+          "cache_miss",
+          "thumbnail_12mp",
+          "thumbnail_12mp_vs_sharp",
+          "smartcrop",
+          "smartcrop_vs_sharp",
+          "thumbnail_24mp",
+          "pdf_page",
+          "text_pdf"
         }) {
       JsonNode row = json.path("rows").path(id);
       assertThat(row.isObject()).as(id).isTrue();

@@ -116,7 +116,8 @@ final class JobItems {
             str(source, "versionId"),
             str(source, "etag"),
             Long.parseLong(source.get("sizeBytes").n()),
-            str(source, "mediaType")),
+            str(source, "mediaType"),
+            str(source, "sha256")),
         ref(item.get(OUTPUT).m()),
         runs,
         error == null || error.m() == null || !error.hasM() ? null : error(error.m()),
@@ -198,6 +199,9 @@ final class JobItems {
     m.put("etag", s(source.etag()));
     m.put("sizeBytes", n(source.sizeBytes()));
     m.put("mediaType", s(source.mediaType()));
+    if (source.sha256() != null) {
+      m.put("sha256", s(source.sha256()));
+    }
     return AttributeValue.fromM(m);
   }
 

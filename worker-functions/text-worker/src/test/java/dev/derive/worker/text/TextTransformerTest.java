@@ -126,6 +126,55 @@ class TextTransformerTest {
     assertThat(extracted).doesNotContain("\uFFFD").contains(lines);
   }
 
+  /** Issue 30 item 4: the bytes are read before a label is believed, as browsers do. */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "UTF-16LE without a byte order mark, UTF-16LE, utf-16",
+    "UTF-16BE without a byte order mark, UTF-16BE, utf-16",
+    "windows-1252 labelled UTF-8, windows-1252, utf-8",
+    "UTF-8 labelled windows-1252, UTF-8, windows-1252",
+    "Shift_JIS labelled UTF-8, Shift_JIS, utf-8",
+  })
+  void htmlIsDecodedAsItsBytesSayWhateverItsLabel(String what, String encoding, String label)
+      throws IOException {
+    String body =
+        encoding.equals("Shift_JIS")
+            ? "日本語のテキストです。東京、大阪、京都。"
+            : "Grüße aus Köln: Straße, Äpfel, Öl und Übermut.";
+    String page =
+        "<!DOCTYPE html><html><head><meta charset=\""
+            + label
+            + "\"><title>Seite</title></head><body><p>"
+            + body
+            + "</p></body></html>";
+    Path html = dir.resolve("page.html");
+    Files.write(html, page.getBytes(Charset.forName(encoding)));
+
+    assertThat(extract(html, "text/html")).doesNotContain("\uFFFD").contains(body);
+  }
+
+  /**
+   * A workbook saved as Strict Open XML (ISO/IEC 29500 Strict: Excel's "Strict Open XML
+   * Spreadsheet") names its parts' namespaces and relationships under purl.oclc.org; it is read as
+   * a transitional one is (issue 30 item 5: it was corrupt-input).
+   */
+  @Test
+  void aStrictOpenXmlWorkbookIsRead() throws IOException {
+    java.io.ByteArrayOutputStream transitional = new java.io.ByteArrayOutputStream();
+    try (org.apache.poi.xssf.usermodel.XSSFWorkbook workbook =
+        new org.apache.poi.xssf.usermodel.XSSFWorkbook()) {
+      org.apache.poi.ss.usermodel.Sheet sheet = workbook.createSheet("Budget");
+      sheet.createRow(0).createCell(0).setCellValue("Strict quarterly budget");
+      sheet.createRow(1).createCell(0).setCellValue(1234.5);
+      workbook.write(transitional);
+    }
+    Path strict = dir.resolve("budget.xlsx");
+    Files.write(strict, StrictOpenXmlSamples.fromTransitional(transitional.toByteArray()));
+
+    assertThat(extract(strict, StrictOpenXmlSamples.SPREADSHEET))
+        .contains("Budget", "Strict quarterly budget", "1234.5");
+  }
+
   @Test
   void markdownIsReadAsText() throws IOException {
     Path markdown = Files.writeString(dir.resolve("notes.md"), "# Notes\n\nSome *emphasis*.\n");
