@@ -191,9 +191,12 @@ class StepResultsHandlerTest {
         .then()
         .statusCode(200)
         .body("batchItemFailures.itemIdentifier", org.hamcrest.Matchers.contains("m-check"));
-    assertThat(store.find(id).orElseThrow().executionId()).isEqualTo(lost.executionId());
+    Job stored = store.find(id).orElseThrow();
+    assertThat(stored.executionId()).isEqualTo(lost.executionId());
 
-    Thread.sleep(2_100); // the claim's lease runs out
+    // the claim's lease runs out (as stored: whole seconds)
+    Thread.sleep(
+        Math.max(0, Duration.between(Instant.now(), stored.leaseExpiresAt()).toMillis()) + 1_100);
     given()
         .contentType("application/json")
         .body(Map.of("Records", List.of(check)))
