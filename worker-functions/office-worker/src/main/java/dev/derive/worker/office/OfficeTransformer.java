@@ -1,0 +1,113 @@
+package dev.derive.worker.office;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.StepTransformer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+/**
+ * The office capability: {@code convert} writes a word-processing document, spreadsheet,
+ * presentation or drawing (OOXML, the binary Office formats, ODF, RTF) as PDF with LibreOffice,
+ * through the worker's warm {@link OfficeProcess}. With {@code page} (the page a later step
+ * renders) it writes only pages 1 to that page, which is all a page preview needs.
+ *
+ * <p>Before LibreOffice sees a document: a password-protected OOXML file fails {@code
+ * password-required} ({@link EncryptedPackage}), a ZIP package over its inflation budget {@code
+ * input-too-large} and a broken one {@code corrupt-input} ({@link PackageBudget}). LibreOffice then
+ * reports other protected documents (ODF, binary Office), unreadable ones, documents over the page
+ * limit, conversions past their deadline and a process that died ({@link OfficeProcess}).
+ */
+public final class OfficeTransformer implements StepTransformer {
+  /** Name of the capability. */
+  public static final String CAPABILITY = "office";
+
+  /** Operation writing the document as PDF. */
+  public static final String CONVERT = "convert";
+
+  /** Parameter of {@link #CONVERT}: the last page to write (1-based). */
+  public static final String PAGE = "page";
+
+  private final OfficeProcess office;
+  private final OfficeSettings settings;
+
+  /**
+   * @param office the warm office process conversions run in
+   * @param settings the inflation budget of packages (the page limit and deadline are the
+   *     process's)
+   */
+  public OfficeTransformer(OfficeProcess office, OfficeSettings settings) {
+    this.office = office;
+    this.settings = settings;
+  }
+
+  @Override
+  public String capability() {
+    return CAPABILITY;
+  }
+
+  /** Runs {@link OfficeProbe} in {@code scratch}, starting the office process if it is not up. */
+  @Override
+  public void probe(Path scratch) throws IOException {
+    OfficeProbe.run(this, scratch);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws PermanentStepFailure {@code invalid-step} (not one {@code convert} to PDF, a bad {@code
+   *     page}), {@code password-required}, {@code corrupt-input}, {@code unsupported-input}, {@code
+   *     input-too-large}, {@code timeout}, {@code worker-failed}
+   */
+  @Override
+  public void transform(StepMessage step, Path input, Path output) throws IOException {
+    OptionalInt lastPage = lastPage(step);
+    if (EncryptedPackage.isEncryptedOoxml(input)) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.PASSWORD_REQUIRED,
+          "the document is protected with a password; it is not opened without it");
+    }
+    if (PackageBudget.isPackage(input)) {
+      PackageBudget.check(input, settings.maxInflatedBytes());
+    }
+    office.convert(input, output, lastPage);
+    if (Files.size(output) == 0) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.UNSUPPORTED_INPUT, "LibreOffice wrote no PDF for the document");
+    }
+  }
+
+  /** The step's one {@code convert} to PDF, and its {@code page} if it has one. */
+  private static OptionalInt lastPage(StepMessage step) {
+    if (step.operations().size() != 1 || !CONVERT.equals(step.operations().get(0).operation())) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INVALID_STEP, "an office step has exactly one operation, convert");
+    }
+    if (step.outputMediaType() != null
+        && !MediaTypes.APPLICATION_PDF.equals(MediaTypes.essence(step.outputMediaType()))) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INVALID_STEP,
+          "the office capability writes "
+              + MediaTypes.APPLICATION_PDF
+              + ", not "
+              + step.outputMediaType());
+    }
+    Operation convert = step.operations().get(0);
+    Object page = convert.params().get(PAGE);
+    if (page == null) {
+      return OptionalInt.empty();
+    }
+    if (!(page instanceof Number number)
+        || number.doubleValue() != number.intValue()
+        || number.intValue() < 1) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INVALID_STEP, "page must be a whole number of at least 1, got " + page);
+    }
+    return OptionalInt.of(number.intValue());
+  }
+}
