@@ -1,5 +1,7 @@
 package dev.derive.worker.image;
 
+import static dev.derive.worker.image.PixelDifference.meanDifference;
+import static dev.derive.worker.image.PixelDifference.premultipliedDifference;
 import static dev.derive.worker.runtime.SampleCorpus.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -19,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -223,8 +226,40 @@ class SampleCorpusTest {
             .map(cells -> cells[0])
             .toList();
 
-    assertThat(images).containsExactlyInAnyOrderElementsOf(covered());
+    List<String> expected = new ArrayList<>(covered());
+    PENDING.values().forEach(expected::addAll);
+    assertThat(images).containsExactlyInAnyOrderElementsOf(expected);
+    PENDING.forEach(
+        (issue, files) ->
+            System.out.printf(
+                "corpus files pending %s (no expectation until it is done): %s%n", issue, files));
   }
+
+  /**
+   * Files whose correct derivative needs an issue not yet done, by issue: listed here, never given
+   * a wrong expectation meanwhile; the issue that makes them right empties its list and gives each
+   * file its expectation. (Animated files also have a first-frame expectation in {@link
+   * FirstFrameCorpusTest}: what a still output must show; keeping their animation is issue 29.)
+   */
+  static final Map<String, List<String>> PENDING =
+      Map.of(
+          "issue 28 (HEIC input)",
+          List.of(
+              "heic/arrow.heic",
+              "heic/xiaomi.heic",
+              "heic/with-alpha-512x512.heic",
+              "heic/TestHDR.heic",
+              "heic/spatial_photo.heic",
+              "heic/sample_MP.heic",
+              "heic/truncated.heic"),
+          "issue 29 (SVG input)",
+          List.of(
+              "svg/url-to-png.svg",
+              "svg/struct-dom-01-b.svg",
+              "svg/text-fonts-01-t.svg",
+              "svg/text-intro-01-t.svg",
+              "svg/gt.svg",
+              "svg/gu.svg"));
 
   /** The files this suite has an expectation for (the exif folder is listed, not named). */
   private static List<String> covered() throws IOException {
@@ -232,6 +267,8 @@ class SampleCorpusTest {
     for (Path photo : files("exif", ".jpg")) {
       covered.add("exif/" + photo.getFileName());
     }
+    covered.addAll(FirstFrameCorpusTest.ANIMATED);
+    covered.add(FirstFrameCorpusTest.SCAN);
     covered.addAll(
         List.of(
             // decodesEverySupportedFormat
@@ -565,25 +602,6 @@ class SampleCorpusTest {
     return image.getRGB(x, y) >>> 24;
   }
 
-  /** Mean absolute difference per channel (0..255) of the alpha-premultiplied colours and alpha. */
-  private static double premultipliedDifference(BufferedImage a, BufferedImage b) {
-    assertThat(size(b)).isEqualTo(size(a));
-    long sum = 0;
-    for (int y = 0; y < a.getHeight(); y++) {
-      for (int x = 0; x < a.getWidth(); x++) {
-        int p = a.getRGB(x, y);
-        int q = b.getRGB(x, y);
-        int pa = p >>> 24;
-        int qa = q >>> 24;
-        sum += Math.abs(pa - qa);
-        for (int shift = 0; shift <= 16; shift += 8) {
-          sum += Math.abs(((p >> shift) & 0xFF) * pa / 255 - ((q >> shift) & 0xFF) * qa / 255);
-        }
-      }
-    }
-    return (double) sum / (4L * a.getWidth() * a.getHeight());
-  }
-
   /** Summary statistics of an image's pixels (sRGB values 0..255, luma BT.709). */
   private record Stats(
       double[] meanRgb,
@@ -676,23 +694,6 @@ class SampleCorpusTest {
     for (BufferedImage image : images.subList(1, images.size())) {
       assertThat(meanDifference(images.get(0), image)).isLessThan(20.0);
     }
-  }
-
-  /** Mean absolute difference per channel (0..255) of two images of the same size. */
-  private static double meanDifference(BufferedImage a, BufferedImage b) {
-    assertThat(b.getWidth()).isEqualTo(a.getWidth());
-    assertThat(b.getHeight()).isEqualTo(a.getHeight());
-    long sum = 0;
-    for (int y = 0; y < a.getHeight(); y++) {
-      for (int x = 0; x < a.getWidth(); x++) {
-        int p = a.getRGB(x, y);
-        int q = b.getRGB(x, y);
-        for (int shift = 0; shift <= 16; shift += 8) {
-          sum += Math.abs(((p >> shift) & 0xFF) - ((q >> shift) & 0xFF));
-        }
-      }
-    }
-    return (double) sum / (3L * a.getWidth() * a.getHeight());
   }
 
   private static List<Path> files(String folder, String suffix) throws IOException {

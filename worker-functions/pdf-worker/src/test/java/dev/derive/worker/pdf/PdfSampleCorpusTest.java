@@ -72,7 +72,9 @@ class PdfSampleCorpusTest {
             "pdf/poppler-742-0-fuzzed.pdf",
             "pdf/standard_fonts.pdf",
             "pdf/testOCR.pdf",
-            "pdf/testPDF-TIKA-4444.pdf");
+            "pdf/testPDF-TIKA-4444.pdf",
+            "scans/c02-22.pdf",
+            "scans/cardinal.pdf");
   }
 
   /**
@@ -89,7 +91,9 @@ class PdfSampleCorpusTest {
     "pdf/pdf-with-jbig2.pdf, 1, 197, 256, false", // US Letter landscape, /Rotate 270: portrait
     "pdf/standard_fonts.pdf, 14, 181, 256, false",
     "pdf/testOCR.pdf, 1, 256, 197, false",
-    "pdf/testPDF-TIKA-4444.pdf, 13, 181, 256, false"
+    "pdf/testPDF-TIKA-4444.pdf, 13, 181, 256, false",
+    "scans/c02-22.pdf, 1, 208, 256, false", // 384 x 470.88 pt: 208.8 x 256
+    "scans/cardinal.pdf, 4, 197, 256, false" // US Letter portrait, then alternating landscape
   })
   void rendersPageOneAndCountsPages(
       String sample, int pages, int width, int height, boolean encrypted) throws IOException {
@@ -111,7 +115,8 @@ class PdfSampleCorpusTest {
   @CsvSource({
     // sample, least darkness of the bitmap (a line drawing; a mostly white letter scan)
     "pdf/JBIG2Image.pdf, 0.3",
-    "pdf/pdf-with-jbig2.pdf, 0.005"
+    "pdf/pdf-with-jbig2.pdf, 0.005",
+    "scans/cardinal.pdf, 0.01" // a two-column brochure drawn through a cm matrix
   })
   void jbig2ScanRendersItsInk(String sample, double leastInk) throws IOException {
     double bitmapInk;

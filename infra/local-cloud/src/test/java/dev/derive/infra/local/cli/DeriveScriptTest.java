@@ -1,0 +1,105 @@
+package dev.derive.infra.local.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.derive.infra.local.RepositoryTemplate;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The repository's {@code ./derive} script and {@code scripts/prerequisites.sh}, run as a user runs
+ * them: every command answers {@code --help} at once, and a missing system package is either
+ * installed or named with the exact command.
+ */
+class DeriveScriptTest {
+  private static final Path ROOT = RepositoryTemplate.path().toAbsolutePath().getParent();
+
+  /**
+   * Each command prints its own usage and exits 0 within seconds, before building or starting
+   * anything (a build would print "derive: packaging" and take minutes).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "up", "test", "build", "upload", "derive", "sign", "status", "logs", "redrive", "events",
+        "bench"
+      })
+  void everyCommandPrintsItsUsageAtOnce(String command) throws Exception {
+    Run run = run(List.of("./derive", command, "--help"));
+
+    assertThat(run.exit()).as(run.output()).isZero();
+    assertThat(run.output())
+        .startsWith("  ./derive " + command)
+        .doesNotContain("derive: packaging", "missing value", "derive: installing");
+  }
+
+  /**
+   * A missing package, for a user who may not install it: the script stops at once with the reason
+   * and the exact apt-get command (here with {@code id} and {@code sudo} standing in for an
+   * unprivileged user).
+   */
+  @Test
+  void aMissingPackageIsNamedWithTheCommandThatInstallsIt() throws Exception {
+    String script =
+        ". scripts/prerequisites.sh;"
+            + " derive_needs() { echo 'no-such-command-derive|pkg-one pkg-two|a reason'; };"
+            + " id() { echo 1000; }; sudo() { return 1; };"
+            + " derive_prerequisites test";
+    Run run = run(List.of("bash", "-c", script));
+
+    assertThat(run.exit()).isNotZero();
+    assertThat(run.output())
+        .contains("missing Debian packages pkg-one pkg-two, for a reason")
+        .contains("sudo sh -c 'apt-get update && apt-get install -y pkg-one pkg-two'");
+  }
+
+  /**
+   * A key with a space and a non-ASCII letter: the printed URL carries it percent-encoded as UTF-8
+   * (so it can be sent as printed), and its signature is the HMAC of exactly that encoded path.
+   */
+  @Test
+  void signPercentEncodesTheKeyAndSignsThePathAsSent() throws Exception {
+    String key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    ProcessBuilder sign =
+        new ProcessBuilder("./derive", "sign", "rs:inside:256:256/uploads/my photo \u00e9.jpg");
+    sign.environment().put("DERIVE_URL_SIGNING_KEY", key);
+    Run run = run(sign);
+
+    assertThat(run.exit()).as(run.output()).isZero();
+    String url = run.output().strip();
+    String path = "/rs:inside:256:256/uploads/my%20photo%20%C3%A9.jpg";
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(
+        new javax.crypto.spec.SecretKeySpec(java.util.HexFormat.of().parseHex(key), "HmacSHA256"));
+    String signature =
+        java.util.Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
+    assertThat(url).isEqualTo("http://127.0.0.1:3000/v1/" + signature + path);
+  }
+
+  private record Run(int exit, String output) {}
+
+  private static Run run(List<String> command) throws IOException, InterruptedException {
+    return run(new ProcessBuilder(command));
+  }
+
+  private static Run run(ProcessBuilder builder) throws IOException, InterruptedException {
+    List<String> command = builder.command();
+    Process process = builder.directory(ROOT.toFile()).redirectErrorStream(true).start();
+    process.getOutputStream().close();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(command + " did not end within 60 s");
+    }
+    return new Run(
+        process.exitValue(),
+        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+}
