@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.jodconverter.core.office.OfficeException;
@@ -63,6 +64,9 @@ public final class OfficeProcess implements AutoCloseable {
   /** The longest wait for the process to start or stop, in milliseconds. */
   private static final long PROCESS_TIMEOUT_MILLIS = 60_000;
 
+  /** The longest wait for JODConverter to notice a killed process, in milliseconds. */
+  private static final long LOSS_NOTICED_MILLIS = 5_000;
+
   private final OfficeSettings settings;
   private final Path workingDirectory;
   private LocalOfficeManager manager;
@@ -110,6 +114,8 @@ public final class OfficeProcess implements AutoCloseable {
             .taskExecutionTimeout(settings.conversionTimeoutMillis())
             .taskQueueTimeout(settings.conversionTimeoutMillis() + PROCESS_TIMEOUT_MILLIS)
             .maxTasksPerProcess(MAX_CONVERSIONS_PER_PROCESS)
+            // start() returns once the process accepts conversions, or throws
+            .startFailFast(true)
             .build();
     try {
       starting.start();
@@ -161,13 +167,13 @@ public final class OfficeProcess implements AutoCloseable {
       if (cause instanceof PermanentStepFailure failure) {
         if (failure.type().equals(StepErrorTypes.CORRUPT_INPUT) && !running().isRunning()) {
           // a document LibreOffice "could not open" because the process died while loading it
-          replace();
+          awaitRestart();
           throw died(e);
         }
         throw failure;
       }
       if (cause instanceof TimeoutException) {
-        replace();
+        awaitRestart();
         throw new PermanentStepFailure(
             StepErrorTypes.TIMEOUT,
             "LibreOffice did not finish converting the document within "
@@ -177,7 +183,7 @@ public final class OfficeProcess implements AutoCloseable {
       }
       if (cause instanceof CancellationException
           || cause instanceof com.sun.star.lang.DisposedException) {
-        replace();
+        awaitRestart();
         throw died(e);
       }
       if (cause instanceof InterruptedException) {
@@ -204,7 +210,39 @@ public final class OfficeProcess implements AutoCloseable {
         e);
   }
 
-  /** Stops the process and starts a new one, for a conversion that may still be running. */
+  /**
+   * Waits until JODConverter has noticed that the office process is gone (at once after a kill) and
+   * has connected the one it starts in its place; replaces the manager if that does not happen in
+   * time (its restart failed).
+   */
+  private void awaitRestart() throws IOException {
+    LocalOfficeManager current = running();
+    long lossBy = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LOSS_NOTICED_MILLIS);
+    while (current.isRunning() && System.nanoTime() < lossBy) {
+      pause(10);
+    }
+    long upBy = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PROCESS_TIMEOUT_MILLIS);
+    while (!current.isRunning() && System.nanoTime() < upBy) {
+      pause(50);
+    }
+    if (!current.isRunning()) {
+      replace();
+    }
+  }
+
+  private static void pause(long millis) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while LibreOffice restarted");
+    }
+  }
+
+  /**
+   * Stops the process and starts a new one, for a conversion that may still be running (no
+   * JODConverter restart is under way then: the process never lost its connection).
+   */
   private synchronized void replace() throws IOException {
     stopQuietly();
     start();
