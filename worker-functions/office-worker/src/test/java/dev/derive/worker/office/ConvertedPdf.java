@@ -1,5 +1,6 @@
 package dev.derive.worker.office;
 
+import java.awt.Font;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -55,7 +56,14 @@ final class ConvertedPdf implements AutoCloseable {
     return new PDFRenderer(document).renderImageWithDPI(page - 1, dpi);
   }
 
-  /** The characters of {@code page} (1-based) drawn with a glyph their font does not have. */
+  /**
+   * The characters of {@code page} (1-based) drawn without a glyph of their own: the font's {@code
+   * .notdef} (glyph 0), a glyph without an outline for a visible character (how LibreOffice draws
+   * one its font lacks: it maps the character to the font's empty {@code .notdef} under a code of
+   * its own), or a character the installed font of that name cannot display (private-use symbols
+   * aside). Whitespace and format characters (bidi marks, joiners) have no outline and are left
+   * out.
+   */
   String notdefCharacters(int page) throws IOException {
     List<String> missing = new ArrayList<>();
     PDFTextStripper stripper =
@@ -63,9 +71,9 @@ final class ConvertedPdf implements AutoCloseable {
           @Override
           protected void showGlyph(Matrix matrix, PDFont font, int code, Vector displacement)
               throws IOException {
-            if (font instanceof PDVectorFont vector && !vector.hasGlyph(code)) {
-              String unicode = font.toUnicode(code);
-              missing.add(unicode == null ? "code " + code : unicode);
+            String unicode = font.toUnicode(code);
+            if (unicode != null && isVisible(unicode) && lacksGlyph(font, code, unicode)) {
+              missing.add(unicode);
             }
             super.showGlyph(matrix, font, code, displacement);
           }
@@ -74,6 +82,24 @@ final class ConvertedPdf implements AutoCloseable {
     stripper.setEndPage(page);
     stripper.writeText(document, new StringWriter());
     return String.join("", missing);
+  }
+
+  private static boolean isVisible(String text) {
+    return text.codePoints()
+        .anyMatch(c -> !Character.isWhitespace(c) && Character.getType(c) != Character.FORMAT);
+  }
+
+  private static boolean lacksGlyph(PDFont font, int code, String unicode) throws IOException {
+    if (font instanceof PDVectorFont vector
+        && (!vector.hasGlyph(code) || vector.getPath(code).getBounds2D().isEmpty())) {
+      return true;
+    }
+    // symbol fonts' private-use characters (Wingdings bullets) are drawn by LibreOffice's
+    // replacement font under their private-use code, which the installed font need not map
+    boolean privateUse =
+        unicode.codePoints().allMatch(c -> Character.getType(c) == Character.PRIVATE_USE);
+    Font installed = InstalledFonts.byPostScriptName(font.getName());
+    return !privateUse && installed != null && installed.canDisplayUpTo(unicode) != -1;
   }
 
   /** Where each character of {@code page} (1-based) is drawn. */

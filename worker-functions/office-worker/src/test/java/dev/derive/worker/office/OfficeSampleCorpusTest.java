@@ -6,6 +6,7 @@ import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.derive.protocol.MediaTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -147,6 +148,24 @@ class OfficeSampleCorpusTest {
       assertThat(pdf.text(1)).contains("ゾルゲと尾崎、淡々と最期", "古書店で処刑記録見つかる");
       assertThat(pdf.notdefCharacters(1)).as("characters drawn as tofu").isEmpty();
       assertThat(pdf.notdefCharacters(2)).as("characters drawn as tofu").isEmpty();
+    }
+  }
+
+  /**
+   * The tofu check can fail: a character no installed font has (U+0378 is unassigned) is drawn with
+   * the empty {@code .notdef} of Liberation Serif, and {@link ConvertedPdf#notdefCharacters} finds
+   * it (the text layer still holds the character, so reading the text back alone would not).
+   */
+  @Test
+  void aCharacterNoFontHasIsFoundAsTofu() throws IOException {
+    Path rtf = Files.writeString(dir.resolve("tofu.rtf"), "{\\rtf1\\ansi A\\u888?B\\par}");
+    Path output = Files.createFile(dir.resolve("tofu.pdf"));
+    TestOffice.transformer()
+        .transform(TestOffice.step(MediaTypes.APPLICATION_RTF, Map.of()), rtf, output);
+
+    try (ConvertedPdf pdf = ConvertedPdf.read(output)) {
+      assertThat(pdf.text(1)).isEqualTo("A\u0378B");
+      assertThat(pdf.notdefCharacters(1)).isEqualTo("\u0378");
     }
   }
 
