@@ -12,10 +12,10 @@ import java.nio.file.Path;
 import java.util.OptionalInt;
 
 /**
- * The office capability: {@code convert} writes a word-processing document, spreadsheet,
- * presentation or drawing (OOXML, the binary Office formats, ODF, RTF) as PDF with LibreOffice,
- * through the worker's warm {@link OfficeProcess}. With {@code page} (the page a later step
- * renders) it writes only pages 1 to that page, which is all a page preview needs.
+ * The office capability: {@code convert} writes a word-processing document, spreadsheet or
+ * presentation (OOXML, the binary Office formats, ODF, RTF) as PDF with LibreOffice, through the
+ * worker's warm {@link OfficeProcess}. With {@code page} (the page a later step renders) it writes
+ * only pages 1 to that page, which is all a page preview needs.
  *
  * <p>Before LibreOffice sees a document: a password-protected OOXML file fails {@code
  * password-required} ({@link EncryptedPackage}), a ZIP package over its inflation budget {@code
