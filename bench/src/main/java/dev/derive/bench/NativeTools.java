@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The native tools the worker rows are compared with — {@code vipsthumbnail} (Debian {@code
- * libvips-tools}) and {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}) — installed with
- * {@code apt-get} when missing and the bench runs as root. A tool that cannot be had is reported,
- * and its rows are left unmeasured.
+ * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}) and {@code soffice}
+ * ({@code libreoffice-writer}) — installed with {@code apt-get} when missing and the bench runs as
+ * root. A tool that cannot be had is reported, and its rows are left unmeasured.
  */
 public final class NativeTools {
   /** Tool to the Debian package that provides it. */
@@ -26,7 +26,9 @@ public final class NativeTools {
           "pdftoppm",
           "poppler-utils",
           "pdftotext",
-          "poppler-utils");
+          "poppler-utils",
+          "soffice",
+          "libreoffice-writer");
 
   private final Map<String, Path> found = new LinkedHashMap<>();
   private String problem;

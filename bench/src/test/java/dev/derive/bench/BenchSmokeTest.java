@@ -29,7 +29,13 @@ class BenchSmokeTest {
     assertThat(json.path("machine").has("date")).isTrue();
     for (String id :
         new String[] {
-          "cache_hit", "cache_miss", "thumbnail_12mp", "thumbnail_24mp", "pdf_page", "text_pdf"
+          "cache_hit",
+          "cache_miss",
+          "thumbnail_12mp",
+          "thumbnail_24mp",
+          "pdf_page",
+          "text_pdf",
+          "office_pdf"
         }) {
       JsonNode row = json.path("rows").path(id);
       assertThat(row.isObject()).as(id).isTrue();
