@@ -11,6 +11,8 @@ import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.AwsEndpoint;
 import dev.derive.infra.endpoint.SdkSystemProperties;
 import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.capability.CapabilityDeclarations;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -69,11 +71,11 @@ public final class CoordinatorRows {
       admin.createBucket(b -> b.bucket(derivativesBucket));
       admin.putObject(b -> b.bucket(sourceBucket).key("bench/photo.jpg"), photo);
       createJobsTable(dynamoAdmin, table);
-      for (String capability : new String[] {"IMAGE", "PDF", "TEXT", "MARKUP"}) {
+      for (CapabilityDescriptor capability : CapabilityDeclarations.inThisSourceTree()) {
         env.put(
-            capability + "_QUEUE_URL",
+            capability.queueUrlVariable(),
             sqsAdmin
-                .createQueue(b -> b.queueName("bench-" + capability.toLowerCase() + "-" + suffix))
+                .createQueue(b -> b.queueName("bench-" + capability.name() + "-" + suffix))
                 .queueUrl());
       }
     }
@@ -81,6 +83,12 @@ public final class CoordinatorRows {
     env.put("SOURCE_BUCKET", sourceBucket);
     env.put("DERIVATIVES_BUCKET", derivativesBucket);
     env.put("DERIVE_S3_PATH_STYLE", "true");
+    // the declarations of this source tree, as the coordinator's tests read them
+    env.put(
+        "CAPABILITY_DECLARATIONS",
+        CapabilityDeclarations.sourceTreeRoot().toAbsolutePath()
+            + "/"
+            + CapabilityDeclarations.SOURCE_TREE_PATTERN);
     SdkSystemProperties.set(endpoint);
     CoordinatorSettings settings =
         CoordinatorSettings.from(name -> Optional.ofNullable(env.get(name)));

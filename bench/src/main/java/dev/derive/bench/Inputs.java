@@ -1,5 +1,6 @@
 package dev.derive.bench;
 
+import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -263,10 +264,10 @@ public final class Inputs {
             "0".repeat(64),
             0,
             1,
-            MarkupTransformer.CAPABILITY,
+            "markup",
             List.of(new Operation(MarkupTransformer.RENDER, Map.of())),
             new ObjectRef("bench", markdown.getFileName().toString(), null),
-            MarkupTransformer.TEXT_MARKDOWN,
+            MediaTypes.TEXT_MARKDOWN,
             new ObjectRef("bench", name, null),
             "application/pdf",
             "bench");

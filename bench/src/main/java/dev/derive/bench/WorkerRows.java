@@ -9,7 +9,8 @@ import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.coordinator.validate.TargetSpec;
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDeclarations;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -19,6 +20,7 @@ import dev.derive.worker.office.OfficeProcess;
 import dev.derive.worker.office.OfficeSettings;
 import dev.derive.worker.office.OfficeTransformer;
 import dev.derive.worker.pdf.PdfTransformer;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.StepTransformer;
 import dev.derive.worker.text.TextTransformer;
 import java.io.IOException;
@@ -43,14 +45,22 @@ public final class WorkerRows {
   private final Results results;
   private final NativeTools tools;
   private final Path scratch;
-  private final Planner planner = new Planner(Capabilities.ALL, "bench-derivatives");
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+
+  /**
+   * The declarations of the worker modules on the bench's class path, as the coordinator reads
+   * them.
+   */
+  private final List<CapabilityDescriptor> declarations =
+      CapabilityDeclarations.onClassPath(WorkerRows.class.getClassLoader());
+
+  private final Planner planner = new Planner(declarations, "bench-derivatives");
+  private final RequestValidator validator = new RequestValidator(declarations);
   private final Map<String, StepTransformer> transformers =
       Map.of(
-          Capabilities.IMAGE, new ImageTransformer(MAX_PIXELS),
-          Capabilities.PDF, new PdfTransformer(MAX_PIXELS),
-          Capabilities.TEXT, new TextTransformer(TextTransformer.DEFAULT_MAX_TEXT_BYTES),
-          Capabilities.MARKUP, new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES));
+          "image", new ImageTransformer(MAX_PIXELS),
+          "pdf", new PdfTransformer(MAX_PIXELS),
+          "text", new TextTransformer(TextTransformer.DEFAULT_MAX_TEXT_BYTES),
+          "markup", new MarkupTransformer(MarkupTransformer.DEFAULT_MAX_OUTPUT_BYTES));
 
   /**
    * @param tools the native anchors
@@ -301,16 +311,28 @@ public final class WorkerRows {
               "bench"));
       in = step.output();
     }
+    // bound to their declarations once, as a worker binds each step before it times anything
+    List<DeclaredStep> bound = new ArrayList<>();
+    for (StepMessage step : steps) {
+      bound.add(
+          DeclaredStep.bind(
+              declarations.stream()
+                  .filter(d -> d.name().equals(step.capability()))
+                  .findFirst()
+                  .orElseThrow(),
+              step));
+    }
     return Timer.time(
         scale.workerWarmups(),
         scale.workerRuns(),
         run -> {
           Path current = input;
-          for (StepMessage step : steps) {
+          for (DeclaredStep declared : bound) {
+            StepMessage step = declared.message();
             Path output = scratch.resolve("step-" + step.stepIndex() + "." + step.capability());
             Files.deleteIfExists(output);
             Files.createFile(output);
-            transformers.get(step.capability()).transform(step, current, output);
+            transformers.get(step.capability()).transform(declared, current, output);
             current = output;
           }
         });

@@ -2,6 +2,7 @@ package dev.derive.faults;
 
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,12 +30,8 @@ final class FakeCapability implements StepTransformer {
   }
 
   @Override
-  public String capability() {
-    return capability;
-  }
-
-  @Override
-  public void transform(StepMessage step, Path input, Path output) throws IOException {
+  public void transform(DeclaredStep declared, Path input, Path output) throws IOException {
+    StepMessage step = declared.message();
     executions.computeIfAbsent(step.output().key(), k -> new AtomicInteger()).incrementAndGet();
     Files.write(
         output,

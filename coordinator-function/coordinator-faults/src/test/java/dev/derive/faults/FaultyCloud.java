@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.aws.s3.S3ObjectStore;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.LocalAws;
 import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.cache.DerivativeCache;
@@ -25,7 +26,6 @@ import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsClients;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepMessage;
@@ -141,7 +141,7 @@ final class FaultyCloud {
 
   private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
   private boolean outage;
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
   private final DerivativeService api;
   private final JobLifecycle progress;
   private final Map<String, StepBatchProcessor> workers = new LinkedHashMap<>();
@@ -161,13 +161,13 @@ final class FaultyCloud {
             new SourceInspector(
                 objects,
                 new TikaMediaTypeDetector(
-                    Capabilities.ALL.stream()
+                    Declarations.ALL.stream()
                         .flatMap(c -> c.reads().stream())
                         .collect(Collectors.toSet())),
                 SOURCE_BUCKET,
                 100_000_000,
-                Capabilities.ALL),
-            new Planner(Capabilities.ALL, DERIVATIVES_BUCKET),
+                Declarations.ALL),
+            new Planner(Declarations.ALL, DERIVATIVES_BUCKET),
             cache,
             store,
             new JobLifecycle(
@@ -199,11 +199,12 @@ final class FaultyCloud {
         new WorkerSettings("https://results.invalid/step-results", 100_000_000, 0, tempDirectory)
             .withMaxReceiveCount(CAPABILITY_RECEIVES)
             .withStartReportDelayMillis(new Random(~seed).nextBoolean() ? 0 : 3_600_000);
-    for (String capability : List.of(Capabilities.IMAGE, Capabilities.PDF)) {
+    for (String capability : List.of("image", "pdf")) {
       workers.put(
           capability,
           new StepBatchProcessor(
               new StepWorker(
+                  Declarations.named(capability),
                   new FakeCapability(capability, executions),
                   new WorkerStore(new S3ObjectStore(S3)),
                   new Publisher(),
@@ -424,7 +425,7 @@ final class FaultyCloud {
       if (roll(before)) {
         throw new InjectedCrash("before SendMessage of " + step.capability());
       }
-      SimQueue queue = step.capability().equals(Capabilities.PDF) ? pdf : image;
+      SimQueue queue = step.capability().equals("pdf") ? pdf : image;
       queue.send(MessageCodec.encode(step), clock.instant());
       if (after != null && roll(after)) {
         throw new InjectedCrash("after SendMessage of " + step.capability());

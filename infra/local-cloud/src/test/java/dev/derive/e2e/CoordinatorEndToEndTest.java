@@ -201,9 +201,9 @@ class CoordinatorEndToEndTest {
   void explicitStepsRotateAndGreyAPhotoBeforeItsThumbnail() throws Exception {
     String key = api.upload(samples.resolve("exif/Landscape_1.jpg"));
     String steps =
-        "[{\"capability\":\"image\",\"operation\":\"resize\","
+        "[{\"capability\":\"image\",\"operation\":\"rotate\",\"params\":{\"angle\":90}},"
+            + "{\"capability\":\"image\",\"operation\":\"resize\","
             + "\"params\":{\"width\":120,\"height\":120}},"
-            + "{\"capability\":\"image\",\"operation\":\"rotate\",\"params\":{\"angle\":90}},"
             + "{\"capability\":\"image\",\"operation\":\"greyscale\",\"params\":{}},"
             + "{\"capability\":\"image\",\"operation\":\"encode\","
             + "\"params\":{\"mediaType\":\"image/png\"}}]";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.local.LocalCloud;
 import dev.derive.infra.local.LocalCloudOptions;
@@ -14,12 +15,14 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,12 +40,13 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * <p>The cloud runs the repository's {@code template.yaml} with the image queue's timers scaled
  * down, so a redelivery comes after seconds instead of the deployed 12 minutes: {@value
  * #VISIBILITY_TIMEOUT_SECONDS} s visibility timeout, a worker {@code Timeout} of {@value
- * #WORKER_TIMEOUT_SECONDS} s (a queue's visibility timeout may not be shorter, as on AWS; the API's
- * {@code IMAGE_STEP_TIMEOUT_SECONDS} follows it) and the image step lease of the lease rule,
- * visibility timeout × maxReceiveCount + 60 s. Everything else, {@code maxReceiveCount} and the
- * dead-letter queue mappings included, is the template's. The step is slow on purpose: a large PNG
- * made by the test, scaled to a large PNG, takes the worker seconds, so it is still running when
- * the test has seen its start and kills it.
+ * #WORKER_TIMEOUT_SECONDS} s (a queue's visibility timeout may not be shorter, as on AWS) and the
+ * image declaration's time budget following them (given to the coordinator as its
+ * CapabilityDeclarations layer): that timeout, and the step lease of the lease rule, visibility
+ * timeout × maxReceiveCount + 60 s. Everything else, {@code maxReceiveCount} and the dead-letter
+ * queue mappings included, is the template's. The step is slow on purpose: a large PNG made by the
+ * test, scaled to a large PNG, takes the worker seconds, so it is still running when the test has
+ * seen its start and kills it.
  */
 class WorkerLossEndToEndTest {
   private static final String WORKER = "ImageWorkerFunction";
@@ -70,7 +74,11 @@ class WorkerLossEndToEndTest {
     Path source = dir.resolve("quadrants.png");
     ImageIO.write(quadrants(SOURCE_WIDTH, SOURCE_HEIGHT), "png", source.toFile());
     // maxReceiveCount is the template's (3); the lease follows the rule of docs/job-lifecycle.md.
-    String lease = Integer.toString(VISIBILITY_TIMEOUT_SECONDS * 3 + 60);
+    Path declarations =
+        declarationsWithImageTimeBudget(
+            root.resolve("target/capability-layer"),
+            WORKER_TIMEOUT_SECONDS,
+            VISIBILITY_TIMEOUT_SECONDS * 3 + 60);
     cloud =
         LocalCloud.start(
             LocalCloudOptions.builder(root.resolve("template.yaml"))
@@ -79,14 +87,7 @@ class WorkerLossEndToEndTest {
                 .pollWaitSeconds(1)
                 .property("ImageQueue.VisibilityTimeout", "" + VISIBILITY_TIMEOUT_SECONDS)
                 .property(WORKER + ".Timeout", "" + WORKER_TIMEOUT_SECONDS)
-                .property(
-                    "CoordinatorApiFunction.Environment.Variables.IMAGE_STEP_TIMEOUT_SECONDS",
-                    "" + WORKER_TIMEOUT_SECONDS)
-                .property(
-                    "CoordinatorApiFunction.Environment.Variables.IMAGE_STEP_LEASE_SECONDS", lease)
-                .property(
-                    "CoordinatorProgressFunction.Environment.Variables.IMAGE_STEP_LEASE_SECONDS",
-                    lease)
+                .property("CapabilityDeclarationsLayer.ContentUri", declarations.toString())
                 .build());
     maxReceiveCount = maxReceiveCount("ImageQueue");
     assertThat(maxReceiveCount)
@@ -94,6 +95,32 @@ class WorkerLossEndToEndTest {
         .isEqualTo(3);
     api = new DeriveApi(cloud.apiUri());
     sourceKey = api.upload(source);
+  }
+
+  /**
+   * A copy of the build's declarations layer in which the image declaration has this time budget.
+   */
+  private static Path declarationsWithImageTimeBudget(
+      Path layer, int timeoutSeconds, int leaseSeconds) throws IOException {
+    Path copy = dir.resolve("capability-layer");
+    try (Stream<Path> files = Files.walk(layer)) {
+      for (Path file : files.toList()) {
+        Path target = copy.resolve(layer.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target);
+        }
+      }
+    }
+    Path image = copy.resolve("derive/capabilities/image-worker/capability.json");
+    ObjectNode declaration = (ObjectNode) JSON.readTree(image.toFile());
+    declaration
+        .putObject("timeBudget")
+        .put("timeoutSeconds", timeoutSeconds)
+        .put("leaseSeconds", leaseSeconds);
+    JSON.writeValue(image.toFile(), declaration);
+    return copy;
   }
 
   @AfterAll

@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param name operation name, e.g. {@code resize}
  * @param description one line for {@code GET /v1/capabilities}
  * @param parameters the parameters it accepts; any other parameter is rejected
- * @param consumes names of the target options (see {@link Capabilities#TARGET_OPTIONS}) this
+ * @param consumes names of the target options ({@link CapabilityCatalogue#targetOptions()}) this
  *     operation takes as parameters of the same name
  * @param optional {@code true} if a step applies the operation only when it is asked for: the
  *     target gives one of the options it consumes with a value other than the parameter's default,
@@ -28,6 +28,8 @@ import java.util.Optional;
  *     parameters of these names (defaults included), and applies them only as far as its own
  *     description says; empty for most operations
  * @param groups rules over several of its parameters (e.g. a width or a height), empty for most
+ * @param urlShorthands image URL options setting several of the target options it consumes at once
+ *     (imgproxy's {@code rs:}), empty for most
  */
 public record OperationDescriptor(
     String name,
@@ -36,12 +38,31 @@ public record OperationDescriptor(
     List<String> consumes,
     boolean optional,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hints,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ParameterGroup> groups) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ParameterGroup> groups,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UrlShorthand> urlShorthands) {
   public OperationDescriptor {
     parameters = List.copyOf(parameters);
     consumes = List.copyOf(consumes);
     hints = List.copyOf(hints);
     groups = List.copyOf(groups);
+    urlShorthands = List.copyOf(urlShorthands);
+    if (parameters.stream().map(ParameterDescriptor::name).distinct().count() < parameters.size()) {
+      throw new IllegalArgumentException("operation " + name + " declares a parameter twice");
+    }
+    for (UrlShorthand shorthand : urlShorthands) {
+      for (String argument : shorthand.arguments()) {
+        if (!consumes.contains(argument)) {
+          throw new IllegalArgumentException(
+              "operation "
+                  + name
+                  + "'s URL option "
+                  + shorthand.names().getFirst()
+                  + " sets "
+                  + argument
+                  + ", which it does not consume");
+        }
+      }
+    }
     for (ParameterGroup group : groups) {
       for (String member : group.names()) {
         if (parameters.stream().noneMatch(p -> p.name().equals(member))) {
@@ -62,27 +83,6 @@ public record OperationDescriptor(
             "operation " + name + " is hinted target option " + option + " but has no parameter");
       }
     }
-  }
-
-  /** An operation without parameter groups. */
-  public OperationDescriptor(
-      String name,
-      String description,
-      List<ParameterDescriptor> parameters,
-      List<String> consumes,
-      boolean optional,
-      List<String> hints) {
-    this(name, description, parameters, consumes, optional, hints, List.of());
-  }
-
-  /** An operation without hints or parameter groups. */
-  public OperationDescriptor(
-      String name,
-      String description,
-      List<ParameterDescriptor> parameters,
-      List<String> consumes,
-      boolean optional) {
-    this(name, description, parameters, consumes, optional, List.of(), List.of());
   }
 
   /** Returns the parameter called {@code name}, if the operation declares one. */

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
- * One parameter an operation accepts (or one option a request's target accepts).
+ * One parameter an operation accepts (or one option a request's target accepts), as its
+ * capability's declaration states it ({@link CapabilityDeclarations}).
  *
  * @param name parameter name as it appears in requests
  * @param type {@code integer}, {@code string} or {@code boolean}
@@ -19,6 +20,8 @@ import java.util.List;
  *     270), or {@code null} for every integer in range
  * @param required {@code true} if an explicit step must give it (the worker has no value to fall
  *     back on), {@code null} otherwise
+ * @param url how an image URL spells it when it is a target option, or {@code null} for no URL
+ *     option of its own
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -31,15 +34,35 @@ public record ParameterDescriptor(
     Object defaultValue,
     String description,
     Integer multipleOf,
-    Boolean required) {
+    Boolean required,
+    UrlSpelling url) {
+  /**
+   * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
+   */
+  public static final String INTEGER = "integer";
+
+  /** The type of string parameters. */
+  public static final String STRING = "string";
+
+  /** The type of boolean parameters. */
+  public static final String BOOLEAN = "boolean";
+
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
     if (Boolean.FALSE.equals(required)) {
       required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
     }
+    if (!List.of(INTEGER, STRING, BOOLEAN).contains(type)) {
+      throw new IllegalArgumentException(
+          name + ": type must be integer, string or boolean, not " + type);
+    }
     if (multipleOf != null && (multipleOf < 1 || minimum == null || minimum % multipleOf != 0)) {
       throw new IllegalArgumentException(
           name + ": multipleOf needs a minimum that is a multiple of it, got " + multipleOf);
+    }
+    if (minimum != null && maximum != null && minimum > maximum) {
+      throw new IllegalArgumentException(
+          name + ": minimum " + minimum + " is over maximum " + maximum);
     }
   }
 
@@ -48,8 +71,11 @@ public record ParameterDescriptor(
     return Boolean.TRUE.equals(required);
   }
 
-  /** This parameter, required in explicit steps. */
-  public ParameterDescriptor asRequired() {
+  /**
+   * This parameter as a request's target option: without a default (the consuming operation's
+   * applies) and never required, so a target need not give it.
+   */
+  public ParameterDescriptor asTargetOption() {
     return new ParameterDescriptor(
         name,
         type,
@@ -57,55 +83,23 @@ public record ParameterDescriptor(
         maximum,
         allowedValues,
         pattern,
-        defaultValue,
+        null,
         description,
         multipleOf,
-        true);
+        null,
+        url);
   }
 
   /**
-   * An integer parameter taking {@code minimum}, {@code minimum + step}, … up to {@code maximum}
-   * (e.g. a rotation of 90, 180 or 270 degrees).
+   * Whether {@code other} accepts exactly the values this one does (type, bounds, step, allowed
+   * values, pattern); descriptions, defaults and requiredness aside.
    */
-  public static ParameterDescriptor steppedInteger(
-      String name, int minimum, int maximum, int step, String description) {
-    return new ParameterDescriptor(
-        name, "integer", minimum, maximum, List.of(), null, null, description, step, null);
-  }
-
-  /** An integer parameter between {@code minimum} and {@code maximum} inclusive. */
-  public static ParameterDescriptor integer(
-      String name, int minimum, int maximum, Integer defaultValue, String description) {
-    return new ParameterDescriptor(
-        name, "integer", minimum, maximum, List.of(), null, defaultValue, description, null, null);
-  }
-
-  /** A string parameter taking one of {@code allowedValues}. */
-  public static ParameterDescriptor choice(
-      String name, List<String> allowedValues, String defaultValue, String description) {
-    return new ParameterDescriptor(
-        name, "string", null, null, allowedValues, null, defaultValue, description, null, null);
-  }
-
-  /** A string parameter matching {@code pattern} (whole value). */
-  public static ParameterDescriptor text(
-      String name, String pattern, String defaultValue, String description) {
-    return new ParameterDescriptor(
-        name, "string", null, null, List.of(), pattern, defaultValue, description, null, null);
-  }
-
-  /** A boolean parameter. */
-  public static ParameterDescriptor bool(String name, boolean defaultValue, String description) {
-    return new ParameterDescriptor(
-        name, "boolean", null, null, List.of(), null, defaultValue, description, null, null);
-  }
-
-  /**
-   * A boolean parameter without a declared default: a step that leaves it out keeps its
-   * fingerprint, and the worker reads it as {@code false}.
-   */
-  public static ParameterDescriptor flag(String name, String description) {
-    return new ParameterDescriptor(
-        name, "boolean", null, null, List.of(), null, null, description, null, null);
+  public boolean acceptsTheSameAs(ParameterDescriptor other) {
+    return type.equals(other.type)
+        && java.util.Objects.equals(minimum, other.minimum)
+        && java.util.Objects.equals(maximum, other.maximum)
+        && java.util.Objects.equals(multipleOf, other.multipleOf)
+        && allowedValues.equals(other.allowedValues)
+        && java.util.Objects.equals(pattern, other.pattern);
   }
 }

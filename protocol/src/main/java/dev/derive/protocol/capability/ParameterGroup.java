@@ -31,19 +31,4 @@ public record ParameterGroup(Rule rule, List<String> names) {
       throw new IllegalArgumentException("a parameter group names at least two: " + names);
     }
   }
-
-  /** At least one of {@code names}. */
-  public static ParameterGroup atLeastOne(String... names) {
-    return new ParameterGroup(Rule.AT_LEAST_ONE, List.of(names));
-  }
-
-  /** All of {@code names} or none of them. */
-  public static ParameterGroup allOrNone(String... names) {
-    return new ParameterGroup(Rule.ALL_OR_NONE, List.of(names));
-  }
-
-  /** At most one of {@code names}. */
-  public static ParameterGroup atMostOne(String... names) {
-    return new ParameterGroup(Rule.AT_MOST_ONE, List.of(names));
-  }
 }

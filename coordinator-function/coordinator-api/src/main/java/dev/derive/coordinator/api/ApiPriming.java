@@ -2,12 +2,15 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.aws.lambda.SnapStartPriming;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
+import dev.derive.protocol.capability.CapabilityCatalogue;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
@@ -22,11 +25,6 @@ import java.io.IOException;
  */
 @ApplicationScoped
 public class ApiPriming {
-  /** A representative {@code POST /v1/derivatives} body. */
-  static final String SAMPLE_REQUEST =
-      "{\"source\":{\"key\":\"uploads/priming/sample.jpg\"},\"target\":{\"mediaType\":"
-          + "\"image/jpeg\",\"width\":256,\"height\":256,\"fit\":\"inside\"}}";
-
   private final ObjectMapper mapper;
   private final RequestValidator validator;
   private SnapStartPriming registration;
@@ -47,6 +45,27 @@ public class ApiPriming {
     this.validator = validator;
   }
 
+  /**
+   * A representative {@code POST /v1/derivatives} body, made from the deployed declarations: the
+   * first declared preset spelled out (its target or steps), else a target of the first media type
+   * a capability writes.
+   */
+  static ObjectNode sampleRequest(RequestValidator validator) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.putObject("source").put("key", "uploads/priming/sample");
+    CapabilityCatalogue capabilities = validator.capabilities();
+    var presets = capabilities.presets().properties().iterator();
+    if (presets.hasNext()) {
+      JsonNode preset = presets.next().getValue();
+      String member = preset.has("target") ? "target" : "steps";
+      body.set(member, preset.get(member).deepCopy());
+    } else if (!capabilities.capabilities().isEmpty()) {
+      body.putObject("target")
+          .put("mediaType", capabilities.capabilities().getFirst().writes().getFirst());
+    }
+    return body;
+  }
+
   /** Registers the priming when the application starts (CDI {@link Startup}). */
   void register(@Observes Startup startup) {
     registration = SnapStartPriming.register(() -> prime(mapper, validator));
@@ -60,11 +79,11 @@ public class ApiPriming {
    * @throws IOException if Jackson cannot (a broken build, which should fail the deployment)
    */
   static void prime(ObjectMapper mapper, RequestValidator validator) throws IOException {
-    JsonNode body = mapper.readTree(SAMPLE_REQUEST);
+    JsonNode body = mapper.readTree(mapper.writeValueAsString(sampleRequest(validator)));
     try {
       validator.validate(body);
     } catch (InvalidRequestException refused) {
-      // a deployment without the image capability refuses the sample; the validator still ran
+      // a sample the deployment cannot make (a preset of an undeployed chain); the validator ran
     }
     mapper.writeValueAsString(body);
     mapper.writeValueAsString(

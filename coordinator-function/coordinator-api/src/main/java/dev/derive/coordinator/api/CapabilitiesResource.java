@@ -3,7 +3,7 @@ package dev.derive.coordinator.api;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityCatalogue;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
 import dev.derive.protocol.capability.OperationDescriptor;
@@ -22,9 +22,9 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
- * {@code GET /v1/capabilities}: the capabilities this deployment dispatches to, as they declare
- * themselves in {@code protocol} (the same data the planner reads), the targets reachable from each
- * source media type, the target options, and the limits in force.
+ * {@code GET /v1/capabilities}: the capabilities this deployment dispatches to, as their worker
+ * modules declare them (the same data the planner reads), the targets reachable from each source
+ * media type, the target options, and the limits in force.
  */
 @Path("/v1/capabilities")
 @Produces(MediaType.APPLICATION_JSON)
@@ -44,7 +44,8 @@ public class CapabilitiesResource {
    *     the target options they consume
    * @param conversions for each source media type, the target media types some chain reaches
    * @param targetOptions the options a request's {@code target} may give besides {@code mediaType}
-   * @param limits the limits in force, by name
+   * @param limits the limits in force, by name: the coordinator's and those the capabilities
+   *     declare
    */
   public record CapabilitiesResponse(
       List<CapabilityView> capabilities,
@@ -53,7 +54,8 @@ public class CapabilitiesResource {
       Map<String, Object> limits) {
 
     static CapabilitiesResponse of(CoordinatorSettings settings, long maxRequestBytes) {
-      List<CapabilityDescriptor> deployed = settings.deployed(Capabilities.ALL);
+      CapabilityCatalogue catalogue = settings.capabilities();
+      List<CapabilityDescriptor> deployed = catalogue.capabilities();
       Planner planner = new Planner(deployed, settings.derivativesBucket());
       TreeSet<String> sources = new TreeSet<>();
       deployed.forEach(c -> sources.addAll(c.reads()));
@@ -66,14 +68,12 @@ public class CapabilitiesResource {
       limits.put("maxRequestBytes", maxRequestBytes);
       limits.put("maxWaitSeconds", RequestValidator.MAX_WAIT_SECONDS);
       limits.put("maxSteps", RequestValidator.MAX_STEPS);
-      limits.put("maxDimension", Capabilities.MAX_DIMENSION);
-      limits.put("maxPage", Capabilities.MAX_PAGE);
-      limits.put("maxDpi", Capabilities.MAX_DPI);
+      limits.putAll(catalogue.limits());
       limits.put("downloadUrlSeconds", settings.presignedUrlExpiry().toSeconds());
       return new CapabilitiesResponse(
           deployed.stream().map(CapabilityView::of).toList(),
           conversions,
-          Capabilities.TARGET_OPTIONS,
+          catalogue.targetOptions(),
           limits);
     }
   }

@@ -6,6 +6,7 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.url.SigningKeySource;
+import dev.derive.coordinator.url.UrlOptions;
 import dev.derive.coordinator.validate.RequestValidator;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -47,6 +48,13 @@ public class CoordinatorBeans {
   @Singleton
   PresetCatalogue presetCatalogue(CoordinatorSettings settings, RequestValidator validator) {
     return CoordinatorFactory.presetCatalogue(settings, validator);
+  }
+
+  /** The image URL options and formats the deployed capabilities declare. */
+  @Produces
+  @Singleton
+  UrlOptions urlOptions(RequestValidator validator) {
+    return UrlOptions.of(validator.capabilities());
   }
 
   /**

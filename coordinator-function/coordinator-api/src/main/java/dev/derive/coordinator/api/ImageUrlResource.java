@@ -9,9 +9,9 @@ import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.service.PollSchedule;
 import dev.derive.coordinator.url.DerivativeCdn;
 import dev.derive.coordinator.url.ForbiddenUrlException;
-import dev.derive.coordinator.url.FormatNegotiation;
 import dev.derive.coordinator.url.ImageUrl;
 import dev.derive.coordinator.url.SigningKeySource;
+import dev.derive.coordinator.url.UrlOptions;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.JobStatus;
 import dev.derive.storage.PresignedDownload;
@@ -69,6 +69,7 @@ public class ImageUrlResource {
   private final DerivativeService service;
   private final PresetCatalogue presets;
   private final SigningKeySource keys;
+  private final UrlOptions options;
   private final Duration wait;
   private final Optional<DerivativeCdn> cdn;
   private final Clock clock = Clock.systemUTC();
@@ -78,12 +79,14 @@ public class ImageUrlResource {
       DerivativeService service,
       PresetCatalogue presets,
       SigningKeySource keys,
+      UrlOptions options,
       @ConfigProperty(name = "IMAGE_URL_WAIT_SECONDS", defaultValue = "5") int waitSeconds,
       @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn) {
     this.validator = validator;
     this.service = service;
     this.presets = presets;
     this.keys = keys;
+    this.options = options;
     this.wait = Duration.ofSeconds(Math.min(waitSeconds, RequestValidator.MAX_WAIT_SECONDS));
     this.cdn = DerivativeCdn.of(cdn);
   }
@@ -98,7 +101,7 @@ public class ImageUrlResource {
   @APIResponse(responseCode = "503", description = "Still being made; retry after Retry-After")
   public Response get(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
     String raw = uri.getRequestUri().getRawPath();
-    ImageUrl url = ImageUrl.parse(raw.substring("/v1".length()));
+    ImageUrl url = ImageUrl.parse(raw.substring("/v1".length()), options);
     try {
       url.verify(keys.current(), clock.instant().getEpochSecond());
     } catch (ForbiddenUrlException e) {
@@ -106,7 +109,7 @@ public class ImageUrlResource {
     }
     boolean negotiated = url.autoFormat();
     try {
-      Response response = answer(url, FormatNegotiation.pick(accept));
+      Response response = answer(url, options.pick(accept));
       return negotiated ? vary(response) : response;
     } catch (CoordinatorException e) {
       // the answer depends on Accept for a failure too (another format may have another outcome)

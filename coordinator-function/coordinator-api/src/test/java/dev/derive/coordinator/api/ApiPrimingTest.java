@@ -3,8 +3,8 @@ package dev.derive.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.capability.Capabilities;
 import org.junit.jupiter.api.Test;
 
 class ApiPrimingTest {
@@ -12,7 +12,7 @@ class ApiPrimingTest {
   @Test
   void primingRunsTheSampleRequestThroughJacksonAndTheValidatorWithoutAws() {
     assertThatCode(
-            () -> ApiPriming.prime(new ObjectMapper(), new RequestValidator(Capabilities.ALL)))
+            () -> ApiPriming.prime(new ObjectMapper(), new RequestValidator(Declarations.ALL)))
         .doesNotThrowAnyException();
   }
 }

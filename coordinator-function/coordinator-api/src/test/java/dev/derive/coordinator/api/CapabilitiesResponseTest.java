@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,8 @@ class CapabilitiesResponseTest {
             "IMAGE_QUEUE_URL", "http://q/image",
             "PDF_QUEUE_URL", "http://q/pdf",
             "TEXT_QUEUE_URL", "http://q/text",
-            "MARKUP_QUEUE_URL", "http://q/markup");
+            "MARKUP_QUEUE_URL", "http://q/markup",
+            "CAPABILITY_DECLARATIONS", Declarations.LOCATION);
     CoordinatorSettings settings = CoordinatorSettings.from(n -> Optional.ofNullable(env.get(n)));
     return json.valueToTree(CapabilitiesResource.CapabilitiesResponse.of(settings, 4096));
   }
@@ -55,7 +57,7 @@ class CapabilitiesResponseTest {
     assertThat(names(capabilities, "name")).contains("image", "pdf", "text", "markup");
     JsonNode image = named(capabilities, "image");
     assertThat(names(image.path("operations"), "name"))
-        .containsExactly("page", "crop", "resize", "rotate", "flip", "flop", "greyscale", "encode");
+        .containsExactly("page", "crop", "rotate", "resize", "flip", "flop", "greyscale", "encode");
     JsonNode fit = named(named(image.path("operations"), "resize").path("parameters"), "fit");
     assertThat(fit.path("allowedValues").toString())
         .contains("cover", "contain", "fill", "inside", "outside");

@@ -6,22 +6,23 @@ import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.RequestSchema;
+import io.quarkus.smallrye.openapi.runtime.OpenApiConstants;
+import io.quarkus.smallrye.openapi.runtime.OpenApiDocumentService;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.openapi.runtime.io.Format;
 import jakarta.inject.Inject;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code GET /v1/schema} and the OpenAPI document's request body of {@code POST /v1/derivatives}.
  * Both are larger than the 8190 bytes Quarkus's mock event server can return (quarkus#44551), so
- * the route is checked with HEAD, the body on the resource, and the document as Quarkus writes it
- * when it builds the application ({@code quarkus.smallrye-openapi.store-schema-directory}); the
- * end-to-end suite can fetch both through the real Lambda runtime path.
+ * the route is checked with HEAD, the body on the resource, and the document as Quarkus serves it
+ * (its document service, after the filter ran at start-up); the end-to-end suite can fetch both
+ * through the real Lambda runtime path.
  */
 @QuarkusTest
 @QuarkusTestResource(LocalCloudResource.class)
@@ -30,6 +31,7 @@ class RequestSchemaResourceTest {
 
   @Inject SchemaResource resource;
   @Inject RequestValidator validator;
+  @Inject OpenApiDocumentService openApi;
 
   @Test
   void theSchemaIsRoutedAsJsonSchema() {
@@ -61,9 +63,8 @@ class RequestSchemaResourceTest {
 
   @Test
   void theOpenApiRequestBodyOfPostDerivativesIsTheRequestSchema() throws Exception {
-    Path stored = Path.of("target/openapi/openapi.json");
-    assertThat(stored).as("written by quarkus.smallrye-openapi.store-schema-directory").exists();
-    JsonNode document = JSON.readTree(Files.readString(stored));
+    JsonNode document =
+        JSON.readTree(openApi.getDocument(OpenApiConstants.DEFAULT_DOCUMENT_NAME, Format.JSON));
 
     assertThat(
             document
@@ -73,6 +74,7 @@ class RequestSchemaResourceTest {
         .isEqualTo("#/components/schemas/" + RequestSchemaOpenApiFilter.COMPONENT);
     JsonNode component = document.at("/components/schemas/" + RequestSchemaOpenApiFilter.COMPONENT);
     assertThat(component)
-        .isEqualTo(RequestSchema.of(Capabilities.ALL, Capabilities.TARGET_OPTIONS));
+        .isEqualTo(RequestSchema.of(Declarations.ALL, Declarations.TARGET_OPTIONS))
+        .isEqualTo(validator.schema());
   }
 }

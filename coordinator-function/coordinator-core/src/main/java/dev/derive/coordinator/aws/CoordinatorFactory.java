@@ -18,6 +18,7 @@ import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.StepLeases;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.preset.PresetSource;
@@ -27,7 +28,7 @@ import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlSigningKeys;
 import dev.derive.coordinator.validate.CallbackUrlPolicy;
 import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityCatalogue;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -63,7 +64,8 @@ public final class CoordinatorFactory {
   public static DerivativeService derivativeService(CoordinatorSettings settings) {
     S3ObjectStore objects =
         new S3ObjectStore(s3(settings), AwsClients.s3Presigner(settings.s3PathStyle()));
-    List<CapabilityDescriptor> deployed = settings.deployed(Capabilities.ALL);
+    CapabilityCatalogue capabilities = settings.capabilities();
+    List<CapabilityDescriptor> deployed = capabilities.capabilities();
     DerivativeCache cache =
         new DerivativeCache(
             objects,
@@ -85,7 +87,11 @@ public final class CoordinatorFactory {
         cache,
         store,
         lifecycle(settings, store, cache),
-        settings::stepTimeout,
+        capability ->
+            capabilities
+                .named(capability)
+                .map(settings::stepTimeout)
+                .orElseGet(() -> settings.stepTimeout(capability)),
         settings.jobRetention(),
         Clock.systemUTC());
   }
@@ -95,10 +101,7 @@ public final class CoordinatorFactory {
    * callback URL policy ({@link #callbackUrlPolicy}).
    */
   public static RequestValidator requestValidator(CoordinatorSettings settings) {
-    return new RequestValidator(
-        settings.deployed(Capabilities.ALL),
-        Capabilities.TARGET_OPTIONS,
-        callbackUrlPolicy(settings));
+    return new RequestValidator(settings.capabilities(), callbackUrlPolicy(settings));
   }
 
   /**
@@ -293,11 +296,18 @@ public final class CoordinatorFactory {
 
   private static JobLifecycle lifecycle(
       CoordinatorSettings settings, JobStore store, DerivativeCache cache) {
+    CapabilityCatalogue capabilities = settings.capabilities();
     return new JobLifecycle(
         store,
         dispatcher(settings),
         cache,
-        settings::stepLease,
+        StepLeases.of(
+            capabilities.names(),
+            capability ->
+                capabilities
+                    .named(capability)
+                    .map(settings::stepLease)
+                    .orElseGet(() -> settings.stepLease(capability))),
         settings.dispatchLease(),
         settings.permanentFailureHold(),
         Clock.systemUTC(),

@@ -2,7 +2,6 @@ package dev.derive.coordinator.aws;
 
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepMessage;
@@ -18,8 +17,9 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 /**
  * The {@link StepDispatcher} on SQS: one {@code SendMessage} of the JSON-encoded {@link
  * StepMessage} to the queue whose URL is in the environment variable the capability's descriptor
- * names ({@link CapabilityDescriptor#queueUrlVariable()}), with message attributes {@code jobId},
- * {@code stepIndex} and {@code traceId} so that queues can be inspected without decoding bodies.
+ * names ({@link CapabilityDescriptor#queueUrlVariableOf}: {@code <NAME>_QUEUE_URL}), with message
+ * attributes {@code jobId}, {@code stepIndex} and {@code traceId} so that queues can be inspected
+ * without decoding bodies.
  */
 public final class SqsStepDispatcher implements StepDispatcher {
   private final SqsClient sqs;
@@ -36,11 +36,7 @@ public final class SqsStepDispatcher implements StepDispatcher {
 
   @Override
   public void dispatch(StepMessage step) {
-    CapabilityDescriptor capability =
-        Capabilities.named(step.capability())
-            .orElseThrow(
-                () -> new IllegalArgumentException("no capability named " + step.capability()));
-    String queueUrl = queueUrlOf.apply(capability.queueUrlVariable());
+    String queueUrl = queueUrlOf.apply(CapabilityDescriptor.queueUrlVariableOf(step.capability()));
     Map<String, MessageAttributeValue> attributes = new HashMap<>();
     attributes.put("jobId", string(step.jobId()));
     attributes.put(

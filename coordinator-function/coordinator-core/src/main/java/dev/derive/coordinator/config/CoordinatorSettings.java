@@ -1,5 +1,7 @@
 package dev.derive.coordinator.config;
 
+import dev.derive.protocol.capability.CapabilityCatalogue;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.time.Duration;
 import java.util.List;
@@ -115,29 +117,80 @@ public record CoordinatorSettings(
     return lookup.apply(variable).orElseThrow(() -> new MissingSettingException(variable));
   }
 
+  /** Where the capability declarations are when {@code CAPABILITY_DECLARATIONS} is unset. */
+  public static final String DEFAULT_CAPABILITY_DECLARATIONS = "/opt/derive/capabilities";
+
+  /**
+   * The capabilities this deployment dispatches to: every declaration at {@code
+   * CAPABILITY_DECLARATIONS} (a folder, or a path pattern, {@link CapabilityDeclarations#load};
+   * default {@value #DEFAULT_CAPABILITY_DECLARATIONS}, where {@code template.yaml}'s
+   * CapabilityDeclarations layer puts them) whose queue URL variable ({@code <NAME>_QUEUE_URL}) is
+   * set.
+   *
+   * @throws dev.derive.protocol.capability.InvalidDeclarationException if a declaration is invalid,
+   *     the declarations break a rule they share, or there are none
+   */
+  public CapabilityCatalogue capabilities() {
+    String location =
+        lookup.apply("CAPABILITY_DECLARATIONS").orElse(DEFAULT_CAPABILITY_DECLARATIONS);
+    return new CapabilityCatalogue(deployed(CapabilityDeclarations.load(location)));
+  }
+
   /**
    * The lease of a dispatched step of {@code capability}: how long it may take through every
    * delivery its queue allows. Read from {@code <CAPABILITY>_STEP_LEASE_SECONDS} (e.g. {@code
-   * IMAGE_STEP_LEASE_SECONDS}), which {@code template.yaml} sets to the queue's visibility timeout
-   * × maxReceiveCount plus a margin; {@link #jobLease()} when unset.
+   * IMAGE_STEP_LEASE_SECONDS}) where a deployment overrides it, else the declaration's {@code
+   * timeBudget.leaseSeconds}.
+   *
+   * @throws MissingSettingException if it is set but not a positive integer
+   */
+  public Duration stepLease(CapabilityDescriptor capability) {
+    return Duration.ofSeconds(
+        positive(
+            lookup,
+            variable(capability.name(), "_STEP_LEASE_SECONDS"),
+            capability.timeBudget().leaseSeconds()));
+  }
+
+  /**
+   * The lease of a dispatched step of a capability this deployment has no declaration of (a job
+   * planned before it was removed): {@code <CAPABILITY>_STEP_LEASE_SECONDS}, else {@link
+   * #jobLease()}.
    *
    * @throws MissingSettingException if it is set but not a positive integer
    */
   public Duration stepLease(String capability) {
-    String variable = capability.toUpperCase(java.util.Locale.ROOT) + "_STEP_LEASE_SECONDS";
-    return Duration.ofSeconds(positive(lookup, variable, jobLease.toSeconds()));
+    return Duration.ofSeconds(
+        positive(lookup, variable(capability, "_STEP_LEASE_SECONDS"), jobLease.toSeconds()));
   }
 
   /**
-   * The longest one delivery of a step of {@code capability} may take: its worker function's
-   * timeout, from {@code <CAPABILITY>_STEP_TIMEOUT_SECONDS} ({@code template.yaml} sets it to the
-   * worker's {@code Timeout}); 900 s, Lambda's largest timeout, when unset.
+   * The longest one delivery of a step of {@code capability} may take: {@code
+   * <CAPABILITY>_STEP_TIMEOUT_SECONDS} where a deployment overrides it, else the declaration's
+   * {@code timeBudget.timeoutSeconds} (its worker function's {@code Timeout}).
+   *
+   * @throws MissingSettingException if it is set but not a positive integer
+   */
+  public Duration stepTimeout(CapabilityDescriptor capability) {
+    return Duration.ofSeconds(
+        positive(
+            lookup,
+            variable(capability.name(), "_STEP_TIMEOUT_SECONDS"),
+            capability.timeBudget().timeoutSeconds()));
+  }
+
+  /**
+   * The longest one delivery of a step of a capability this deployment has no declaration of:
+   * {@code <CAPABILITY>_STEP_TIMEOUT_SECONDS}, else 900 s, Lambda's largest timeout.
    *
    * @throws MissingSettingException if it is set but not a positive integer
    */
   public Duration stepTimeout(String capability) {
-    String variable = capability.toUpperCase(java.util.Locale.ROOT) + "_STEP_TIMEOUT_SECONDS";
-    return Duration.ofSeconds(positive(lookup, variable, 900));
+    return Duration.ofSeconds(positive(lookup, variable(capability, "_STEP_TIMEOUT_SECONDS"), 900));
+  }
+
+  private static String variable(String capability, String suffix) {
+    return capability.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + suffix;
   }
 
   /**
@@ -172,7 +225,7 @@ public record CoordinatorSettings(
   /**
    * The capabilities this deployment can dispatch to: those whose queue URL variable is set.
    *
-   * @param catalogue every capability Derive knows
+   * @param catalogue every capability declared
    */
   public List<CapabilityDescriptor> deployed(List<CapabilityDescriptor> catalogue) {
     return catalogue.stream().filter(c -> lookup.apply(c.queueUrlVariable()).isPresent()).toList();

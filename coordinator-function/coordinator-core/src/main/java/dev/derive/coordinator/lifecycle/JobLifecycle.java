@@ -15,7 +15,6 @@ import dev.derive.protocol.message.StepResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
@@ -71,7 +70,7 @@ public final class JobLifecycle {
       JobStore store,
       StepDispatcher dispatcher,
       DerivativeCache cache,
-      Function<String, Duration> stepLease,
+      StepLeases stepLease,
       Duration dispatchLease,
       Duration permanentFailureHold,
       Clock clock,

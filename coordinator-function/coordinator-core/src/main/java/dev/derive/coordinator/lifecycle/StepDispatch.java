@@ -5,12 +5,10 @@ import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.job.Job;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.StepMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
@@ -22,17 +20,13 @@ final class StepDispatch {
 
   private final JobStore store;
   private final StepDispatcher dispatcher;
-  private final Function<String, Duration> stepLease;
+  private final StepLeases stepLease;
   private final Clock clock;
 
   /**
    * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
    */
-  StepDispatch(
-      JobStore store,
-      StepDispatcher dispatcher,
-      Function<String, Duration> stepLease,
-      Clock clock) {
+  StepDispatch(JobStore store, StepDispatcher dispatcher, StepLeases stepLease, Clock clock) {
     this.store = store;
     this.dispatcher = dispatcher;
     this.stepLease = stepLease;
@@ -65,7 +59,7 @@ final class StepDispatch {
 
   /** The lease of step {@code index} of {@code job} once dispatched. */
   Duration leaseOf(Job job, int index) {
-    return stepLease.apply(job.plan().step(index).capability());
+    return stepLease.of(job.plan().step(index).capability());
   }
 
   /**
@@ -74,9 +68,6 @@ final class StepDispatch {
    * between the advance and the send leaves it, and then the redelivered result sends the step.)
    */
   Duration longestLease() {
-    return Capabilities.ALL.stream()
-        .map(capability -> stepLease.apply(capability.name()))
-        .max(Duration::compareTo)
-        .orElseThrow();
+    return stepLease.longest();
   }
 }

@@ -115,7 +115,9 @@ final class ExplicitChain {
               + input
               + (wanted == null ? "" : " writing " + wanted)
               + "; it reads "
-              + capability.reads(),
+              + capability.reads()
+              + " and applies its operations in the declared order "
+              + capability.operations().stream().map(OperationDescriptor::name).toList(),
           sourceType,
           graph.reachable(sourceType));
     }

@@ -20,8 +20,8 @@ import java.util.Set;
  * A validated set of {@link Preset}s, read from one JSON document:
  *
  * <pre>{@code
- * {"thumb": {"description": "…", "target": {"mediaType": "image/jpeg", "width": 256, …}},
- *  "page-1": {"steps": [{"capability": "pdf", "operation": "render", "params": {"page": 1}}]}}
+ * {"small": {"description": "…", "target": {"mediaType": "<type>", "width": 256, …}},
+ *  "first": {"steps": [{"capability": "<name>", "operation": "<op>", "params": {…}}]}}
  * }</pre>
  *
  * Each preset is checked by the same {@link RequestValidator} as a {@code POST /v1/derivatives}
@@ -33,24 +33,6 @@ public final class Presets {
 
   /** Where the built-in presets come from in messages. */
   public static final String BUILT_IN_SOURCE = "built-in";
-
-  /**
-   * The presets in force when the deployment configures none: a 256-pixel and a 1024-pixel JPEG
-   * that fit inside their box, the first page as PNG, and the plain text.
-   */
-  public static final String BUILT_IN =
-      """
-      {
-        "thumb": {"description": "A JPEG thumbnail inside 256 x 256 pixels.",
-                  "target": {"mediaType": "image/jpeg", "width": 256, "height": 256, "fit": "inside"}},
-        "preview": {"description": "A JPEG preview inside 1024 x 1024 pixels.",
-                    "target": {"mediaType": "image/jpeg", "width": 1024, "height": 1024, "fit": "inside"}},
-        "page-1": {"description": "The first page (or the image itself) as PNG.",
-                   "target": {"mediaType": "image/png", "page": 1}},
-        "text": {"description": "The plain text of a document, UTF-8.",
-                 "target": {"mediaType": "text/plain"}}
-      }
-      """;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> PRESET_FIELDS = Set.of("description", "target", "steps");
@@ -94,24 +76,25 @@ public final class Presets {
   }
 
   /**
-   * The {@link #BUILT_IN} presets this deployment can make: one whose target no deployed capability
-   * writes is left out (a deployment without the text capability has no {@code text}).
+   * The presets in force when the deployment configures none: those the deployed capabilities
+   * declare ({@link dev.derive.protocol.capability.CapabilityCatalogue#presets()}, e.g. the image
+   * capability's {@code thumb} and {@code preview}), in declaration order. One the deployment
+   * cannot make is left out (a {@code page-1} whose page no deployed capability renders, when the
+   * pdf capability is not deployed).
    */
   public static Presets builtIn(RequestValidator validator) {
     Map<String, Preset> presets = new LinkedHashMap<>();
-    try {
-      JSON.readTree(BUILT_IN)
-          .fields()
-          .forEachRemaining(
-              e -> {
-                List<Violation> violations = new ArrayList<>();
-                preset(e.getKey(), e.getValue(), validator, violations)
-                    .filter(p -> violations.isEmpty())
-                    .ifPresent(p -> presets.put(p.name(), p));
-              });
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the built-in presets are not JSON", e);
-    }
+    validator
+        .capabilities()
+        .presets()
+        .properties()
+        .forEach(
+            e -> {
+              List<Violation> violations = new ArrayList<>();
+              preset(e.getKey(), e.getValue(), validator, violations)
+                  .filter(p -> violations.isEmpty())
+                  .ifPresent(p -> presets.put(p.name(), p));
+            });
     return new Presets(presets);
   }
 

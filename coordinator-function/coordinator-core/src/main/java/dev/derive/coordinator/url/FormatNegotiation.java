@@ -1,26 +1,31 @@
 package dev.derive.coordinator.url;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
- * What {@code f:auto} stands for: AVIF when the {@code Accept} header lists {@code image/avif},
- * else WebP when it lists {@code image/webp}, else JPEG, as imgproxy and AWS's Dynamic Image
- * Transformation choose. A type counts only when named with a non-zero {@code q} (RFC 9110 section
- * 12.5.1); {@code image/*} and {@code *}{@code /*} do not, since every browser that decodes AVIF or
- * WebP names it. Responses chosen this way carry {@code Vary: Accept} (RFC 9110 section 12.5.5).
+ * What {@code f:auto} stands for: the first of the formats a capability declares for it ({@link
+ * dev.derive.protocol.capability.CapabilityDescriptor.ImageUrlFormats}; the image capability's
+ * AVIF, then WebP) that the {@code Accept} header lists, else the declared default, as imgproxy and
+ * AWS's Dynamic Image Transformation choose. A type counts only when named with a non-zero {@code
+ * q} (RFC 9110 section 12.5.1); {@code image/*} and {@code *}{@code /*} do not, since every browser
+ * that decodes AVIF or WebP names it. Responses chosen this way carry {@code Vary: Accept} (RFC
+ * 9110 section 12.5.5).
  */
-public final class FormatNegotiation {
+final class FormatNegotiation {
   private FormatNegotiation() {}
 
-  /** The media type for {@code accept} (the header's value, or {@code null} when absent). */
-  public static String pick(String accept) {
-    if (accepts(accept, "image/avif")) {
-      return "image/avif";
+  /**
+   * The media type for {@code accept} (the header's value, or {@code null} when absent): the first
+   * of {@code preferred} it names, else {@code fallback}.
+   */
+  static String pick(String accept, List<String> preferred, String fallback) {
+    for (String mediaType : preferred) {
+      if (accepts(accept, mediaType)) {
+        return mediaType;
+      }
     }
-    if (accepts(accept, "image/webp")) {
-      return "image/webp";
-    }
-    return "image/jpeg";
+    return fallback;
   }
 
   private static boolean accepts(String accept, String mediaType) {

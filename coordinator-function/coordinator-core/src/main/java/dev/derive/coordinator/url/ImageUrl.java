@@ -20,20 +20,20 @@ import java.util.Map;
  * the {@code POST /v1/derivatives} body it stands for. The grammar (docs/image-urls.md):
  *
  * <ul>
- *   <li>options are segments {@code name:arg[:arg…]}: {@code rs:<fit>:<width>:<height>[:<enlarge>]}
- *       ({@code resize}), {@code s:<width>:<height>} ({@code size}), {@code w:} ({@code width}),
- *       {@code h:} ({@code height}), {@code rt:<fit>} ({@code resizing_type}), {@code el:<0|1>}
- *       ({@code enlarge}), {@code f:<jpg|png|webp|avif|auto>} ({@code format}), {@code q:} ({@code
- *       quality}), {@code pg:} ({@code page}, 1-based), {@code bg:<rrggbb[aa]>} ({@code
- *       background}), {@code dpi:}, {@code pr:<preset>} ({@code preset}) and {@code exp:<unix
- *       seconds>} ({@code expires}); a width or height of 0 means "not given", as in imgproxy;
+ *   <li>options are segments {@code name:arg[:arg…]}: the grammar's own {@code f:<format|auto>}
+ *       ({@code format}), {@code pr:<preset>} ({@code preset}) and {@code exp:<unix seconds>}
+ *       ({@code expires}), and those the deployed capabilities declare ({@link UrlOptions}: with
+ *       the image and pdf capabilities {@code rs:<fit>:<width>:<height>[:<enlarge>]}, {@code s:},
+ *       {@code w:}, {@code h:}, {@code rt:}, {@code el:}, {@code q:}, {@code bg:}, {@code pg:},
+ *       {@code dpi:}); a width or height of 0 means "not given", as in imgproxy;
  *   <li>the source key is the rest of the path, each segment percent-decoded (UTF-8); it starts at
  *       the first segment that is not an option, or after a {@code plain} segment (for a key whose
  *       first segment looks like an option);
  *   <li>fit modes are the JSON API's (sharp's), plus imgproxy's {@code fit} (= {@code inside}) and
- *       {@code force} (= {@code fill}); imgproxy's {@code fill} would mean {@code cover}, so it is
- *       read as the JSON API's {@code fill} (stretch) and the difference is documented;
- *   <li>without {@code f:} the target is the preset's media type, else JPEG.
+ *       {@code force} (= {@code fill}), as the image declaration spells them; imgproxy's {@code
+ *       fill} would mean {@code cover}, so it is read as the JSON API's {@code fill} (stretch) and
+ *       the difference is documented;
+ *   <li>without {@code f:} the target is the preset's media type, else the declared default.
  * </ul>
  *
  * <p>This record parses and verifies the URL; what each option sets in the target is {@link
@@ -43,42 +43,15 @@ import java.util.Map;
  * @param signedPath what the signature covers: the path after the signature segment, as sent
  * @param options each option by canonical name with its arguments, in URL order
  * @param key the source object key, decoded
+ * @param grammar the options the URL was read with, which give each its meaning
  */
 public record ImageUrl(
-    String signature, String signedPath, Map<String, List<String>> options, String key) {
+    String signature,
+    String signedPath,
+    Map<String, List<String>> options,
+    String key,
+    UrlOptions grammar) {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  private static final Map<String, String> NAMES =
-      Map.ofEntries(
-          Map.entry("rs", "resize"),
-          Map.entry("resize", "resize"),
-          Map.entry("s", "size"),
-          Map.entry("size", "size"),
-          Map.entry("w", "width"),
-          Map.entry("width", "width"),
-          Map.entry("h", "height"),
-          Map.entry("height", "height"),
-          Map.entry("rt", "resizing_type"),
-          Map.entry("resizing_type", "resizing_type"),
-          Map.entry("el", "enlarge"),
-          Map.entry("enlarge", "enlarge"),
-          Map.entry("f", "format"),
-          Map.entry("format", "format"),
-          Map.entry("ext", "format"),
-          Map.entry("q", "quality"),
-          Map.entry("quality", "quality"),
-          Map.entry("pg", "page"),
-          Map.entry("page", "page"),
-          Map.entry("bg", "background"),
-          Map.entry("background", "background"),
-          Map.entry("dpi", "dpi"),
-          Map.entry("pr", "preset"),
-          Map.entry("preset", "preset"),
-          Map.entry("exp", "expires"),
-          Map.entry("expires", "expires"));
-
-  /** The value of {@code f:} that asks for the best format the client accepts. */
-  public static final String AUTO = "auto";
 
   /**
    * Splits {@code path}, the request path after {@code /v1} as sent (percent escapes intact).
@@ -86,7 +59,7 @@ public record ImageUrl(
    * @throws InvalidRequestException if it has no signature, no key, an option named twice, or a key
    *     that is not valid percent-encoded UTF-8
    */
-  public static ImageUrl parse(String path) {
+  public static ImageUrl parse(String path, UrlOptions grammar) {
     String[] segments = path.startsWith("/") ? path.substring(1).split("/", -1) : new String[0];
     if (segments.length < 2 || segments[0].isEmpty()) {
       throw invalid("", "an image URL is /v1/<signature>/<options>/<source key>");
@@ -102,7 +75,7 @@ public record ImageUrl(
         break;
       }
       int colon = segment.indexOf(':');
-      String name = colon < 0 ? null : NAMES.get(segment.substring(0, colon));
+      String name = colon < 0 ? null : grammar.canonical(segment.substring(0, colon)).orElse(null);
       if (name == null) {
         break;
       }
@@ -118,7 +91,7 @@ public record ImageUrl(
     for (int k = i; k < segments.length; k++) {
       keySegments.add(decode(segments[k]));
     }
-    return new ImageUrl(signature, signedPath, options, String.join("/", keySegments));
+    return new ImageUrl(signature, signedPath, options, String.join("/", keySegments), grammar);
   }
 
   /**
@@ -151,7 +124,7 @@ public record ImageUrl(
    * When the URL stops being accepted, in Unix seconds, or {@code null} when it does not expire.
    */
   public Long expires() {
-    List<String> args = options.get("expires");
+    List<String> args = options.get(UrlOptions.EXPIRES);
     if (args == null) {
       return null;
     }
@@ -164,8 +137,8 @@ public record ImageUrl(
 
   /** Whether {@code f:auto} asks for the format to follow the {@code Accept} header. */
   public boolean autoFormat() {
-    List<String> format = options.get("format");
-    return format != null && format.get(0).equalsIgnoreCase(AUTO);
+    List<String> format = options.get(UrlOptions.FORMAT);
+    return format != null && format.get(0).equalsIgnoreCase(UrlOptions.AUTO);
   }
 
   /**
@@ -174,8 +147,7 @@ public record ImageUrl(
    * option of the URL set over it. The body still goes to the request validator, which checks every
    * value as for JSON.
    *
-   * @param autoMediaType the media type {@code f:auto} stands for (from {@link
-   *     FormatNegotiation#pick})
+   * @param autoMediaType the media type {@code f:auto} stands for (from {@link UrlOptions#pick})
    * @throws InvalidRequestException for an option with wrong arguments, an unknown preset, or a
    *     steps preset with other options
    */
@@ -183,11 +155,12 @@ public record ImageUrl(
     ObjectNode body = JSON.createObjectNode();
     body.putObject("source").put("key", key);
     ObjectNode target = JSON.createObjectNode();
-    List<String> preset = options.get("preset");
+    List<String> preset = options.get(UrlOptions.PRESET);
     if (preset != null) {
       Preset named = presets.require(preset.get(0), "/url/preset");
       if (named.target() == null) {
-        if (options.keySet().stream().anyMatch(o -> !o.equals("preset") && !o.equals("expires"))) {
+        if (options.keySet().stream()
+            .anyMatch(o -> !o.equals(UrlOptions.PRESET) && !o.equals(UrlOptions.EXPIRES))) {
           throw invalid(
               "/url/preset", "preset " + named.name() + " gives steps: it takes no other options");
         }
@@ -197,10 +170,10 @@ public record ImageUrl(
       target = named.target();
     }
     if (!target.has("mediaType")) {
-      target.put("mediaType", "image/jpeg");
+      target.put("mediaType", grammar.defaultFormat());
     }
     for (Map.Entry<String, List<String>> option : options.entrySet()) {
-      UrlOptions.apply(option.getKey(), option.getValue(), target, autoMediaType);
+      grammar.apply(option.getKey(), option.getValue(), target, autoMediaType);
     }
     body.set("target", target);
     return body;

@@ -4,156 +4,208 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.coordinator.validate.InvalidRequestException;
+import dev.derive.protocol.capability.CapabilityCatalogue;
+import dev.derive.protocol.capability.CapabilityCatalogue.UrlOption;
+import dev.derive.protocol.capability.CapabilityDescriptor.ImageUrlFormats;
+import dev.derive.protocol.capability.OperationDescriptor;
+import dev.derive.protocol.capability.ParameterDescriptor;
+import dev.derive.protocol.capability.UrlSpelling;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * What each image URL option means in the {@code POST /v1/derivatives} target: the translation of
- * imgproxy-style arguments (fit names, 0 for "not given", {@code el:1}, format names) into the JSON
- * API's target fields. The grammar is {@link ImageUrl}'s (docs/image-urls.md); values are checked
- * only for shape here, their ranges by the request validator the body then goes to.
+ * The image URL options of a deployment and what each means in the {@code POST /v1/derivatives}
+ * target. The grammar's own options are {@code f:} ({@code format}), {@code pr:} ({@code preset})
+ * and {@code exp:} ({@code expires}); every other option comes from a capability declaration: a
+ * target option's {@link UrlSpelling} ({@code q:} for {@code quality}) or an operation's {@link
+ * dev.derive.protocol.capability.UrlShorthand} ({@code rs:<fit>:<width>:<height>:<enlarge>}), so a
+ * new operation's URL option needs no code here. Format names ({@code f:webp}) and what {@code
+ * f:auto} picks are declared too. The grammar is {@link ImageUrl}'s (docs/image-urls.md); values
+ * are checked only for shape here, their ranges by the request validator the body then goes to.
  */
-final class UrlOptions {
+public final class UrlOptions {
+  /** Canonical names of the grammar's own options. */
+  static final String FORMAT = "format";
+
+  static final String PRESET = "preset";
+  static final String EXPIRES = "expires";
+
+  /** The value of {@code f:} that asks for the best format the client accepts. */
+  public static final String AUTO = "auto";
+
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  private static final Map<String, String> FORMATS =
-      Map.of(
-          "jpg", "image/jpeg",
-          "jpeg", "image/jpeg",
-          "png", "image/png",
-          "webp", "image/webp",
-          "avif", "image/avif",
-          "gif", "image/gif",
-          "pdf", "application/pdf",
-          "txt", "text/plain");
-
-  private static final Map<String, String> FITS =
-      Map.of(
-          "inside", "inside",
-          "outside", "outside",
-          "cover", "cover",
-          "contain", "contain",
-          "fill", "fill",
-          "fit", "inside",
-          "force", "fill");
-
   private static final Set<String> TRUE = Set.of("1", "t", "true");
   private static final Set<String> FALSE = Set.of("0", "f", "false");
 
-  private UrlOptions() {}
+  private final Map<String, String> canonical;
+  private final Map<String, UrlOption> declared;
+  private final Map<String, String> formats;
+  private final Optional<ImageUrlFormats> made;
+
+  private UrlOptions(CapabilityCatalogue capabilities) {
+    Map<String, String> names = new LinkedHashMap<>();
+    for (String spelling : List.of("f", FORMAT, "ext")) {
+      names.put(spelling, FORMAT);
+    }
+    names.put("pr", PRESET);
+    names.put(PRESET, PRESET);
+    names.put("exp", EXPIRES);
+    names.put(EXPIRES, EXPIRES);
+    Map<String, UrlOption> options = new LinkedHashMap<>();
+    capabilities
+        .urlOptions()
+        .forEach(
+            (name, option) -> {
+              names.put(name, option.name());
+              options.put(option.name(), option);
+            });
+    this.canonical = Map.copyOf(names);
+    this.declared = Map.copyOf(options);
+    this.formats = capabilities.formatNames();
+    this.made = capabilities.imageUrls();
+  }
+
+  /** The options of the image URLs of {@code capabilities}. */
+  public static UrlOptions of(CapabilityCatalogue capabilities) {
+    return new UrlOptions(capabilities);
+  }
 
   /**
-   * Sets option {@code name} of an image URL, with its arguments {@code args}, on the request
-   * {@code target}; {@code auto} is the media type {@code f:auto} stands for.
+   * The canonical name of the option called {@code name} ({@code q} is {@code quality}), if any.
+   */
+  Optional<String> canonical(String name) {
+    return Optional.ofNullable(canonical.get(name));
+  }
+
+  /**
+   * What {@code f:auto} stands for, given the request's {@code Accept} header ({@code null} when
+   * absent): the first of the declared automatic formats it names ({@link FormatNegotiation}), else
+   * the default format.
+   */
+  public String pick(String accept) {
+    return made.map(m -> FormatNegotiation.pick(accept, m.autoFormats(), m.defaultFormat()))
+        .orElse(null);
+  }
+
+  /**
+   * What a URL makes when neither it nor its preset names a format.
+   *
+   * @throws InvalidRequestException if no deployed capability declares it
+   */
+  String defaultFormat() {
+    return made.map(ImageUrlFormats::defaultFormat)
+        .orElseThrow(
+            () ->
+                ImageUrl.invalid(
+                    "/url/format", "this deployment has no default format for image URLs"));
+  }
+
+  /**
+   * Sets option {@code name} (canonical) of an image URL, with its arguments {@code args}, on the
+   * request {@code target}; {@code auto} is the media type {@code f:auto} stands for.
    *
    * @throws InvalidRequestException for wrong arguments
    */
-  static void apply(String name, List<String> args, ObjectNode target, String auto) {
+  void apply(String name, List<String> args, ObjectNode target, String auto) {
     switch (name) {
-      case "resize" -> {
-        arity(name, args, 1, 4);
-        fit(args.get(0), target);
-        if (args.size() > 1) {
-          dimension("width", args.get(1), target);
-        }
-        if (args.size() > 2) {
-          dimension("height", args.get(2), target);
-        }
-        if (args.size() > 3) {
-          enlarge(args.get(3), target);
-        }
-      }
-      case "size" -> {
-        arity(name, args, 1, 3);
-        dimension("width", args.get(0), target);
-        if (args.size() > 1) {
-          dimension("height", args.get(1), target);
-        }
-        if (args.size() > 2) {
-          enlarge(args.get(2), target);
-        }
-      }
-      case "width", "height" -> {
-        arity(name, args, 1, 1);
-        dimension(name, args.get(0), target);
-      }
-      case "resizing_type" -> {
-        arity(name, args, 1, 1);
-        fit(args.get(0), target);
-      }
-      case "enlarge" -> {
-        arity(name, args, 1, 1);
-        enlarge(args.get(0), target);
-      }
-      case "format" -> {
-        arity(name, args, 1, 1);
+      case FORMAT -> {
+        arity(name, args, 1);
         String format = args.get(0).toLowerCase(Locale.ROOT);
-        String mediaType = format.equals(ImageUrl.AUTO) ? auto : FORMATS.get(format);
+        String mediaType = format.equals(AUTO) ? auto : formats.get(format);
         if (mediaType == null) {
           throw ImageUrl.invalid(
-              "/url/format", "unknown format; use one of " + FORMATS.keySet() + " or auto");
+              "/url/format", "unknown format; use one of " + formats.keySet() + " or auto");
         }
         target.put("mediaType", mediaType);
       }
-      case "quality", "page", "dpi" -> {
-        arity(name, args, 1, 1);
-        target.set(name, number(name, args.get(0)));
+      case PRESET, EXPIRES -> arity(name, args, 1);
+      default -> {
+        UrlOption option = declared.get(name);
+        if (option == null) {
+          throw new IllegalStateException("option without a meaning: " + name);
+        }
+        List<String> arguments =
+            option.shorthand() == null
+                ? List.of(option.option().name())
+                : option.shorthand().arguments();
+        arity(name, args, arguments.size());
+        for (int i = 0; i < args.size(); i++) {
+          set(option.operation(), arguments.get(i), args.get(i), target);
+        }
       }
-      case "background" -> {
-        arity(name, args, 1, 1);
-        target.put("background", "#" + args.get(0));
-      }
-      case "preset", "expires" -> arity(name, args, 1, 1);
-      default -> throw new IllegalStateException("option without a meaning: " + name);
     }
   }
 
-  private static void fit(String fit, ObjectNode target) {
-    if (fit.isEmpty()) {
-      return;
-    }
-    String mode = FITS.get(fit);
-    if (mode == null) {
-      throw ImageUrl.invalid("/url/resizing_type", "unknown fit; use one of " + FITS.keySet());
-    }
-    target.put("fit", mode);
-  }
-
-  private static void dimension(String name, String value, ObjectNode target) {
-    if (value.isEmpty() || value.equals("0")) {
+  /** Sets the target option {@code name}, consumed by {@code operation}, from one argument. */
+  private static void set(
+      OperationDescriptor operation, String name, String value, ObjectNode target) {
+    ParameterDescriptor parameter = operation.parameter(name).orElseThrow();
+    UrlSpelling spelling =
+        parameter.url() == null
+            ? new UrlSpelling(List.of(), Map.of(), null, false, false)
+            : parameter.url();
+    String shown = spelling.names().isEmpty() ? name : spelling.names().getLast();
+    if (spelling.zeroIsAbsent() && (value.isEmpty() || value.equals("0"))) {
       target.remove(name); // 0 = auto, as in imgproxy
       return;
     }
-    target.set(name, number(name, value));
-  }
-
-  private static void enlarge(String value, ObjectNode target) {
-    String v = value.toLowerCase(Locale.ROOT);
-    if (TRUE.contains(v)) {
-      target.put("withoutEnlargement", false);
-    } else if (FALSE.contains(v)) {
-      target.remove("withoutEnlargement");
-    } else {
-      throw ImageUrl.invalid("/url/enlarge", "enlarge takes 1 or 0");
+    if (value.isEmpty()) {
+      return;
+    }
+    switch (parameter.type()) {
+      case ParameterDescriptor.INTEGER -> {
+        if (!value.matches("[0-9]{1,9}")) {
+          throw ImageUrl.invalid("/url/" + shown, shown + " takes a whole number");
+        }
+        target.set(name, JSON.getNodeFactory().numberNode(Integer.parseInt(value)));
+      }
+      case ParameterDescriptor.BOOLEAN -> {
+        String v = value.toLowerCase(Locale.ROOT);
+        if (!TRUE.contains(v) && !FALSE.contains(v)) {
+          throw ImageUrl.invalid("/url/" + shown, shown + " takes 1 or 0");
+        }
+        boolean given = TRUE.contains(v) != spelling.negate();
+        if (spelling.negate() && Boolean.valueOf(given).equals(parameter.defaultValue())) {
+          target.remove(name); // the consuming operation's default: as if not given
+        } else {
+          target.put(name, given);
+        }
+      }
+      default -> target.set(name, text(parameter, spelling, shown, value));
     }
   }
 
-  private static JsonNode number(String name, String value) {
-    if (!value.matches("[0-9]{1,9}")) {
-      throw ImageUrl.invalid("/url/" + name, name + " takes a whole number");
+  private static JsonNode text(
+      ParameterDescriptor parameter, UrlSpelling spelling, String shown, String value) {
+    if (parameter.allowedValues().isEmpty()) {
+      return JSON.getNodeFactory()
+          .textNode((spelling.prefix() == null ? "" : spelling.prefix()) + value);
     }
-    return JSON.getNodeFactory().numberNode(Integer.parseInt(value));
+    String meant = spelling.aliases().get(value);
+    if (meant == null && parameter.allowedValues().contains(value)) {
+      meant = value;
+    }
+    if (meant == null) {
+      List<String> known = new ArrayList<>(parameter.allowedValues());
+      known.addAll(spelling.aliases().keySet());
+      throw ImageUrl.invalid(
+          "/url/" + shown, "unknown " + parameter.name() + "; use one of " + known);
+    }
+    return JSON.getNodeFactory().textNode(meant);
   }
 
-  private static void arity(String name, List<String> args, int min, int max) {
-    if (args.size() < min || args.size() > max) {
+  private static void arity(String name, List<String> args, int max) {
+    if (args.isEmpty() || args.size() > max) {
       throw ImageUrl.invalid(
           "/url/" + name,
           name
               + " takes "
-              + (min == max ? min : min + " to " + max)
+              + (max == 1 ? "1" : "1 to " + max)
               + " argument"
               + (max == 1 ? "" : "s")
               + ", got "

@@ -6,9 +6,8 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityCatalogue;
 import dev.derive.protocol.capability.CapabilityDescriptor;
-import dev.derive.protocol.capability.ParameterDescriptor;
 import dev.derive.protocol.capability.RequestSchema;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -37,46 +36,43 @@ public final class RequestValidator {
 
   private static final String MEDIA_TYPE = "mediaType";
 
+  private final CapabilityCatalogue capabilities;
   private final ObjectNode schemaDocument;
   private final Schema schema;
   private final SchemaViolations violations;
   private final CallbackUrlPolicy callbackPolicy;
 
   /**
-   * A validator for the targets that {@code capabilities} can produce, with the target options of
-   * {@link Capabilities#TARGET_OPTIONS}.
+   * A validator for the targets and steps of {@code capabilities}, with the target options their
+   * operations consume.
+   *
+   * @throws dev.derive.protocol.capability.InvalidDeclarationException if the declarations break a
+   *     rule they share
    */
   public RequestValidator(List<CapabilityDescriptor> capabilities) {
-    this(capabilities, Capabilities.TARGET_OPTIONS);
+    this(new CapabilityCatalogue(capabilities), CallbackUrlPolicy.deployed());
   }
 
   /**
-   * @param capabilities the capabilities deployed: target media types and explicit steps are
-   *     checked against them
-   * @param targetOptions the options a target may give besides {@code mediaType}
-   */
-  public RequestValidator(
-      List<CapabilityDescriptor> capabilities, List<ParameterDescriptor> targetOptions) {
-    this(capabilities, targetOptions, CallbackUrlPolicy.deployed());
-  }
-
-  /**
-   * @param capabilities the capabilities deployed: target media types and explicit steps are
-   *     checked against them
-   * @param targetOptions the options a target may give besides {@code mediaType}
+   * @param capabilities the capabilities deployed: target media types, target options and explicit
+   *     steps are checked against their declarations
    * @param callbackPolicy which {@code callback} URLs are accepted
    */
-  public RequestValidator(
-      List<CapabilityDescriptor> capabilities,
-      List<ParameterDescriptor> targetOptions,
-      CallbackUrlPolicy callbackPolicy) {
+  public RequestValidator(CapabilityCatalogue capabilities, CallbackUrlPolicy callbackPolicy) {
+    this.capabilities = capabilities;
     this.callbackPolicy = callbackPolicy;
-    this.schemaDocument = RequestSchema.of(capabilities, targetOptions);
+    this.schemaDocument =
+        RequestSchema.of(capabilities.capabilities(), capabilities.targetOptions());
     this.schema =
         SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
             .getSchema(schemaDocument);
     this.schema.initializeValidators();
     this.violations = new SchemaViolations(schemaDocument);
+  }
+
+  /** The capabilities whose requests this validator takes. */
+  public CapabilityCatalogue capabilities() {
+    return capabilities;
   }
 
   /** The JSON Schema requests are validated against (a copy), as {@code GET /v1/schema} serves. */

@@ -3,9 +3,9 @@ package dev.derive.coordinator.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.capability.Capabilities;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,15 +29,15 @@ class FingerprintPropertiesTest {
   private static final SourceIdentity SOURCE =
       new SourceIdentity("src", "photos/cat.jpg", null, "\"etag-1\"", 1000, "image/jpeg");
 
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
-  private final Planner planner = new Planner(Capabilities.ALL, "derivatives-bucket");
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
+  private final Planner planner = new Planner(Declarations.ALL, "derivatives-bucket");
 
   /** A thumbnail request: width, height and quality, each possibly absent (null). */
   record Thumb(String mediaType, Integer width, Integer height, Integer quality) {}
 
   @Provide
   Arbitrary<Thumb> thumbs() {
-    Arbitrary<Integer> size = Arbitraries.integers().between(1, Capabilities.MAX_DIMENSION);
+    Arbitrary<Integer> size = Arbitraries.integers().between(1, Declarations.limit("maxDimension"));
     return Combinators.combine(
             Arbitraries.of("image/jpeg", "image/png"),
             size.injectNull(0.2),
@@ -99,7 +99,7 @@ class FingerprintPropertiesTest {
       @ForAll("thumbs") Thumb thumb, @ForAll @IntRange(min = 1, max = 500) int delta)
       throws Exception {
     int width = thumb.width() == null ? 256 : thumb.width();
-    int other = width + delta <= Capabilities.MAX_DIMENSION ? width + delta : width - delta;
+    int other = width + delta <= Declarations.limit("maxDimension") ? width + delta : width - delta;
     Thumb a = new Thumb(thumb.mediaType(), width, thumb.height(), thumb.quality());
     Thumb b = new Thumb(thumb.mediaType(), other, thumb.height(), thumb.quality());
 

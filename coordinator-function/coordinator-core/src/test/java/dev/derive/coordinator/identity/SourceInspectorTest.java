@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
 import dev.derive.coordinator.validate.SourceSpec;
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -26,12 +26,12 @@ class SourceInspectorTest {
       new SourceInspector(
           objects,
           new TikaMediaTypeDetector(
-              Capabilities.ALL.stream()
+              Declarations.ALL.stream()
                   .flatMap(c -> c.reads().stream())
                   .collect(Collectors.toSet())),
           "sources",
           1_000_000,
-          Capabilities.ALL);
+          Declarations.ALL);
 
   @Test
   void aSourceReplacedUnderTheSameKeyIsIdentifiedAnew() {

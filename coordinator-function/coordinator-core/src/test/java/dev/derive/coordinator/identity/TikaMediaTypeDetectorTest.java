@@ -2,7 +2,7 @@ package dev.derive.coordinator.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.coordinator.Declarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class TikaMediaTypeDetectorTest {
   private static final Set<String> READABLE =
-      Capabilities.ALL.stream()
+      Declarations.ALL.stream()
           .map(CapabilityDescriptor::reads)
           .flatMap(java.util.List::stream)
           .collect(Collectors.toSet());

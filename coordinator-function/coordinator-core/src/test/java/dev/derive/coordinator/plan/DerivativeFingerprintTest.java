@@ -3,10 +3,10 @@ package dev.derive.coordinator.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.coordinator.validate.TargetSpec;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.identity.Fingerprint;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +15,8 @@ class DerivativeFingerprintTest {
   private static final SourceIdentity SOURCE =
       new SourceIdentity("src", "photos/cat.jpg", null, "\"etag-1\"", 1000, "image/jpeg");
 
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
-  private final Planner planner = new Planner(Capabilities.ALL, "derivatives-bucket");
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
+  private final Planner planner = new Planner(Declarations.ALL, "derivatives-bucket");
 
   private TargetSpec target(String json) throws Exception {
     return validator
@@ -106,7 +106,7 @@ class DerivativeFingerprintTest {
     assertThat(plan.step(0).output().key()).isEqualTo("derivatives/" + plan.fingerprint());
     assertThat(plan.step(0).operations())
         .extracting(o -> o.operation())
-        .containsExactly(Capabilities.RESIZE, Capabilities.ENCODE);
+        .containsExactly("resize", "encode");
     assertThat(plan.step(0).operations().get(0).params())
         .containsEntry("width", 64)
         .containsEntry("height", 32)

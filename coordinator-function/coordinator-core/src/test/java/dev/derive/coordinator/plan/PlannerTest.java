@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.StepSpec;
 import dev.derive.coordinator.validate.TargetSpec;
 import dev.derive.coordinator.validate.Violation;
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.Operation;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class PlannerTest {
   private static final String BUCKET = "derivatives-bucket";
-  private final Planner planner = new Planner(Capabilities.ALL, BUCKET);
+  private final Planner planner = new Planner(Declarations.ALL, BUCKET);
 
   private static SourceIdentity source(String mediaType) {
     return new SourceIdentity("sources", "in/file", null, "\"etag-1\"", 1234, mediaType);
@@ -44,7 +44,7 @@ class PlannerTest {
 
   private static Set<String> allMediaTypes() {
     Set<String> types = new TreeSet<>();
-    for (CapabilityDescriptor capability : Capabilities.ALL) {
+    for (CapabilityDescriptor capability : Declarations.ALL) {
       types.addAll(capability.reads());
       types.addAll(capability.writes());
     }
@@ -80,7 +80,7 @@ class PlannerTest {
     String previousCapability = null;
     for (PlannedStep step : plan.steps()) {
       assertThat(step.inputMediaType()).isEqualTo(current);
-      CapabilityDescriptor capability = Capabilities.named(step.capability()).orElseThrow();
+      CapabilityDescriptor capability = Declarations.named(step.capability());
       assertThat(capability.converts(step.inputMediaType(), step.outputMediaType())).isTrue();
       assertThat(step.capability()).isNotEqualTo(previousCapability);
       assertThat(step.operations()).isNotEmpty();
@@ -100,7 +100,7 @@ class PlannerTest {
 
     assertThat(plan.steps())
         .extracting(PlannedStep::capability)
-        .containsExactly(Capabilities.MARKUP, Capabilities.PDF, Capabilities.IMAGE);
+        .containsExactly("markup", "pdf", "image");
     assertThat(plan.steps())
         .extracting(PlannedStep::outputMediaType)
         .containsExactly(MediaTypes.APPLICATION_PDF, MediaTypes.IMAGE_PNG, MediaTypes.IMAGE_JPEG);
@@ -134,17 +134,13 @@ class PlannerTest {
             source(MediaTypes.IMAGE_JPEG),
             target(MediaTypes.IMAGE_AVIF, "width", 256, "effort", 6));
 
-    assertThat(webp.steps())
-        .extracting(PlannedStep::capability)
-        .containsExactly(Capabilities.IMAGE);
+    assertThat(webp.steps()).extracting(PlannedStep::capability).containsExactly("image");
     assertThat(webp.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_WEBP);
     assertThat(webp.step(0).operations())
         .contains(
             new Operation(
                 "encode", Map.of("mediaType", "image/webp", "quality", 70, "lossless", true)));
-    assertThat(avif.steps())
-        .extracting(PlannedStep::capability)
-        .containsExactly(Capabilities.IMAGE);
+    assertThat(avif.steps()).extracting(PlannedStep::capability).containsExactly("image");
     assertThat(avif.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_AVIF);
     assertThat(avif.step(0).operations())
         .contains(
@@ -267,9 +263,7 @@ class PlannerTest {
         planner.plan(
             source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG, "width", 300));
 
-    assertThat(plan.steps())
-        .extracting(PlannedStep::capability)
-        .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("pdf", "image");
     assertThat(plan.step(0).operations())
         .containsExactly(
             new Operation(
@@ -311,7 +305,7 @@ class PlannerTest {
   void aPngPageWithoutASizeIsRenderedInOneStep() {
     Plan plan = planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG));
 
-    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly(Capabilities.PDF);
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("pdf");
   }
 
   @Test
@@ -320,9 +314,7 @@ class PlannerTest {
         planner.plan(
             source(MediaTypes.APPLICATION_PDF), target(MediaTypes.IMAGE_PNG, "quality", 50));
 
-    assertThat(plan.steps())
-        .extracting(PlannedStep::capability)
-        .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("pdf", "image");
   }
 
   @Test
@@ -339,14 +331,14 @@ class PlannerTest {
     Plan plan =
         planner.plan(source(MediaTypes.APPLICATION_PDF), target(MediaTypes.APPLICATION_JSON));
 
-    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly(Capabilities.PDF);
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("pdf");
   }
 
   @Test
   void officeDocumentsGiveTextThroughTheTextCapability() {
     Plan plan = planner.plan(source(MediaTypes.APPLICATION_DOCX), target(MediaTypes.TEXT_PLAIN));
 
-    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly(Capabilities.TEXT);
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("text");
     assertThat(plan.step(0).operations()).containsExactly(new Operation("extract", Map.of()));
   }
 
@@ -458,9 +450,7 @@ class PlannerTest {
                 new StepSpec("image", "resize", Map.of("width", 64)),
                 new StepSpec("image", "encode", Map.of("mediaType", "image/jpeg"))));
 
-    assertThat(plan.steps())
-        .extracting(PlannedStep::capability)
-        .containsExactly(Capabilities.PDF, Capabilities.IMAGE);
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("pdf", "image");
     assertThat(plan.step(1).operations())
         .extracting(Operation::operation)
         .containsExactly("resize", "encode");

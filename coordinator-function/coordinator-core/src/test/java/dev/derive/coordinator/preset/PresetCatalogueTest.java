@@ -3,11 +3,11 @@ package dev.derive.coordinator.preset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.LocalAws;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsEndpoint;
-import dev.derive.protocol.capability.Capabilities;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterType;
 class PresetCatalogueTest {
   private static SsmClient ssm;
   private static S3Client s3;
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
   @BeforeAll

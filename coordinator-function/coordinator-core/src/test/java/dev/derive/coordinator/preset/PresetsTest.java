@@ -5,19 +5,19 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.coordinator.validate.Violation;
-import dev.derive.protocol.capability.Capabilities;
 import org.junit.jupiter.api.Test;
 
 class PresetsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
-  private final Planner planner = new Planner(Capabilities.ALL, "derivatives");
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
+  private final Planner planner = new Planner(Declarations.ALL, "derivatives");
 
   private static JsonNode json(String text) throws Exception {
     return JSON.readTree(text);
@@ -98,7 +98,7 @@ class PresetsTest {
   @Test
   void aBuiltInPresetNoDeployedCapabilityMakesIsLeftOut() {
     Presets imageOnly =
-        Presets.builtIn(new RequestValidator(java.util.List.of(Capabilities.IMAGE_CAPABILITY)));
+        Presets.builtIn(new RequestValidator(java.util.List.of(Declarations.named("image"))));
 
     assertThat(imageOnly.all()).extracting(Preset::name).doesNotContain("text").contains("thumb");
   }

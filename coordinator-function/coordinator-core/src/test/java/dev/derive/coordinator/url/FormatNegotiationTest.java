@@ -2,9 +2,13 @@ package dev.derive.coordinator.url;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.derive.coordinator.Declarations;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/**
+ * What {@code f:auto} picks with the declared formats (the image capability's AVIF, WebP, JPEG).
+ */
 class FormatNegotiationTest {
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource(
@@ -18,6 +22,6 @@ class FormatNegotiationTest {
         "''                                                 | image/jpeg",
       })
   void picksTheBestFormatTheClientNames(String accept, String expected) {
-    assertThat(FormatNegotiation.pick(accept)).isEqualTo(expected);
+    assertThat(UrlOptions.of(Declarations.CATALOGUE).pick(accept)).isEqualTo(expected);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.preset.Presets;
@@ -12,7 +13,6 @@ import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.coordinator.validate.Violation;
-import dev.derive.protocol.capability.Capabilities;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,9 +21,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The image URL grammar and its canonical form: the JSON request it stands for. */
 class ImageUrlTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
-  private final Planner planner = new Planner(Capabilities.ALL, "derivatives");
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
+  private final Planner planner = new Planner(Declarations.ALL, "derivatives");
   private final Presets presets = Presets.builtIn(validator);
+  private final UrlOptions options = UrlOptions.of(Declarations.CATALOGUE);
 
   private String fingerprint(JsonNode body) {
     DerivativeRequest request = validator.validate(body);
@@ -35,7 +36,7 @@ class ImageUrlTest {
   }
 
   private String urlFingerprint(String path) {
-    return fingerprint(ImageUrl.parse(path).requestBody(presets, "image/webp"));
+    return fingerprint(ImageUrl.parse(path, options).requestBody(presets, "image/webp"));
   }
 
   private String jsonFingerprint(String target) throws Exception {
@@ -91,7 +92,7 @@ class ImageUrlTest {
 
   @Test
   void theKeyIsTheRestOfThePathPercentDecoded() {
-    ImageUrl url = ImageUrl.parse("/abc/w:10/a%20b/%C3%A9t%C3%A9+1.jpg");
+    ImageUrl url = ImageUrl.parse("/abc/w:10/a%20b/%C3%A9t%C3%A9+1.jpg", options);
 
     assertThat(url.signature()).isEqualTo("abc");
     assertThat(url.signedPath()).isEqualTo("/w:10/a%20b/%C3%A9t%C3%A9+1.jpg");
@@ -100,12 +101,13 @@ class ImageUrlTest {
 
   @Test
   void plainStartsAKeyWhoseFirstSegmentLooksLikeAnOption() {
-    assertThat(ImageUrl.parse("/sig/w:10/plain/w:odd/x.jpg").key()).isEqualTo("w:odd/x.jpg");
+    assertThat(ImageUrl.parse("/sig/w:10/plain/w:odd/x.jpg", options).key())
+        .isEqualTo("w:odd/x.jpg");
   }
 
   @Test
   void aSegmentWithAnUnknownOptionNameStartsTheKey() {
-    assertThat(ImageUrl.parse("/sig/w:10/2024:05/x.jpg").key()).isEqualTo("2024:05/x.jpg");
+    assertThat(ImageUrl.parse("/sig/w:10/2024:05/x.jpg", options).key()).isEqualTo("2024:05/x.jpg");
   }
 
   private static List<String> pointers(Runnable action) {
@@ -116,22 +118,30 @@ class ImageUrlTest {
 
   @Test
   void malformedUrlsAre400sNamingTheOption() {
-    assertThat(pointers(() -> ImageUrl.parse("/sig/w:10"))).containsExactly("/source/key");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/w:1/w:2/x.jpg"))).containsExactly("/url/width");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/x%zz.jpg"))).containsExactly("/source/key");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/w:ten/x.jpg").requestBody(presets, null)))
+    assertThat(pointers(() -> ImageUrl.parse("/sig/w:10", options))).containsExactly("/source/key");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/w:1/w:2/x.jpg", options)))
         .containsExactly("/url/width");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/f:bmp/x.jpg").requestBody(presets, null)))
+    assertThat(pointers(() -> ImageUrl.parse("/sig/x%zz.jpg", options)))
+        .containsExactly("/source/key");
+    assertThat(
+            pointers(() -> ImageUrl.parse("/sig/w:ten/x.jpg", options).requestBody(presets, null)))
+        .containsExactly("/url/width");
+    assertThat(
+            pointers(() -> ImageUrl.parse("/sig/f:bmp/x.jpg", options).requestBody(presets, null)))
         .containsExactly("/url/format");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/rs:crop:1:1/x.jpg").requestBody(presets, null)))
+    assertThat(
+            pointers(
+                () -> ImageUrl.parse("/sig/rs:crop:1:1/x.jpg", options).requestBody(presets, null)))
         .containsExactly("/url/resizing_type");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/pr:nope/x.jpg").requestBody(presets, null)))
+    assertThat(
+            pointers(
+                () -> ImageUrl.parse("/sig/pr:nope/x.jpg", options).requestBody(presets, null)))
         .containsExactly("/url/preset");
   }
 
   @Test
   void aValueOutOfBoundsIsRefusedByTheRequestValidatorAsForJson() {
-    JsonNode body = ImageUrl.parse("/sig/w:100000/x.jpg").requestBody(presets, null);
+    JsonNode body = ImageUrl.parse("/sig/w:100000/x.jpg", options).requestBody(presets, null);
 
     assertThat(pointers(() -> validator.validate(body))).containsExactly("/target/width");
   }
@@ -146,8 +156,11 @@ class ImageUrlTest {
             "test",
             validator);
 
-    assertThat(ImageUrl.parse("/sig/pr:grey/x.jpg").requestBody(steps, null).has("steps")).isTrue();
-    assertThat(pointers(() -> ImageUrl.parse("/sig/pr:grey/w:5/x.jpg").requestBody(steps, null)))
+    assertThat(ImageUrl.parse("/sig/pr:grey/x.jpg", options).requestBody(steps, null).has("steps"))
+        .isTrue();
+    assertThat(
+            pointers(
+                () -> ImageUrl.parse("/sig/pr:grey/w:5/x.jpg", options).requestBody(steps, null)))
         .containsExactly("/url/preset");
   }
 }

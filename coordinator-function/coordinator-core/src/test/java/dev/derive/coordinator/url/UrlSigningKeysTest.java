@@ -3,6 +3,7 @@ package dev.derive.coordinator.url;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,7 @@ class UrlSigningKeysTest {
 
   private static ForbiddenUrlException refusal(UrlSigningKeys keys, String url) {
     try {
-      ImageUrl.parse(url).verify(keys, NOW);
+      ImageUrl.parse(url, UrlOptions.of(Declarations.CATALOGUE)).verify(keys, NOW);
       return null;
     } catch (ForbiddenUrlException e) {
       return e;

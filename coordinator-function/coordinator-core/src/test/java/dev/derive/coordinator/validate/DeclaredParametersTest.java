@@ -10,7 +10,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.coordinator.Declarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.OperationDescriptor;
 import dev.derive.protocol.capability.ParameterDescriptor;
@@ -36,11 +36,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DeclaredParametersTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final RequestValidator VALIDATOR = new RequestValidator(Capabilities.ALL);
+  private static final RequestValidator VALIDATOR = new RequestValidator(Declarations.ALL);
 
   /** A value matching each declared pattern (a pattern without one fails the test). */
   private static final Map<String, String> PATTERN_SAMPLES =
-      Map.of(Capabilities.HEX_COLOUR, "#a0B1c2");
+      Map.of("#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", "#a0B1c2");
 
   /** One value to try at one place, and whether it must be accepted. */
   record Case(String where, String parameter, JsonNode value, boolean accepted, Executable check) {
@@ -52,7 +52,7 @@ class DeclaredParametersTest {
 
   static Stream<Case> cases() {
     List<Case> cases = new ArrayList<>();
-    for (CapabilityDescriptor capability : Capabilities.ALL) {
+    for (CapabilityDescriptor capability : Declarations.ALL) {
       for (OperationDescriptor operation : capability.operations()) {
         for (ParameterDescriptor parameter : operation.parameters()) {
           String where = capability.name() + "." + operation.name();
@@ -65,7 +65,7 @@ class DeclaredParametersTest {
         }
       }
     }
-    for (ParameterDescriptor option : Capabilities.TARGET_OPTIONS) {
+    for (ParameterDescriptor option : Declarations.TARGET_OPTIONS) {
       for (JsonNode value : accepted(option)) {
         cases.add(targetCase(option, value, true));
       }
@@ -85,11 +85,11 @@ class DeclaredParametersTest {
   @Test
   void everyParameterHasCases() {
     long parameters =
-        Capabilities.ALL.stream()
+        Declarations.ALL.stream()
                 .flatMap(c -> c.operations().stream())
                 .mapToLong(o -> o.parameters().size())
                 .sum()
-            + Capabilities.TARGET_OPTIONS.size();
+            + Declarations.TARGET_OPTIONS.size();
     assertThat(cases().map(c -> c.where() + "/" + c.parameter()).distinct().count())
         .isEqualTo(parameters);
   }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.coordinator.Declarations;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class RequestValidatorTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final RequestValidator validator = new RequestValidator(Capabilities.ALL);
+  private final RequestValidator validator = new RequestValidator(Declarations.ALL);
 
   static ObjectNode valid() {
     try {
@@ -78,13 +78,15 @@ class RequestValidatorTest {
         rejects("/target/mediaType", b -> target(b).put("mediaType", 1)),
         rejects("/target/width", b -> target(b).put("width", 0)),
         rejects("/target/width", b -> target(b).put("width", -1)),
-        rejects("/target/width", b -> target(b).put("width", Capabilities.MAX_DIMENSION + 1)),
+        rejects(
+            "/target/width", b -> target(b).put("width", Declarations.limit("maxDimension") + 1)),
         rejects("/target/width", b -> target(b).put("width", 100000)),
         rejects("/target/width", b -> target(b).put("width", 256.5)),
         rejects("/target/width", b -> target(b).put("width", "256")),
         rejects("/target/width", b -> target(b).put("width", 1e30)),
         rejects("/target/height", b -> target(b).put("height", 0)),
-        rejects("/target/height", b -> target(b).put("height", Capabilities.MAX_DIMENSION + 1)),
+        rejects(
+            "/target/height", b -> target(b).put("height", Declarations.limit("maxDimension") + 1)),
         rejects("/target/quality", b -> target(b).put("quality", 0)),
         rejects("/target/quality", b -> target(b).put("quality", 101)),
         rejects("/target/quality", b -> target(b).put("quality", "high")),
@@ -92,9 +94,9 @@ class RequestValidatorTest {
         rejects("/target/fit", b -> target(b).put("fit", 1)),
         rejects("/target/withoutEnlargement", b -> target(b).put("withoutEnlargement", "yes")),
         rejects("/target/page", b -> target(b).put("page", 0)),
-        rejects("/target/page", b -> target(b).put("page", Capabilities.MAX_PAGE + 1)),
+        rejects("/target/page", b -> target(b).put("page", Declarations.limit("maxPage") + 1)),
         rejects("/target/dpi", b -> target(b).put("dpi", 0)),
-        rejects("/target/dpi", b -> target(b).put("dpi", Capabilities.MAX_DPI + 1)),
+        rejects("/target/dpi", b -> target(b).put("dpi", Declarations.limit("maxDpi") + 1)),
         rejects("/target/background", b -> target(b).put("background", "red")),
         rejects("/target/background", b -> target(b).put("background", "#12345")),
         rejects("/target/background", b -> target(b).put("background", "#1234567")),
@@ -224,7 +226,7 @@ class RequestValidatorTest {
         Arguments.of(
             (Consumer<ObjectNode>)
                 b -> withSteps(b, "[{\"capability\":\"video\",\"operation\":\"x\"}]"),
-            "/steps/0/capability: unsupported value 'video'; allowed: [image, pdf, text, markup]"));
+            "/steps/0/capability: unsupported value 'video'; allowed: [image, markup, pdf, text]"));
   }
 
   /** The wording of the schema's violations: specific, with the schema's own numbers and names. */
@@ -298,8 +300,7 @@ class RequestValidatorTest {
     ObjectNode body = valid();
     body.put("callback", "http://127.0.0.1:8125/hook");
     RequestValidator local =
-        new RequestValidator(
-            Capabilities.ALL, Capabilities.TARGET_OPTIONS, CallbackUrlPolicy.allowingLoopback());
+        new RequestValidator(Declarations.CATALOGUE, CallbackUrlPolicy.allowingLoopback());
 
     assertThat(local.validate(body).callback()).isEqualTo("http://127.0.0.1:8125/hook");
     InvalidRequestException deployed =
@@ -310,15 +311,15 @@ class RequestValidatorTest {
   static Stream<Arguments> acceptedBounds() {
     return Stream.of(
         Arguments.of("width", 1),
-        Arguments.of("width", Capabilities.MAX_DIMENSION),
+        Arguments.of("width", Declarations.limit("maxDimension")),
         Arguments.of("height", 1),
-        Arguments.of("height", Capabilities.MAX_DIMENSION),
+        Arguments.of("height", Declarations.limit("maxDimension")),
         Arguments.of("quality", 1),
         Arguments.of("quality", 100),
         Arguments.of("page", 1),
-        Arguments.of("page", Capabilities.MAX_PAGE),
+        Arguments.of("page", Declarations.limit("maxPage")),
         Arguments.of("dpi", 1),
-        Arguments.of("dpi", Capabilities.MAX_DPI));
+        Arguments.of("dpi", Declarations.limit("maxDpi")));
   }
 
   @ParameterizedTest(name = "{0} = {1}")

@@ -1,7 +1,7 @@
 package dev.derive.coordinator.progress;
 
 import dev.derive.aws.lambda.SnapStartPriming;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
@@ -75,7 +75,10 @@ public class ProgressPriming {
   }
 
   /**
-   * Encodes and decodes a sample step message and its successful result.
+   * Encodes and decodes a sample step message and its successful result. The step is of no
+   * capability in particular (the codec treats every capability alike): one operation whose
+   * parameters are one of each type a declaration may give, so this function primes the same
+   * whichever capabilities are deployed.
    *
    * @throws dev.derive.protocol.message.MalformedMessageException if the codec cannot (a broken
    *     build, which should fail the deployment)
@@ -86,14 +89,12 @@ public class ProgressPriming {
             "0".repeat(64),
             0,
             1,
-            Capabilities.IMAGE,
-            List.of(
-                new Operation(
-                    Capabilities.RESIZE, Map.of("width", 256, "height", 256, "fit", "inside"))),
-            ObjectRef.of("priming-source", "uploads/priming/sample.jpg"),
-            "image/jpeg",
+            "priming",
+            List.of(new Operation("sample", Map.of("size", 256, "mode", "any", "flag", true))),
+            ObjectRef.of("priming-source", "uploads/priming/sample"),
+            MediaTypes.APPLICATION_OCTET_STREAM,
             ObjectRef.of("priming-derivatives", "derivatives/" + "0".repeat(64)),
-            "image/jpeg",
+            MediaTypes.APPLICATION_OCTET_STREAM,
             "priming");
     MessageCodec.decode(MessageCodec.encode(step), StepMessage.class);
     StepResult result = StepResult.success(step, 1, 0, 1, false);

@@ -57,6 +57,14 @@ class ObservabilityTemplateTest {
     while (m.find()) {
       named.add(m.group(1));
     }
+    // per-capability metrics are searched by their capability dimension, so a new capability's
+    // series appear without a line of their own
+    Matcher searched =
+        Pattern.compile("SEARCH\\('\\{Derive,[a-zA-Z,]+} MetricName=\\\\\"([A-Za-z]+)")
+            .matcher(json);
+    while (searched.find()) {
+      named.add(searched.group(1));
+    }
     assertThat(METRIC_NAMES).containsAll(named);
     assertThat(named).contains("Requests", "StepDuration", "QueueAge", "JobDuration");
     assertThat(json).contains("\"p50\"", "\"p99\"", "MetricName=\\\"StepFailures\\\"");

@@ -1,24 +1,27 @@
 package dev.derive.worker.image;
 
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.Rectangle;
 import java.util.Locale;
 
 /**
- * The {@value Capabilities#CROP} operation: a region of the upright image (after EXIF orientation,
+ * The {@value ImageRecipe#CROP} operation: a region of the upright image (after EXIF orientation,
  * before resize), either a box at {@code left}, {@code top} or a {@code width} x {@code height}
- * region placed by a gravity (sharp's names, {@link Capabilities#GRAVITIES}; centring drops the odd
- * pixel at the end, as {@link Canvas} does).
+ * region placed by a gravity (sharp's names, as the image declaration lists them; centring drops
+ * the odd pixel at the end, as {@link Canvas} does).
  *
  * @param left left edge in pixels, or {@code null} to place the region by {@code gravity}
  * @param top top edge in pixels, or {@code null} to place the region by {@code gravity}
  * @param width region width in pixels, at least 1
  * @param height region height in pixels, at least 1
- * @param gravity one of {@link Capabilities#GRAVITIES}; ignored for a box
+ * @param gravity a compass point ({@code north}, {@code southeast} …) or {@value #CENTRE}; ignored
+ *     for a box
  */
 record CropRegion(Integer left, Integer top, int width, int height, String gravity) {
+  /** The gravity of a region placed by none: the centre. */
+  static final String CENTRE = "centre";
+
   /**
    * The region on an upright image of {@code imageWidth} x {@code imageHeight} pixels.
    *

@@ -1,7 +1,7 @@
 package dev.derive.worker.image;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
@@ -104,12 +104,12 @@ public final class ImageProbe {
         "0".repeat(64),
         0,
         1,
-        Capabilities.IMAGE,
+        CapabilityDeclarations.ofThisWorker(ImageProbe.class.getClassLoader()).name(),
         List.of(
             new Operation(
-                Capabilities.RESIZE,
+                ImageRecipe.RESIZE,
                 Map.of("width", 32, "height", 32, "fit", "contain", "withoutEnlargement", true)),
-            new Operation(Capabilities.ENCODE, Map.of("mediaType", mediaType))),
+            new Operation(ImageRecipe.ENCODE, Map.of("mediaType", mediaType))),
         ObjectRef.of("probe", "probe.jpg"),
         MediaTypes.IMAGE_JPEG,
         ObjectRef.of("probe", "probe.out"),

@@ -1,9 +1,8 @@
 package dev.derive.worker.image;
 
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.awt.Color;
@@ -89,11 +88,6 @@ public final class ImageTransformer implements StepTransformer {
     return new ImageTransformer(maxPixels, MemoryBudget.forThisProcess(memorySizeMb));
   }
 
-  @Override
-  public String capability() {
-    return Capabilities.IMAGE;
-  }
-
   /** Runs {@link ImageProbe} in {@code scratch}. */
   @Override
   public void probe(Path scratch) throws IOException {
@@ -103,14 +97,14 @@ public final class ImageTransformer implements StepTransformer {
   /**
    * {@inheritDoc}
    *
-   * @throws PermanentStepFailure {@code invalid-step}, {@code unsupported-input}, {@code
-   *     corrupt-input}, {@code input-too-large} (over the pixel limit, or needing more memory than
-   *     the budget) or {@code output-too-large}
+   * @throws PermanentStepFailure {@code invalid-step} (a crop outside the image, a page past the
+   *     last), {@code unsupported-input}, {@code corrupt-input}, {@code input-too-large} (over the
+   *     pixel limit, or needing more memory than the budget) or {@code output-too-large}
    * @throws dev.derive.worker.libvips.VipsUnavailableException (retryable) when the input or the
    *     output (WebP, AVIF) needs libvips and it cannot be loaded
    */
   @Override
-  public void transform(StepMessage step, Path input, Path output) throws IOException {
+  public void transform(DeclaredStep step, Path input, Path output) throws IOException {
     ImageRecipe recipe = ImageRecipe.of(step);
     if (ImageEncoder.needsLibvips(recipe.mediaType())) {
       Vips.shared(); // WebP/AVIF output: fail (retryably) before decoding if libvips is missing

@@ -31,7 +31,7 @@ import javax.imageio.stream.ImageInputStream;
 final class SourceImage implements ImageSource {
   private static final System.Logger LOG = System.getLogger(SourceImage.class.getName());
 
-  /** ImageIO format names the image capability reads (see {@code Capabilities.IMAGE}). */
+  /** ImageIO format names the image capability reads (besides what libvips decodes). */
   private static final Set<String> READABLE_FORMATS =
       Set.of("jpeg", "png", "gif", "bmp", "tiff", "webp");
 

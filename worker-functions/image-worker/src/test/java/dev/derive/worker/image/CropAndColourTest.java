@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
@@ -140,7 +139,7 @@ class CropAndColourTest {
             Map.of("width", 10),
             Map.of("width", 10, "height", 10, "gravity", "middle"),
             Map.of("width", 10, "height", 10, "left", 0))) {
-      assertThatThrownBy(() -> ImageRecipe.of(TestImages.step(crop(params))))
+      assertThatThrownBy(() -> ImageRecipe.of(TestImages.declared(TestImages.step(crop(params)))))
           .as("crop %s", params)
           .isInstanceOf(PermanentStepFailure.class)
           .extracting(e -> ((PermanentStepFailure) e).type())
@@ -157,7 +156,7 @@ class CropAndColourTest {
             runBytes(
                 input,
                 new Operation(
-                    Capabilities.ENCODE,
+                    ImageRecipe.ENCODE,
                     Map.of(
                         "mediaType", MediaTypes.IMAGE_JPEG, "quality", 85, "progressive", true))));
     List<Integer> baseline = markers(runBytes(input, TestImages.encode(MediaTypes.IMAGE_JPEG, 85)));
@@ -298,7 +297,7 @@ class CropAndColourTest {
   }
 
   private static Operation crop(Map<String, Object> params) {
-    return new Operation(Capabilities.CROP, params);
+    return new Operation(ImageRecipe.CROP, params);
   }
 
   private static Color quadrant(String name) {

@@ -3,7 +3,6 @@ package dev.derive.worker.image;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.derive.protocol.capability.Capabilities;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -174,7 +173,13 @@ class FitTest {
   @Test
   void theModesAreTheOnesTheCapabilityDeclares() {
     assertThat(Arrays.stream(Fit.values()).map(Fit::value))
-        .containsExactlyElementsOf(Capabilities.FIT_MODES);
+        .containsExactlyElementsOf(
+            TestImages.DECLARATION
+                .operation(ImageRecipe.RESIZE)
+                .orElseThrow()
+                .parameter("fit")
+                .orElseThrow()
+                .allowedValues());
     assertThat(Fit.named("scale-down")).isEmpty();
   }
 }

@@ -5,7 +5,6 @@ import static dev.derive.worker.image.TestImages.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.Operation;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
@@ -99,7 +98,7 @@ class GifOutputTest {
     if (effort != null) {
       params.put("effort", effort);
     }
-    return new Operation(Capabilities.ENCODE, params);
+    return new Operation(ImageRecipe.ENCODE, params);
   }
 
   private static void near(int argb, Color expected) {

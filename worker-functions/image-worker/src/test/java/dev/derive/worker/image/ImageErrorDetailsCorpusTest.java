@@ -1,7 +1,6 @@
 package dev.derive.worker.image;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.Operation;
 import dev.derive.worker.runtime.CorpusFailures;
 import java.io.IOException;
@@ -26,7 +25,7 @@ class ImageErrorDetailsCorpusTest {
         List.of(TestImages.resize(64, 64), TestImages.encode(MediaTypes.IMAGE_JPEG, 80));
     List<CorpusFailures.Case> cases = new ArrayList<>();
     Map<String, String> files =
-        CorpusFailures.manifestFiles(Capabilities.IMAGE_CAPABILITY.reads()::contains);
+        CorpusFailures.manifestFiles(TestImages.DECLARATION.reads()::contains);
     for (Map.Entry<String, String> file : files.entrySet()) {
       cases.addAll(
           CorpusFailures.hostileVariants(

@@ -6,7 +6,6 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.lambda.WorkerStepHandler;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,7 +30,6 @@ class ImageStepHandlerTest {
     assertThat(settings.maxSourceBytes()).isEqualTo(WorkerSettings.DEFAULT_MAX_SOURCE_BYTES);
     assertThat(settings.deadlineMarginMillis())
         .isEqualTo(WorkerSettings.DEFAULT_DEADLINE_MARGIN_MILLIS);
-    assertThat(transformer.capability()).isEqualTo(Capabilities.IMAGE);
   }
 
   @Test

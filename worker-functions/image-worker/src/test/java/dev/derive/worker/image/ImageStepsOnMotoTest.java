@@ -18,6 +18,7 @@ import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepTransformer;
 import dev.derive.worker.runtime.StepWorker;
@@ -245,6 +246,7 @@ class ImageStepsOnMotoTest {
       SQSBatchResponse response =
           new StepBatchProcessor(
                   new StepWorker(
+                      TestImages.DECLARATION,
                       counting(new ImageTransformer(100_000_000)),
                       new S3ObjectStore(deadS3),
                       new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/results"),
@@ -354,6 +356,7 @@ class ImageStepsOnMotoTest {
       StepBatchProcessor processor =
           new StepBatchProcessor(
               new StepWorker(
+                  TestImages.DECLARATION,
                   counting(new ImageTransformer(100_000_000)),
                   new S3ObjectStore(deadS3),
                   new SqsStepResultPublisher(deadSqs, stopped.uri() + "/000000000000/step-results"),
@@ -372,6 +375,7 @@ class ImageStepsOnMotoTest {
   private StepBatchProcessor processor(StepResultPublisher publisher) {
     return new StepBatchProcessor(
         new StepWorker(
+            TestImages.DECLARATION,
             counting(new ImageTransformer(100_000_000)),
             new S3ObjectStore(s3),
             publisher,
@@ -388,12 +392,7 @@ class ImageStepsOnMotoTest {
   private StepTransformer counting(StepTransformer delegate) {
     return new StepTransformer() {
       @Override
-      public String capability() {
-        return delegate.capability();
-      }
-
-      @Override
-      public void transform(StepMessage step, Path input, Path output) throws IOException {
+      public void transform(DeclaredStep step, Path input, Path output) throws IOException {
         transforms.incrementAndGet();
         delegate.transform(step, input, output);
       }

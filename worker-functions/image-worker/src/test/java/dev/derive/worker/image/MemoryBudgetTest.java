@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
@@ -169,10 +168,10 @@ class MemoryBudgetTest {
   }
 
   private static Operation widthOnly(int width) {
-    return new Operation(Capabilities.RESIZE, Map.of("width", width, "withoutEnlargement", false));
+    return new Operation(ImageRecipe.RESIZE, Map.of("width", width, "withoutEnlargement", false));
   }
 
   private static Operation crop(Map<String, Object> params) {
-    return new Operation(Capabilities.CROP, params);
+    return new Operation(ImageRecipe.CROP, params);
   }
 }

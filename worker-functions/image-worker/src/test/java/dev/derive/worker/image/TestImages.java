@@ -1,10 +1,12 @@
 package dev.derive.worker.image;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDeclarations;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -21,6 +23,10 @@ import javax.imageio.ImageIO;
 
 /** Images and step messages the tests generate with Java2D and by hand-built file headers. */
 final class TestImages {
+  /** The image capability's declaration, as the worker module owns it. */
+  static final CapabilityDescriptor DECLARATION =
+      CapabilityDeclarations.ofThisWorker(TestImages.class.getClassLoader());
+
   static final Color TOP_LEFT = new Color(220, 20, 20);
   static final Color TOP_RIGHT = new Color(20, 200, 20);
   static final Color BOTTOM_LEFT = new Color(20, 20, 220);
@@ -199,7 +205,7 @@ final class TestImages {
 
   static Operation resize(int width, int height, boolean withoutEnlargement) {
     return new Operation(
-        Capabilities.RESIZE,
+        ImageRecipe.RESIZE,
         Map.of(
             "width",
             width,
@@ -225,7 +231,7 @@ final class TestImages {
     if (background != null) {
       params.put("background", background);
     }
-    return new Operation(Capabilities.RESIZE, params);
+    return new Operation(ImageRecipe.RESIZE, params);
   }
 
   /** A {@code width} x {@code height} RGB image of equally wide vertical bands, left to right. */
@@ -243,14 +249,14 @@ final class TestImages {
   }
 
   static Operation encode(String mediaType, int quality) {
-    return new Operation(Capabilities.ENCODE, Map.of("mediaType", mediaType, "quality", quality));
+    return new Operation(ImageRecipe.ENCODE, Map.of("mediaType", mediaType, "quality", quality));
   }
 
   /** An image step from {@code input} to {@code output} applying {@code operations}. */
   static StepMessage step(String name, ObjectRef input, ObjectRef output, Operation... operations) {
     String mediaType = MediaTypes.IMAGE_JPEG;
     for (Operation op : operations) {
-      if (op.operation().equals(Capabilities.ENCODE)) {
+      if (op.operation().equals(ImageRecipe.ENCODE)) {
         mediaType = op.stringParam("mediaType", mediaType);
       }
     }
@@ -259,13 +265,18 @@ final class TestImages {
         jobId.substring(jobId.length() - 64),
         0,
         1,
-        Capabilities.IMAGE,
+        DECLARATION.name(),
         new ArrayList<>(List.of(operations)),
         input,
         MediaTypes.IMAGE_JPEG,
         output,
         mediaType,
         "trace-" + name);
+  }
+
+  /** {@code step} bound to the image declaration, as the worker runtime binds it. */
+  static DeclaredStep declared(StepMessage step) {
+    return DeclaredStep.bind(DECLARATION, step);
   }
 
   static StepMessage step(Operation... operations) {

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.libvips.Vips;
@@ -161,7 +160,10 @@ class WebpAvifOutputTest {
 
   @Test
   void effortOutsideZeroToNineIsAnInvalidStep() {
-    assertThatThrownBy(() -> ImageRecipe.of(step(encode(MediaTypes.IMAGE_AVIF, 50, null, 10))))
+    assertThatThrownBy(
+            () ->
+                ImageRecipe.of(
+                    TestImages.declared(step(encode(MediaTypes.IMAGE_AVIF, 50, null, 10)))))
         .isInstanceOfSatisfying(
             PermanentStepFailure.class,
             e -> assertThat(e.type()).isEqualTo(StepErrorTypes.INVALID_STEP));
@@ -170,7 +172,9 @@ class WebpAvifOutputTest {
   @Test
   void withoutAnEffortEachFormatTakesItsDefaultAndAvifThumbnailsAreMadeFaster() {
     int none = ImageRecipe.FORMAT_EFFORT;
-    assertThat(ImageRecipe.of(step(encode(MediaTypes.IMAGE_AVIF, 50, null, null))).effort())
+    assertThat(
+            ImageRecipe.of(TestImages.declared(step(encode(MediaTypes.IMAGE_AVIF, 50, null, null))))
+                .effort())
         .isEqualTo(none);
 
     assertThat(ImageEncoder.effort(MediaTypes.IMAGE_AVIF, none, 256 * 192)).isEqualTo(3);
@@ -241,7 +245,7 @@ class WebpAvifOutputTest {
     if (effort != null) {
       params.put("effort", effort);
     }
-    return new Operation(Capabilities.ENCODE, params);
+    return new Operation(ImageRecipe.ENCODE, params);
   }
 
   private static int rgb(byte[] pixels, int width, int bands, int x, int y) {

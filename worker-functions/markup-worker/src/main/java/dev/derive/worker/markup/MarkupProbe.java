@@ -1,6 +1,7 @@
 package dev.derive.worker.markup;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -43,10 +44,10 @@ public final class MarkupProbe {
               "0".repeat(64),
               0,
               1,
-              MarkupTransformer.CAPABILITY,
+              CapabilityDeclarations.ofThisWorker(MarkupProbe.class.getClassLoader()).name(),
               List.of(new Operation(MarkupTransformer.RENDER, Map.of("pageSize", "A4"))),
               ObjectRef.of("probe", "probe.md"),
-              MarkupTransformer.TEXT_MARKDOWN,
+              MediaTypes.TEXT_MARKDOWN,
               ObjectRef.of("probe", "probe.pdf"),
               MediaTypes.APPLICATION_PDF,
               "probe");

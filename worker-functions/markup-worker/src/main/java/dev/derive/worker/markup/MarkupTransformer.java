@@ -1,9 +1,8 @@
 package dev.derive.worker.markup;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
@@ -28,17 +27,8 @@ import org.jsoup.nodes.Document;
  * {@code data:} ones, so nothing is ever fetched from the network or the file system.
  */
 public final class MarkupTransformer implements StepTransformer {
-  /** Name of the capability, as declared in {@code protocol}'s {@code Capabilities}. */
-  public static final String CAPABILITY = "markup";
-
   /** Operation rendering the document to PDF. */
   public static final String RENDER = "render";
-
-  /** Media type of Markdown (RFC 7763). */
-  public static final String TEXT_MARKDOWN = "text/markdown";
-
-  /** Media type of HTML. */
-  public static final String TEXT_HTML = "text/html";
 
   /** Default of {@code MAX_OUTPUT_BYTES}: 100 MiB. */
   public static final long DEFAULT_MAX_OUTPUT_BYTES = 100L * 1024 * 1024;
@@ -55,11 +45,6 @@ public final class MarkupTransformer implements StepTransformer {
     this.maxOutputBytes = maxOutputBytes;
   }
 
-  @Override
-  public String capability() {
-    return CAPABILITY;
-  }
-
   /** Runs {@link MarkupProbe} in {@code scratch}. */
   @Override
   public void probe(Path scratch) throws IOException {
@@ -69,20 +54,15 @@ public final class MarkupTransformer implements StepTransformer {
   /**
    * {@inheritDoc}
    *
-   * @throws PermanentStepFailure {@code invalid-step} (unknown operation or page size), {@code
-   *     unsupported-input} (neither Markdown nor HTML), {@code input-too-large} (elements nested
-   *     deeper than {@link NestingLimit#MAX_DEPTH}), {@code corrupt-input} (the renderer failed),
-   *     {@code output-too-large}
+   * @throws PermanentStepFailure {@code input-too-large} (elements nested deeper than {@link
+   *     NestingLimit#MAX_DEPTH}), {@code corrupt-input} (the renderer failed), {@code
+   *     output-too-large}
    */
   @Override
-  public void transform(StepMessage step, Path input, Path output) throws IOException {
-    if (step.operations().size() != 1 || !RENDER.equals(step.operations().get(0).operation())) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP, "a markup step has exactly one operation, 'render'");
-    }
-    Operation render = step.operations().get(0);
-    PageSize pageSize = PageSize.named(render.stringParam("pageSize", PageSize.A4.label()));
-    Document html = SafeHtml.clean(parse(step.inputMediaType(), input));
+  public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+    PageSize pageSize = PageSize.named(step.only().string("pageSize"));
+    // the type as sent: its charset parameter, if any, decodes the text
+    Document html = SafeHtml.clean(parse(step.message().inputMediaType(), input));
     NestingLimit.check(html);
     new PdfWriter(maxOutputBytes).write(html, pageSize, output);
   }
@@ -92,13 +72,13 @@ public final class MarkupTransformer implements StepTransformer {
     String essence = essence(mediaType, input);
     Charset charset = charset(mediaType);
     return switch (essence) {
-      case TEXT_MARKDOWN, "text/x-markdown" ->
+      case MediaTypes.TEXT_MARKDOWN ->
           // bytes the charset cannot decode become U+FFFD, as in HTML (jsoup) and browsers: a
           // file cut in the middle of a character is still a document
           MarkdownToHtml.convert(
               new String(
                   Files.readAllBytes(input), charset == null ? StandardCharsets.UTF_8 : charset));
-      case TEXT_HTML, "application/xhtml+xml" -> {
+      case MediaTypes.TEXT_HTML -> {
         try (InputStream in = Files.newInputStream(input)) {
           yield Jsoup.parse(in, charset == null ? null : charset.name(), SafeHtml.BASE_URI);
         }
@@ -124,7 +104,7 @@ public final class MarkupTransformer implements StepTransformer {
       while ((c = in.read()) >= 0 && Character.isWhitespace(c)) {
         // skip leading white space
       }
-      return c == '<' ? TEXT_HTML : TEXT_MARKDOWN;
+      return c == '<' ? MediaTypes.TEXT_HTML : MediaTypes.TEXT_MARKDOWN;
     }
   }
 

@@ -1,8 +1,5 @@
 package dev.derive.worker.markup;
 
-import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.worker.runtime.PermanentStepFailure;
-
 /** The paper sizes the {@code render} operation offers, in millimetres (ISO 216, ANSI). */
 public enum PageSize {
   A4("A4", 210f, 297f),
@@ -36,7 +33,8 @@ public enum PageSize {
   /**
    * The size called {@code label} (case-insensitive).
    *
-   * @throws PermanentStepFailure {@code invalid-step} for any other name
+   * @throws IllegalArgumentException for any other name (the markup declaration allows only these,
+   *     so the runtime refuses a step naming another before it gets here)
    */
   public static PageSize named(String label) {
     for (PageSize size : values()) {
@@ -44,7 +42,6 @@ public enum PageSize {
         return size;
       }
     }
-    throw new PermanentStepFailure(
-        StepErrorTypes.INVALID_STEP, "pageSize must be A4 or Letter, not " + label);
+    throw new IllegalArgumentException("pageSize must be A4 or Letter, not " + label);
   }
 }

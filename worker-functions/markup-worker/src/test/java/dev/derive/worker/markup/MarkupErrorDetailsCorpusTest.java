@@ -1,7 +1,7 @@
 package dev.derive.worker.markup;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepError;
 import dev.derive.worker.runtime.CorpusFailures;
@@ -28,7 +28,10 @@ class MarkupErrorDetailsCorpusTest {
     List<CorpusFailures.Case> cases = new ArrayList<>();
     List<Operation> render = List.of(new Operation(MarkupTransformer.RENDER, Map.of()));
     Map<String, String> files =
-        CorpusFailures.manifestFiles(Capabilities.MARKUP_CAPABILITY.reads()::contains);
+        CorpusFailures.manifestFiles(
+            CapabilityDeclarations.ofThisWorker(MarkupErrorDetailsCorpusTest.class.getClassLoader())
+                    .reads()
+                ::contains);
     for (Map.Entry<String, String> file : files.entrySet()) {
       cases.addAll(
           CorpusFailures.hostileVariants(

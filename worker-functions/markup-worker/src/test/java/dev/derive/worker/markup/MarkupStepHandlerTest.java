@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.worker.runtime.lambda.WorkerStepHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -16,10 +17,11 @@ import org.junit.jupiter.api.Test;
 class MarkupStepHandlerTest {
   @Inject WorkerStepHandler handler;
   @Inject MarkupTransformer transformer;
+  @Inject CapabilityDescriptor declaration;
 
   @Test
   void theArtifactServesTheMarkupCapability() {
-    assertThat(transformer.capability()).isEqualTo("markup");
+    assertThat(declaration.name()).isEqualTo("markup");
   }
 
   @Test

@@ -47,7 +47,7 @@ class MarkupTransformerTest {
     Path pdf =
         render(
             "# Prices\n\n| fruit | price |\n|:--|--:|\n| apple | 1.20 |\n| ~~pear~~ | 2.40 |\n",
-            MarkupTransformer.TEXT_MARKDOWN,
+            MediaTypes.TEXT_MARKDOWN,
             Map.of());
 
     try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
@@ -61,7 +61,7 @@ class MarkupTransformerTest {
 
   @Test
   void letterPageSizeIsHonoured() throws IOException {
-    Path pdf = render("Letter", MarkupTransformer.TEXT_MARKDOWN, Map.of("pageSize", "Letter"));
+    Path pdf = render("Letter", MediaTypes.TEXT_MARKDOWN, Map.of("pageSize", "Letter"));
 
     try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
       assertThat(document.getPage(0).getMediaBox().getWidth()).isCloseTo(612f, within());
@@ -71,7 +71,7 @@ class MarkupTransformerTest {
 
   @Test
   void unknownPageSizeIsAnInvalidStep() {
-    assertThatThrownBy(() -> render("x", MarkupTransformer.TEXT_MARKDOWN, Map.of("pageSize", "A3")))
+    assertThatThrownBy(() -> render("x", MediaTypes.TEXT_MARKDOWN, Map.of("pageSize", "A3")))
         .isInstanceOf(PermanentStepFailure.class)
         .extracting(e -> ((PermanentStepFailure) e).type())
         .isEqualTo(StepErrorTypes.INVALID_STEP);
@@ -82,7 +82,7 @@ class MarkupTransformerTest {
     Path pdf =
         render(
             "<html><body><p>中文：你好世界</p><p>日本語：こんにちは</p><p>العربية</p></body></html>",
-            MarkupTransformer.TEXT_HTML,
+            MediaTypes.TEXT_HTML,
             Map.of());
 
     try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
@@ -111,10 +111,10 @@ class MarkupTransformerTest {
   @Test
   @org.junit.jupiter.api.Timeout(30)
   void elementsNestedTooDeepAreInputTooLargeAtOnce() {
-    assertTooDeep(nested("<div>", "</div>", 2000, "deep"), MarkupTransformer.TEXT_HTML);
+    assertTooDeep(nested("<div>", "</div>", 2000, "deep"), MediaTypes.TEXT_HTML);
     assertTooDeep(
-        nested("<table><tr><td>", "</td></tr></table>", 300, "deep"), MarkupTransformer.TEXT_HTML);
-    assertTooDeep(">".repeat(500) + " deep\n", MarkupTransformer.TEXT_MARKDOWN);
+        nested("<table><tr><td>", "</td></tr></table>", 300, "deep"), MediaTypes.TEXT_HTML);
+    assertTooDeep(">".repeat(500) + " deep\n", MediaTypes.TEXT_MARKDOWN);
   }
 
   /** Just under the limit still renders, and soon: the limit is set where layout stays fast. */
@@ -123,13 +123,13 @@ class MarkupTransformerTest {
   void nestingUpToTheLimitRenders() throws IOException {
     // html (1) > body (2) > 98 divs: 100 levels
     Path divs =
-        render(nested("<div>", "</div>", 98, "deepest div"), MarkupTransformer.TEXT_HTML, Map.of());
+        render(nested("<div>", "</div>", 98, "deepest div"), MediaTypes.TEXT_HTML, Map.of());
     assertThat(text(divs)).contains("deepest div");
     // html > body > 24 × (table > tbody > tr > td): 98 levels
     Path tables =
         render(
             nested("<table><tr><td>", "</td></tr></table>", 24, "deepest cell"),
-            MarkupTransformer.TEXT_HTML,
+            MediaTypes.TEXT_HTML,
             Map.of());
     assertThat(text(tables)).contains("deepest cell");
   }
@@ -139,7 +139,7 @@ class MarkupTransformerTest {
     Path pdf =
         render(
             "<html><body><p>visible</p><script>document.write('injected')</script></body></html>",
-            MarkupTransformer.TEXT_HTML,
+            MediaTypes.TEXT_HTML,
             Map.of());
 
     assertThat(text(pdf)).contains("visible").doesNotContain("injected", "document.write");
@@ -171,7 +171,7 @@ class MarkupTransformerTest {
                   + "/image.png\"><div style=\"background-image:url("
                   + origin
                   + "/bg.png)\">x</div></body></html>",
-              MarkupTransformer.TEXT_HTML,
+              MediaTypes.TEXT_HTML,
               Map.of());
 
       assertThat(text(pdf)).contains("offline");
@@ -191,7 +191,7 @@ class MarkupTransformerTest {
             "<html><body><img style=\"width:50px;height:50px\" src=\"data:image/png;base64,"
                 + png
                 + "\"></body></html>",
-            MarkupTransformer.TEXT_HTML,
+            MediaTypes.TEXT_HTML,
             Map.of());
 
     try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
@@ -216,7 +216,7 @@ class MarkupTransformerTest {
             () -> {
               Files.writeString(input, "Lorem ipsum dolor sit amet.\n\n".repeat(200));
               tiny.transform(
-                  step(MarkupTransformer.TEXT_MARKDOWN, Map.of()),
+                  step(MediaTypes.TEXT_MARKDOWN, Map.of()),
                   input,
                   Files.createTempFile(dir, "out", ".pdf"));
             })
@@ -239,7 +239,7 @@ class MarkupTransformerTest {
         "c".repeat(64),
         0,
         1,
-        MarkupTransformer.CAPABILITY,
+        "markup",
         List.of(new Operation(MarkupTransformer.RENDER, params)),
         ObjectRef.of("source", "in"),
         mediaType,

@@ -1,6 +1,7 @@
 package dev.derive.worker.pdf;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -76,7 +77,7 @@ public final class PdfProbe {
               "0".repeat(64),
               0,
               1,
-              PdfTransformer.CAPABILITY,
+              CapabilityDeclarations.ofThisWorker(PdfProbe.class.getClassLoader()).name(),
               List.of(new Operation(PdfTransformer.RENDER, Map.of("page", 1, "dpi", 72))),
               ObjectRef.of("probe", "probe.pdf"),
               MediaTypes.APPLICATION_PDF,

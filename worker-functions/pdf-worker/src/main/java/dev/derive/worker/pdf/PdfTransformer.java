@@ -1,9 +1,8 @@
 package dev.derive.worker.pdf;
 
-import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
+import dev.derive.worker.runtime.Parameters;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
@@ -23,9 +22,6 @@ import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
  * after its xref reconstruction) or that has no pages fails with {@code corrupt-input}.
  */
 public final class PdfTransformer implements StepTransformer {
-  /** Name of the capability, as declared in {@code protocol}'s {@code Capabilities}. */
-  public static final String CAPABILITY = "pdf";
-
   /** Operation drawing one page to a PNG. */
   public static final String RENDER = "render";
 
@@ -45,11 +41,6 @@ public final class PdfTransformer implements StepTransformer {
     this.maxPixels = maxPixels;
   }
 
-  @Override
-  public String capability() {
-    return CAPABILITY;
-  }
-
   /** Runs {@link PdfProbe} in {@code scratch}. */
   @Override
   public void probe(Path scratch) throws IOException {
@@ -59,29 +50,22 @@ public final class PdfTransformer implements StepTransformer {
   /**
    * {@inheritDoc}
    *
-   * @throws PermanentStepFailure {@code invalid-step} (unknown operation, bad parameter, page out
-   *     of range), {@code password-required}, {@code corrupt-input}, {@code output-too-large}
+   * @throws PermanentStepFailure {@code invalid-step} (a page past the last), {@code
+   *     password-required}, {@code corrupt-input}, {@code output-too-large}
    */
   @Override
-  public void transform(StepMessage step, Path input, Path output) throws IOException {
-    Operation operation = single(step);
+  public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+    // each of the declaration's conversions applies one operation, writing what it writes
+    Parameters operation = step.only();
     try (PDDocument document = open(input)) {
       if (document.getNumberOfPages() < 1) {
         throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the PDF has no pages");
       }
       switch (operation.operation()) {
-        case RENDER -> {
-          requireOutput(step, MediaTypes.IMAGE_PNG);
-          new PageRenderer(maxPixels).render(document, RenderRequest.of(operation), output);
-        }
-        case METADATA -> {
-          requireOutput(step, MediaTypes.APPLICATION_JSON);
-          PdfMetadata.write(document, output);
-        }
-        default ->
-            throw new PermanentStepFailure(
-                StepErrorTypes.INVALID_STEP,
-                "the pdf capability has no operation '" + operation.operation() + "'");
+        case RENDER ->
+            new PageRenderer(maxPixels).render(document, RenderRequest.of(operation), output);
+        case METADATA -> PdfMetadata.write(document, output);
+        default -> throw new IllegalStateException("undeclared operation " + operation);
       }
     }
   }
@@ -99,24 +83,6 @@ public final class PdfTransformer implements StepTransformer {
           StepErrorTypes.CORRUPT_INPUT,
           "the PDF cannot be read: it is damaged, cut short or not a PDF",
           e);
-    }
-  }
-
-  private static Operation single(StepMessage step) {
-    if (step.operations().size() != 1) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP,
-          "a pdf step has exactly one operation, not " + step.operations().size());
-    }
-    return step.operations().get(0);
-  }
-
-  private static void requireOutput(StepMessage step, String mediaType) {
-    if (step.outputMediaType() != null
-        && !mediaType.equals(MediaTypes.essence(step.outputMediaType()))) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP,
-          "this operation writes " + mediaType + ", not " + step.outputMediaType());
     }
   }
 }

@@ -1,7 +1,7 @@
 package dev.derive.worker.pdf;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.Operation;
 import dev.derive.worker.runtime.CorpusFailures;
 import java.io.IOException;
@@ -24,7 +24,10 @@ class PdfErrorDetailsCorpusTest {
   void noErrorDetailNamesJavaInternals() throws IOException {
     List<CorpusFailures.Case> cases = new ArrayList<>();
     Map<String, String> files =
-        CorpusFailures.manifestFiles(Capabilities.PDF_CAPABILITY.reads()::contains);
+        CorpusFailures.manifestFiles(
+            CapabilityDeclarations.ofThisWorker(PdfErrorDetailsCorpusTest.class.getClassLoader())
+                    .reads()
+                ::contains);
     for (String file : files.keySet()) {
       cases.addAll(
           CorpusFailures.hostileVariants(

@@ -255,7 +255,7 @@ class PdfTransformerTest {
         "a".repeat(64),
         0,
         1,
-        PdfTransformer.CAPABILITY,
+        "pdf",
         List.of(new Operation(operation, params)),
         ObjectRef.of("source", "in.pdf"),
         MediaTypes.APPLICATION_PDF,

@@ -1,5 +1,6 @@
 package dev.derive.worker.text;
 
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -42,7 +43,7 @@ public final class TextProbe {
               "0".repeat(64),
               0,
               1,
-              TextTransformer.CAPABILITY,
+              CapabilityDeclarations.ofThisWorker(TextProbe.class.getClassLoader()).name(),
               List.of(new Operation(TextTransformer.EXTRACT, Map.of())),
               ObjectRef.of("probe", "probe.html"),
               "text/html",

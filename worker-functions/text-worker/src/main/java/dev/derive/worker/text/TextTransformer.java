@@ -1,9 +1,8 @@
 package dev.derive.worker.text;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
@@ -42,9 +41,6 @@ import org.xml.sax.helpers.DefaultHandler;
  * recursed into.
  */
 public final class TextTransformer implements StepTransformer {
-  /** Name of the capability, as declared in {@code protocol}'s {@code Capabilities}. */
-  public static final String CAPABILITY = "text";
-
   /** Operation writing the plain text. */
   public static final String EXTRACT = "extract";
 
@@ -70,11 +66,6 @@ public final class TextTransformer implements StepTransformer {
     this.maxTextBytes = maxTextBytes;
   }
 
-  @Override
-  public String capability() {
-    return CAPABILITY;
-  }
-
   /** Runs {@link TextProbe} in {@code scratch}. */
   @Override
   public void probe(Path scratch) throws IOException {
@@ -84,26 +75,23 @@ public final class TextTransformer implements StepTransformer {
   /**
    * {@inheritDoc}
    *
-   * @throws PermanentStepFailure {@code invalid-step}, {@code password-required}, {@code
-   *     corrupt-input}, {@code unsupported-input}, {@code output-too-large}
+   * @throws PermanentStepFailure {@code password-required}, {@code corrupt-input}, {@code
+   *     unsupported-input}, {@code output-too-large}
    */
   @Override
-  public void transform(StepMessage step, Path input, Path output) throws IOException {
-    if (step.operations().size() != 1) {
-      throw invalid("a text step has exactly one operation, not " + step.operations().size());
-    }
-    Operation operation = step.operations().get(0);
-    switch (operation.operation()) {
-      case EXTRACT -> extract(step, input, output);
-      case METADATA ->
-          TextMetadata.write(parse(step.inputMediaType(), input, new DefaultHandler()), output);
-      default ->
-          throw invalid("the text capability has no operation '" + operation.operation() + "'");
+  public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+    // the type as sent (its charset parameter, if any, is a hint Tika takes)
+    String mediaType = step.message().inputMediaType();
+    // each of the declaration's conversions applies one operation
+    switch (step.only().operation()) {
+      case EXTRACT -> extract(mediaType, input, output);
+      case METADATA -> TextMetadata.write(parse(mediaType, input, new DefaultHandler()), output);
+      default -> throw new IllegalStateException("undeclared operation " + step.only());
     }
   }
 
-  private void extract(StepMessage step, Path input, Path output) throws IOException {
-    Metadata metadata = extract(input, step.inputMediaType(), output);
+  private void extract(String mediaType, Path input, Path output) throws IOException {
+    Metadata metadata = extract(input, mediaType, output);
     String type = metadata.get(Metadata.CONTENT_TYPE);
     if (type != null
         && type.startsWith(MediaTypes.TEXT_PLAIN)
@@ -220,9 +208,5 @@ public final class TextTransformer implements StepTransformer {
         StepErrorTypes.OUTPUT_TOO_LARGE,
         "the text is longer than the limit of " + maxTextBytes + " bytes",
         e);
-  }
-
-  private static PermanentStepFailure invalid(String detail) {
-    return new PermanentStepFailure(StepErrorTypes.INVALID_STEP, detail);
   }
 }

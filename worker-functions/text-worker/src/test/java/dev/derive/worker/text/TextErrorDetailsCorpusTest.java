@@ -1,7 +1,7 @@
 package dev.derive.worker.text;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.capability.Capabilities;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.Operation;
 import dev.derive.worker.runtime.CorpusFailures;
 import java.io.IOException;
@@ -23,7 +23,10 @@ class TextErrorDetailsCorpusTest {
   void noErrorDetailNamesJavaInternals() throws IOException {
     List<CorpusFailures.Case> cases = new ArrayList<>();
     Map<String, String> files =
-        CorpusFailures.manifestFiles(Capabilities.TEXT_CAPABILITY.reads()::contains);
+        CorpusFailures.manifestFiles(
+            CapabilityDeclarations.ofThisWorker(TextErrorDetailsCorpusTest.class.getClassLoader())
+                    .reads()
+                ::contains);
     for (Map.Entry<String, String> file : files.entrySet()) {
       cases.addAll(
           CorpusFailures.hostileVariants(

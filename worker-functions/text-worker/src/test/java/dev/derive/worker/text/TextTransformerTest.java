@@ -276,7 +276,7 @@ class TextTransformerTest {
         "b".repeat(64),
         0,
         1,
-        TextTransformer.CAPABILITY,
+        "text",
         List.of(new Operation(operation, Map.of())),
         ObjectRef.of("source", "in"),
         mediaType,

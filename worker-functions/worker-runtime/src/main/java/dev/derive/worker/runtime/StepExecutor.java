@@ -1,6 +1,7 @@
 package dev.derive.worker.runtime;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.storage.ObjectChangedException;
@@ -13,18 +14,20 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /**
- * Does a decoded step's work: downloads the input (pinned to the source's ETag when the step names
- * one) while {@link OutputCheck} asks whether the output already exists (outputs are
- * content-addressed: a redelivery, or an identical step of another job) and, if not, reports the
- * start; reuses an output that exists, else transforms the input within the step's deadline ({@link
- * StepDeadline}) in a fresh per-step directory ({@link StepDirectories}), uploads the output and
- * reports the success.
+ * Does a decoded step's work: binds it to the capability's declaration ({@link DeclaredStep}: a
+ * step the declaration does not allow fails {@code invalid-step} before anything is read),
+ * downloads the input (pinned to the source's ETag when the step names one) while {@link
+ * OutputCheck} asks whether the output already exists (outputs are content-addressed: a redelivery,
+ * or an identical step of another job) and, if not, reports the start; reuses an output that
+ * exists, else transforms the input within the step's deadline ({@link StepDeadline}) in a fresh
+ * per-step directory ({@link StepDirectories}), uploads the output and reports the success.
  *
  * <p>The upload runs on the caller's thread only after the transform finished in time, so a
  * cancelled step never writes its output object; the directory is deleted whatever happens (a
  * thread that ignored its interrupt can no longer create files there).
  */
 final class StepExecutor {
+  private final CapabilityDescriptor declaration;
   private final StepTransformer transformer;
   private final ObjectStore store;
   private final WorkerSettings settings;
@@ -32,11 +35,13 @@ final class StepExecutor {
   private final StepDeadline deadline;
 
   StepExecutor(
+      CapabilityDescriptor declaration,
       StepTransformer transformer,
       ObjectStore store,
       WorkerSettings settings,
       StepReports reports,
       StepDeadline deadline) {
+    this.declaration = declaration;
     this.transformer = transformer;
     this.store = store;
     this.settings = settings;
@@ -48,29 +53,24 @@ final class StepExecutor {
    * Runs {@code attempt}'s step to its reported success.
    *
    * @return {@link StepOutcome#REUSED} or {@link StepOutcome#SUCCEEDED}
-   * @throws PermanentStepFailure when the step can never succeed (wrong capability, input missing,
-   *     changed or too large, the transformer's refusal, a timeout of a whole-invocation budget)
+   * @throws PermanentStepFailure when the step can never succeed (one its declaration does not
+   *     allow ({@link DeclaredStep}), input missing, changed or too large, the transformer's
+   *     refusal, a timeout of a whole-invocation budget)
    * @throws DeadlineExceededException when a partial budget ran out
    * @throws IOException on transient I/O trouble; the delivery is retried
    */
   StepOutcome execute(StepAttempt attempt) throws IOException {
     StepMessage step = attempt.step;
-    if (!transformer.capability().equals(step.capability())) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP,
-          "step for capability '"
-              + step.capability()
-              + "' sent to the '"
-              + transformer.capability()
-              + "' worker");
-    }
+    // before anything is read or reported: a step the declaration does not allow never runs
+    DeclaredStep declared = DeclaredStep.bind(declaration, step);
     OutputCheck check = OutputCheck.start(store, reports, attempt);
     Path workDirectory = StepDirectories.create(settings.tempDirectory());
     try {
       Path input = Files.createFile(workDirectory.resolve("input.tmp"));
       Path output = Files.createFile(workDirectory.resolve("output.tmp"));
       OptionalLong existing =
-          deadline.run(() -> downloadAndTransform(attempt, check, input, output), attempt);
+          deadline.run(
+              () -> downloadAndTransform(attempt, declared, check, input, output), attempt);
       if (existing.isPresent()) {
         reports.success(attempt, existing.getAsLong(), true);
         return StepOutcome.REUSED;
@@ -91,7 +91,8 @@ final class StepExecutor {
    * since the output was made from it (content-addressed, so still the right bytes).
    */
   private OptionalLong downloadAndTransform(
-      StepAttempt attempt, OutputCheck check, Path input, Path output) throws IOException {
+      StepAttempt attempt, DeclaredStep declared, OutputCheck check, Path input, Path output)
+      throws IOException {
     StepMessage step = attempt.step;
     try {
       attempt.inputBytes = download(step, input);
@@ -106,7 +107,7 @@ final class StepExecutor {
     if (existing.isPresent()) {
       return existing;
     }
-    transformer.transform(step, input, output);
+    transformer.transform(declared, input, output);
     Files.deleteIfExists(input);
     return OptionalLong.empty();
   }

@@ -1,5 +1,6 @@
 package dev.derive.worker.runtime;
 
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.MalformedMessageException;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepErrorTypes;
@@ -26,6 +27,7 @@ final class StepRunner {
   private final Clock clock;
 
   StepRunner(
+      CapabilityDescriptor declaration,
       StepTransformer transformer,
       ObjectStore store,
       StepResultPublisher publisher,
@@ -38,6 +40,7 @@ final class StepRunner {
     this.reports = reports;
     this.executor =
         new StepExecutor(
+            declaration,
             transformer,
             store,
             settings,

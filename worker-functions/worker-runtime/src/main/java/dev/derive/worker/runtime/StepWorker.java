@@ -1,5 +1,6 @@
 package dev.derive.worker.runtime;
 
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.storage.ObjectStore;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.time.Clock;
@@ -23,17 +24,20 @@ public final class StepWorker {
    * A worker logging to standard output, which halts the JVM when it can no longer be trusted
    * ({@link ProcessExit#halting()}).
    *
+   * @param declaration the capability's declaration: every step is checked against it before the
+   *     transformer sees it ({@link DeclaredStep})
    * @param transformer the capability's transformation
    * @param store where inputs are read and outputs written
    * @param publisher where step results go
    * @param settings limits and the deadline margin
    */
   public StepWorker(
+      CapabilityDescriptor declaration,
       StepTransformer transformer,
       ObjectStore store,
       StepResultPublisher publisher,
       WorkerSettings settings) {
-    this(transformer, store, publisher, settings, new StepLog(), Clock.systemUTC());
+    this(declaration, transformer, store, publisher, settings, new StepLog(), Clock.systemUTC());
   }
 
   /**
@@ -44,13 +48,22 @@ public final class StepWorker {
    * @param clock source of the {@code startedAtMillis}/{@code finishedAtMillis} timestamps
    */
   public StepWorker(
+      CapabilityDescriptor declaration,
       StepTransformer transformer,
       ObjectStore store,
       StepResultPublisher publisher,
       WorkerSettings settings,
       StepLog stepLog,
       Clock clock) {
-    this(transformer, store, publisher, settings, stepLog, clock, ProcessExit.halting());
+    this(
+        declaration,
+        transformer,
+        store,
+        publisher,
+        settings,
+        stepLog,
+        clock,
+        ProcessExit.halting());
   }
 
   /**
@@ -63,6 +76,7 @@ public final class StepWorker {
    * @param processExit what ends the process once it can no longer be trusted
    */
   public StepWorker(
+      CapabilityDescriptor declaration,
       StepTransformer transformer,
       ObjectStore store,
       StepResultPublisher publisher,
@@ -70,6 +84,7 @@ public final class StepWorker {
       StepLog stepLog,
       Clock clock,
       ProcessExit processExit) {
+    Objects.requireNonNull(declaration, "declaration");
     Objects.requireNonNull(transformer, "transformer");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(publisher, "publisher");
@@ -79,6 +94,7 @@ public final class StepWorker {
     WorkerHealth health = new WorkerHealth();
     StepRunner runner =
         new StepRunner(
+            declaration,
             transformer,
             store,
             publisher,

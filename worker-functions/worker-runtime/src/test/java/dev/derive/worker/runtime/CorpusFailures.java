@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import dev.derive.protocol.capability.CapabilityDeclarations;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
@@ -125,9 +127,12 @@ public final class CorpusFailures {
       StepTransformer transformer, List<Case> cases, Path temp) {
     InMemoryObjectStore store = new InMemoryObjectStore();
     List<StepResult> published = new ArrayList<>();
+    CapabilityDescriptor declaration =
+        CapabilityDeclarations.ofThisWorker(transformer.getClass().getClassLoader());
     StepBatchProcessor processor =
         new StepBatchProcessor(
             new StepWorker(
+                declaration,
                 transformer,
                 store,
                 published::add,
@@ -148,7 +153,7 @@ public final class CorpusFailures {
               jobId,
               0,
               1,
-              transformer.capability(),
+              declaration.name(),
               c.operations(),
               input,
               c.mediaType(),

@@ -63,12 +63,7 @@ class PinnedSourceOnMotoTest {
   private final StepTransformer upper =
       new StepTransformer() {
         @Override
-        public String capability() {
-          return "upper";
-        }
-
-        @Override
-        public void transform(StepMessage step, Path input, Path output) throws IOException {
+        public void transform(DeclaredStep step, Path input, Path output) throws IOException {
           Files.writeString(output, Files.readString(input).toUpperCase());
         }
 
@@ -157,6 +152,7 @@ class PinnedSourceOnMotoTest {
   private StepBatchProcessor processor() {
     return new StepBatchProcessor(
         new StepWorker(
+            TestDeclarations.plainText("upper"),
             upper,
             new S3ObjectStore(s3),
             new SqsStepResultPublisher(sqs, resultsQueue),

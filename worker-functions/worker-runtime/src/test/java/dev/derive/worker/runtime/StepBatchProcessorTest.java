@@ -89,12 +89,7 @@ class StepBatchProcessorTest {
   private final StepTransformer upper =
       new StepTransformer() {
         @Override
-        public String capability() {
-          return CAPABILITY;
-        }
-
-        @Override
-        public void transform(StepMessage step, Path input, Path output) throws IOException {
+        public void transform(DeclaredStep step, Path input, Path output) throws IOException {
           transforms.incrementAndGet();
           String text = Files.readString(input);
           if (text.equals("spin")) {
@@ -168,6 +163,7 @@ class StepBatchProcessorTest {
   private StepBatchProcessor processor(WorkerSettings settings) {
     return new StepBatchProcessor(
         new StepWorker(
+            TestDeclarations.plainText(CAPABILITY),
             upper,
             store,
             result -> {

@@ -2,6 +2,8 @@ package dev.derive.worker.runtime.cdi;
 
 import dev.derive.aws.AwsClients;
 import dev.derive.aws.s3.S3ObjectStore;
+import dev.derive.protocol.capability.CapabilityDeclarations;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.worker.runtime.ProcessExit;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepTransformer;
@@ -22,9 +24,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * CDI wiring every worker shares: the SDK clients, the S3 object store and the SQS step-result
  * publisher, assembled with the worker's one {@link StepTransformer} bean (each worker module
- * produces its own) into the {@link StepBatchProcessor} its handler delegates to. Settings come
- * from the worker's {@code application.properties}, which maps the environment variables of {@code
- * template.yaml}.
+ * produces its own) and its capability's declaration into the {@link StepBatchProcessor} its
+ * handler delegates to. Settings come from the worker's {@code application.properties}, which maps
+ * the environment variables of {@code template.yaml}.
  */
 @Singleton
 public class WorkerBeans {
@@ -85,15 +87,31 @@ public class WorkerBeans {
   }
 
   /**
+   * The capability this worker runs: the one declaration on its class path ({@value
+   * CapabilityDeclarations#RESOURCE}, owned by the worker module); a worker without exactly one
+   * does not start.
+   */
+  @Produces
+  @Singleton
+  CapabilityDescriptor declaration() {
+    return CapabilityDeclarations.ofThisWorker(Thread.currentThread().getContextClassLoader());
+  }
+
+  /**
    * The processor the worker's handler delegates to; it halts the JVM shortly after returning a
    * batch response once the process can no longer be trusted ({@link ProcessExit#halting()}).
    */
   @Produces
   @Singleton
   StepBatchProcessor stepBatchProcessor(
-      StepTransformer transformer, S3Client s3, SqsClient sqs, WorkerSettings settings) {
+      CapabilityDescriptor declaration,
+      StepTransformer transformer,
+      S3Client s3,
+      SqsClient sqs,
+      WorkerSettings settings) {
     return new StepBatchProcessor(
         new StepWorker(
+            declaration,
             transformer,
             new S3ObjectStore(s3),
             new SqsStepResultPublisher(sqs, settings.stepResultsQueueUrl()),

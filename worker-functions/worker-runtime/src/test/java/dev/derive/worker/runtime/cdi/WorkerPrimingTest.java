@@ -3,7 +3,7 @@ package dev.derive.worker.runtime.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.StepTransformer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +23,7 @@ class WorkerPrimingTest {
     }
 
     @Override
-    public String capability() {
-      return "recording";
-    }
-
-    @Override
-    public void transform(StepMessage step, Path input, Path output) {
+    public void transform(DeclaredStep step, Path input, Path output) {
       throw new UnsupportedOperationException("priming only probes");
     }
 
