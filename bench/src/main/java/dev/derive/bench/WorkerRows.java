@@ -184,7 +184,7 @@ public final class WorkerRows {
               "0".repeat(64),
               0,
               1,
-              OfficeTransformer.CAPABILITY,
+              "office",
               List.of(new Operation(OfficeTransformer.CONVERT, Map.of())),
               ObjectRef.of("bench", docx.getFileName().toString()),
               MediaTypes.APPLICATION_DOCX,

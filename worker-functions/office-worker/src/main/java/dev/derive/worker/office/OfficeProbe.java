@@ -1,6 +1,7 @@
 package dev.derive.worker.office;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
@@ -44,7 +45,7 @@ public final class OfficeProbe {
               "0".repeat(64),
               0,
               1,
-              OfficeTransformer.CAPABILITY,
+              CapabilityDeclarations.ofThisWorker(OfficeProbe.class.getClassLoader()).name(),
               List.of(new Operation(OfficeTransformer.CONVERT, Map.of())),
               ObjectRef.of("probe", "probe.rtf"),
               MediaTypes.APPLICATION_RTF,

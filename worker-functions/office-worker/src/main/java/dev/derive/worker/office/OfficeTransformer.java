@@ -1,9 +1,7 @@
 package dev.derive.worker.office;
 
-import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
@@ -12,7 +10,8 @@ import java.nio.file.Path;
 import java.util.OptionalInt;
 
 /**
- * The office capability: {@code convert} writes a word-processing document, spreadsheet or
+ * The office capability ({@code META-INF/derive/capability.json} declares what it reads, its one
+ * operation and its parameter): {@code convert} writes a word-processing document, spreadsheet or
  * presentation (OOXML, the binary Office formats, ODF, RTF) as PDF with LibreOffice, through the
  * worker's warm {@link OfficeProcess}. With {@code page} (the page a later step renders) it writes
  * only pages 1 to that page, which is all a page preview needs.
@@ -24,9 +23,6 @@ import java.util.OptionalInt;
  * limit, conversions past their deadline and a process that died ({@link OfficeProcess}).
  */
 public final class OfficeTransformer implements StepTransformer {
-  /** Name of the capability. */
-  public static final String CAPABILITY = "office";
-
   /** Operation writing the document as PDF. */
   public static final String CONVERT = "convert";
 
@@ -46,11 +42,6 @@ public final class OfficeTransformer implements StepTransformer {
     this.settings = settings;
   }
 
-  @Override
-  public String capability() {
-    return CAPABILITY;
-  }
-
   /** Runs {@link OfficeProbe} in {@code scratch}, starting the office process if it is not up. */
   @Override
   public void probe(Path scratch) throws IOException {
@@ -60,13 +51,12 @@ public final class OfficeTransformer implements StepTransformer {
   /**
    * {@inheritDoc}
    *
-   * @throws PermanentStepFailure {@code invalid-step} (not one {@code convert} to PDF, a bad {@code
-   *     page}), {@code password-required}, {@code corrupt-input}, {@code unsupported-input}, {@code
-   *     input-too-large}, {@code timeout}, {@code worker-failed}
+   * @throws PermanentStepFailure {@code password-required}, {@code corrupt-input}, {@code
+   *     unsupported-input}, {@code input-too-large}, {@code timeout}, {@code worker-failed}
    */
   @Override
-  public void transform(StepMessage step, Path input, Path output) throws IOException {
-    OptionalInt lastPage = lastPage(step);
+  public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+    OptionalInt lastPage = step.only().optionalInteger(PAGE);
     if (EncryptedPackage.isEncryptedOoxml(input)) {
       throw new PermanentStepFailure(
           StepErrorTypes.PASSWORD_REQUIRED,
@@ -80,34 +70,5 @@ public final class OfficeTransformer implements StepTransformer {
       throw new PermanentStepFailure(
           StepErrorTypes.UNSUPPORTED_INPUT, "LibreOffice wrote no PDF for the document");
     }
-  }
-
-  /** The step's one {@code convert} to PDF, and its {@code page} if it has one. */
-  private static OptionalInt lastPage(StepMessage step) {
-    if (step.operations().size() != 1 || !CONVERT.equals(step.operations().get(0).operation())) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP, "an office step has exactly one operation, convert");
-    }
-    if (step.outputMediaType() != null
-        && !MediaTypes.APPLICATION_PDF.equals(MediaTypes.essence(step.outputMediaType()))) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP,
-          "the office capability writes "
-              + MediaTypes.APPLICATION_PDF
-              + ", not "
-              + step.outputMediaType());
-    }
-    Operation convert = step.operations().get(0);
-    Object page = convert.params().get(PAGE);
-    if (page == null) {
-      return OptionalInt.empty();
-    }
-    if (!(page instanceof Number number)
-        || number.doubleValue() != number.intValue()
-        || number.intValue() < 1) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INVALID_STEP, "page must be a whole number of at least 1, got " + page);
-    }
-    return OptionalInt.of(number.intValue());
   }
 }

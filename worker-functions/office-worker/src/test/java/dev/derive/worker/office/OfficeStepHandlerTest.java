@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.worker.runtime.lambda.WorkerStepHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -19,10 +20,11 @@ import org.junit.jupiter.api.Test;
 class OfficeStepHandlerTest {
   @Inject WorkerStepHandler handler;
   @Inject OfficeTransformer transformer;
+  @Inject CapabilityDescriptor declaration;
 
   @Test
   void theArtifactServesTheOfficeCapability() {
-    assertThat(transformer.capability()).isEqualTo("office");
+    assertThat(declaration.name()).isEqualTo("office");
   }
 
   @Test

@@ -4,21 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.MediaTypes;
-import dev.derive.protocol.message.ObjectRef;
-import dev.derive.protocol.message.Operation;
-import dev.derive.protocol.message.StepMessage;
-import dev.derive.worker.runtime.PermanentStepFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The office capability's own rules, and its probe. Steps it refuses never reach LibreOffice: they
- * run against an office process whose installation does not exist, which would fail otherwise.
+ * The probe, and what a machine without LibreOffice is told. (Which steps the capability takes is
+ * its declaration's, checked by {@link DeclarationContractTest}.)
  */
 class OfficeTransformerTest {
   @TempDir Path dir;
@@ -53,75 +48,5 @@ class OfficeTransformerTest {
         .hasMessageContaining("LibreOffice is not installed at /nonexistent/libreoffice")
         .hasMessageContaining(
             "apt-get install -y --no-install-recommends libreoffice-writer libreoffice-calc");
-  }
-
-  @Test
-  void aStepOfTwoOperationsIsInvalid() {
-    StepMessage step =
-        withOperations(
-            List.of(
-                new Operation(OfficeTransformer.CONVERT, Map.of()),
-                new Operation(OfficeTransformer.CONVERT, Map.of())),
-            MediaTypes.APPLICATION_PDF);
-
-    assertInvalid(step, "exactly one operation, convert");
-  }
-
-  @Test
-  void anOperationOtherThanConvertIsInvalid() {
-    assertInvalid(
-        withOperations(List.of(new Operation("render", Map.of())), MediaTypes.APPLICATION_PDF),
-        "exactly one operation, convert");
-  }
-
-  @Test
-  void anOutputOtherThanPdfIsInvalid() {
-    assertInvalid(
-        withOperations(
-            List.of(new Operation(OfficeTransformer.CONVERT, Map.of())), MediaTypes.IMAGE_PNG),
-        "writes application/pdf, not image/png");
-  }
-
-  @Test
-  void aPageBelowOneIsInvalid() {
-    assertInvalid(
-        TestOffice.step(MediaTypes.APPLICATION_DOCX, Map.of("page", 0)),
-        "page must be a whole number of at least 1, got 0");
-  }
-
-  @Test
-  void aPageThatIsNotAWholeNumberIsInvalid() {
-    assertInvalid(
-        TestOffice.step(MediaTypes.APPLICATION_DOCX, Map.of("page", 1.5)),
-        "page must be a whole number of at least 1, got 1.5");
-  }
-
-  private void assertInvalid(StepMessage step, String detail) {
-    assertThatThrownBy(
-            () ->
-                withoutOffice.transform(
-                    step,
-                    Files.writeString(dir.resolve("in.docx"), "not read"),
-                    Files.createFile(dir.resolve("out.pdf"))))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            failure -> {
-              assertThat(failure.type()).isEqualTo("invalid-step");
-              assertThat(failure.detail()).contains(detail);
-            });
-  }
-
-  private static StepMessage withOperations(List<Operation> operations, String output) {
-    return new StepMessage(
-        "e".repeat(64),
-        0,
-        1,
-        OfficeTransformer.CAPABILITY,
-        operations,
-        ObjectRef.of("source", "in"),
-        MediaTypes.APPLICATION_DOCX,
-        ObjectRef.of("derivatives", "out"),
-        output,
-        "test");
   }
 }

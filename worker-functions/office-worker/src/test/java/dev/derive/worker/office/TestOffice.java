@@ -58,7 +58,7 @@ final class TestOffice {
         "f".repeat(64),
         0,
         1,
-        OfficeTransformer.CAPABILITY,
+        "office",
         List.of(new Operation(OfficeTransformer.CONVERT, params)),
         ObjectRef.of("source", "in"),
         mediaType,
