@@ -1,11 +1,14 @@
 package dev.derive.coordinator.api;
 
+import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.LocalAws;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.MotoServerEndpoint;
 import dev.derive.infra.endpoint.SdkSystemProperties;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -27,32 +30,27 @@ public class LocalCloudResource implements QuarkusTestResourceLifecycleManager {
   public Map<String, String> start() {
     endpoint = MotoServerEndpoint.start(Path.of("target", "moto", "moto.log"));
     SdkSystemProperties.set(endpoint);
-    String queueUrl;
-    String pdfQueueUrl;
-    String textQueueUrl;
-    String markupQueueUrl;
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("JOBS_TABLE", JOBS_TABLE);
+    environment.put("SOURCE_BUCKET", SOURCE_BUCKET);
+    environment.put("DERIVATIVES_BUCKET", DERIVATIVES_BUCKET);
+    environment.put("DERIVE_S3_PATH_STYLE", "true");
+    environment.put("MAX_SOURCE_BYTES", "1000000");
+    environment.put("MAX_REQUEST_BYTES", "4096");
     try (S3Client s3 = AwsClients.s3(endpoint);
         DynamoDbClient dynamoDb = AwsClients.dynamoDb(endpoint);
         SqsClient sqs = AwsClients.sqs(endpoint)) {
       s3.createBucket(b -> b.bucket(SOURCE_BUCKET));
       s3.createBucket(b -> b.bucket(DERIVATIVES_BUCKET));
       LocalAws.createJobsTable(dynamoDb, JOBS_TABLE);
-      queueUrl = sqs.createQueue(b -> b.queueName("image")).queueUrl();
-      pdfQueueUrl = sqs.createQueue(b -> b.queueName("pdf")).queueUrl();
-      textQueueUrl = sqs.createQueue(b -> b.queueName("text")).queueUrl();
-      markupQueueUrl = sqs.createQueue(b -> b.queueName("markup")).queueUrl();
+      // a queue for every declared capability, as the template deploys them all
+      for (CapabilityDescriptor capability : Declarations.ALL) {
+        environment.put(
+            capability.queueUrlVariable(),
+            sqs.createQueue(b -> b.queueName(capability.name())).queueUrl());
+      }
     }
-    return Map.of(
-        "JOBS_TABLE", JOBS_TABLE,
-        "SOURCE_BUCKET", SOURCE_BUCKET,
-        "DERIVATIVES_BUCKET", DERIVATIVES_BUCKET,
-        "IMAGE_QUEUE_URL", queueUrl,
-        "PDF_QUEUE_URL", pdfQueueUrl,
-        "TEXT_QUEUE_URL", textQueueUrl,
-        "MARKUP_QUEUE_URL", markupQueueUrl,
-        "DERIVE_S3_PATH_STYLE", "true",
-        "MAX_SOURCE_BYTES", "1000000",
-        "MAX_REQUEST_BYTES", "4096");
+    return environment;
   }
 
   @Override

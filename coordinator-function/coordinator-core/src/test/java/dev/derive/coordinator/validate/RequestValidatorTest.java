@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.coordinator.Declarations;
+import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -226,7 +227,8 @@ class RequestValidatorTest {
         Arguments.of(
             (Consumer<ObjectNode>)
                 b -> withSteps(b, "[{\"capability\":\"video\",\"operation\":\"x\"}]"),
-            "/steps/0/capability: unsupported value 'video'; allowed: [image, markup, pdf, text]"));
+            "/steps/0/capability: unsupported value 'video'; allowed: "
+                + Declarations.ALL.stream().map(CapabilityDescriptor::name).sorted().toList()));
   }
 
   /** The wording of the schema's violations: specific, with the schema's own numbers and names. */
