@@ -11,9 +11,14 @@
 # What each purpose needs: "<command or dpkg:package>|<Debian packages>|<why>[|lean]", one per
 # line; "lean" installs those packages without their recommended ones.
 derive_needs() {
+  # Both build the FFmpeg layer of each architecture (worker-functions/ffmpeg/src/build/layer.sh),
+  # whose stand-in libraries are linked with that architecture's GNU as and ld.
+  echo "aarch64-linux-gnu-ld|binutils-aarch64-linux-gnu|the arm64 FFmpeg layer (worker-functions/ffmpeg)|lean"
+  echo "x86_64-linux-gnu-ld|binutils-x86-64-linux-gnu|the x86_64 FFmpeg layer (worker-functions/ffmpeg)|lean"
   case "$1" in
     up) derive_office_needs ;;
     test)
+      echo "heif-convert|libheif-examples|HeicCorpusTest's reference decoder (libheif with libde265)|lean"
       echo "chromium|chromium|the console's browser tests (ConsoleEndToEndTest)"
       echo "chromedriver|chromium-driver|the console's browser tests (ConsoleEndToEndTest)"
       derive_office_needs

@@ -134,8 +134,9 @@ public final class BenchMain {
     }
     try {
       if (scale.includes("workers")) {
-        new WorkerRows(scale, results, tools, work.resolve("scratch"))
-            .run(photo12, photo24, pdf, markdown, docx);
+        WorkerRows workers = new WorkerRows(scale, results, tools, work.resolve("scratch"));
+        workers.run(photo12, photo24, pdf, markdown, docx);
+        new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
       }
     } catch (Exception | LinkageError e) {
       failures.add("worker rows: " + e);

@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The native tools the worker rows are compared with — {@code vipsthumbnail} (Debian {@code
- * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}) and {@code soffice}
- * ({@code libreoffice-writer}) — installed with {@code apt-get} when missing and the bench runs as
- * root. A tool that cannot be had is reported, and its rows are left unmeasured.
+ * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}), {@code soffice}
+ * ({@code libreoffice-writer}) and {@code heif-enc} ({@code libheif-examples}, which makes the HEIC
+ * row's input) — installed with {@code apt-get} when missing and the bench runs as root. A tool
+ * that cannot be had is reported, and its rows are left unmeasured.
  */
 public final class NativeTools {
   /** Tool to the Debian package that provides it. */
@@ -28,7 +29,9 @@ public final class NativeTools {
           "pdftotext",
           "poppler-utils",
           "soffice",
-          "libreoffice-writer");
+          "libreoffice-writer",
+          "heif-enc",
+          "libheif-examples");
 
   private final Map<String, Path> found = new LinkedHashMap<>();
   private String problem;
@@ -79,12 +82,17 @@ public final class NativeTools {
   }
 
   /**
-   * Runs {@code command} and waits for it.
+   * Runs {@code command} and waits for it, in the environment this JVM started with: sharp's
+   * libvips, loaded in this process for the worker rows, sets {@code VIPSHOME=/target} (its build
+   * prefix) in the process's own environment, and Debian's {@code vipsthumbnail} inheriting it
+   * finds none of its loadable modules (HEIF among them).
    *
    * @throws IOException if it cannot start, or exits non-zero (with its output)
    */
   public static void run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().remove("VIPSHOME");
+    Process process = builder.start();
     byte[] output = process.getInputStream().readAllBytes();
     if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
       throw new IOException(command + " failed: " + new String(output).strip());

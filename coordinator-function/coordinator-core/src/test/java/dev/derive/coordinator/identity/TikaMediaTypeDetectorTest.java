@@ -99,6 +99,26 @@ class TikaMediaTypeDetectorTest {
   }
 
   /**
+   * iPhone, Android and camera HEIC: image/heic by their first brand, image/heif for mif1 first.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "heic/arrow.heic, image/heic",
+    "heic/xiaomi.heic, image/heic",
+    "heic/with-alpha-512x512.heic, image/heic",
+    "heic/TestHDR.heic, image/heic",
+    "heic/spatial_photo.heic, image/heic",
+    "heic/sample_MP.heic, image/heic",
+    "heic/truncated.heic, image/heic",
+  })
+  void detectsEveryHeicAsAHeifTheImageCapabilityReads(String sample, String expected)
+      throws IOException {
+    Path file = samples().resolve(sample);
+
+    assertThat(detector.detect(prefix(file), "upload.bin")).hasValue(expected);
+  }
+
+  /**
    * A password-protected Office document is an OLE2 container holding the encrypted package: Tika's
    * {@code x-tika-ooxml-protected}, whatever its name says, so the request can end as {@code
    * password-required} instead of an unsupported type.

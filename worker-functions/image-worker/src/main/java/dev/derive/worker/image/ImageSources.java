@@ -11,21 +11,46 @@ import java.nio.file.Path;
  * declared media type, and opens it: {@link VipsSource} (libvips) or {@link SourceImage} (ImageIO).
  */
 final class ImageSources {
+  /**
+   * The setting that turns HEIC input off ({@code off}): system property, else environment variable
+   * {@value #HEIC_ENVIRONMENT} (template parameter {@code HeicInput}; docs/heic-and-video.md).
+   */
+  static final String HEIC_PROPERTY = "derive.image.heic";
+
+  /** The environment variable of {@link #HEIC_PROPERTY}. */
+  static final String HEIC_ENVIRONMENT = "DERIVE_HEIC_INPUT";
+
   private ImageSources() {}
 
+  /** Whether HEVC-coded HEIF (HEIC) is read here, or refused as {@code unsupported-input}. */
+  static boolean heicEnabled() {
+    String setting = System.getProperty(HEIC_PROPERTY, System.getenv(HEIC_ENVIRONMENT));
+    return setting == null || !setting.strip().equalsIgnoreCase("off");
+  }
+
   /**
-   * Opens {@code input} with the decoder its first bytes call for: libvips ({@link VipsSource}) for
-   * HEIF/AVIF (which ImageIO cannot read), 8-bit JPEG, Huffman or arithmetic (shrink-on-load in the
-   * DCT domain, about five times faster; ImageIO refuses arithmetic coding) and CMYK TIFF (so
-   * untagged CMYK is converted the same way in JPEG and TIFF, with libvips' CMYK profile, as sharp
-   * does) and WebP (libwebp; ImageIO's reader gets lossy colours wrong); ImageIO ({@link
-   * SourceImage}) for the rest (PNG, GIF, BMP, TIFF, lossless and 12-bit JPEG, WebP without
-   * libvips), after the structural checks ImageIO skips (a PNG's signature and header CRC, a BMP's
-   * RLE).
+   * Opens {@code input} with the decoder its first bytes call for: FFmpeg ({@link HeicSource}) for
+   * HEVC-coded HEIF (HEIC), libvips ({@link VipsSource}) for AVIF and other HEIF (which ImageIO
+   * cannot read), 8-bit JPEG, Huffman or arithmetic (shrink-on-load in the DCT domain, about five
+   * times faster; ImageIO refuses arithmetic coding) and CMYK TIFF (so untagged CMYK is converted
+   * the same way in JPEG and TIFF, with libvips' CMYK profile, as sharp does) and WebP (libwebp;
+   * ImageIO's reader gets lossy colours wrong); ImageIO ({@link SourceImage}) for the rest (PNG,
+   * GIF, BMP, TIFF, lossless and 12-bit JPEG, WebP without libvips), after the structural checks
+   * ImageIO skips (a PNG's signature and header CRC, a BMP's RLE).
    */
   static ImageSource open(Path input, long maxPixels, int page) throws IOException {
     Sniffer.Heif heif = Sniffer.heif(input);
     if (heif != null) {
+      if (VipsSource.hevcBrands(heif)) {
+        if (!heicEnabled()) {
+          throw new PermanentStepFailure(
+              StepErrorTypes.UNSUPPORTED_INPUT, VipsSource.HEVC_UNSUPPORTED);
+        }
+        HeicSource heic = HeicSource.open(input, heif, maxPixels, page);
+        if (heic != null) {
+          return heic;
+        }
+      }
       return VipsSource.heif(input, heif, maxPixels, page);
     }
     Sniffer.JpegFrame frame = Sniffer.jpegFrame(input);

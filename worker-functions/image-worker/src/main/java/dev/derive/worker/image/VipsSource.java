@@ -36,12 +36,17 @@ final class VipsSource implements ImageSource {
   private static final Set<String> HEVC_BRANDS =
       Set.of("heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs");
 
-  /** What a user reads when the source is HEVC-coded HEIF. */
+  /** What a user reads when the source is HEVC-coded HEIF and this deployment turned HEIC off. */
   static final String HEVC_UNSUPPORTED =
-      "HEIC images (HEIF with HEVC-coded pictures, the iPhone camera's default) are not"
-          + " supported: HEVC decoding is patent-encumbered and not part of Derive's image"
-          + " decoder, which reads AVIF (AV1-coded HEIF). Convert the photo to JPEG or AVIF first"
-          + " (on an iPhone: Settings > Camera > Formats > Most Compatible).";
+      "HEIC images (HEIF with HEVC-coded pictures, the iPhone camera's default) are turned off in"
+          + " this deployment, which reads AVIF (AV1-coded HEIF). Convert the photo to JPEG or AVIF"
+          + " first (on an iPhone: Settings > Camera > Formats > Most Compatible).";
+
+  /** Whether the file's brands say HEVC-coded HEIF (HEIC) and not AVIF. */
+  static boolean hevcBrands(Sniffer.Heif structure) {
+    boolean avif = structure.brands().contains("avif") || structure.brands().contains("avis");
+    return !avif && structure.brands().stream().anyMatch(HEVC_BRANDS::contains);
+  }
 
   private final Vips vips;
   private final Path file;

@@ -75,6 +75,36 @@ public final class FunctionCode {
    * @throws FunctionStartException if an entry would land outside {@code root}
    */
   static void extract(Path zipFile, Path root) throws IOException {
+    extractEntries(zipFile, root);
+    keepExecutableBits(zipFile, root);
+  }
+
+  /**
+   * Sets the executable bits of the files whose zip entries carry them (Unix mode in the external
+   * attributes), as Lambda does when it extracts a package or layer: the FFmpeg layer's {@code
+   * ffmpeg} must stay runnable.
+   */
+  private static void keepExecutableBits(Path zipFile, Path root) throws IOException {
+    try (java.nio.file.FileSystem zip =
+            java.nio.file.FileSystems.newFileSystem(
+                zipFile, java.util.Map.of("enablePosixFileAttributes", "true"));
+        Stream<Path> entries = Files.walk(zip.getPath("/"))) {
+      for (Path entry : entries.filter(Files::isRegularFile).toList()) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions =
+            Files.readAttributes(entry, java.nio.file.attribute.PosixFileAttributes.class)
+                .permissions();
+        if (permissions != null
+            && permissions.contains(java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE)) {
+          Path target = root.resolve(entry.toString().substring(1)).normalize();
+          if (target.startsWith(root) && Files.isRegularFile(target)) {
+            target.toFile().setExecutable(true, false);
+          }
+        }
+      }
+    }
+  }
+
+  private static void extractEntries(Path zipFile, Path root) throws IOException {
     try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(zipFile))) {
       ZipEntry entry;
       while ((entry = zip.getNextEntry()) != null) {

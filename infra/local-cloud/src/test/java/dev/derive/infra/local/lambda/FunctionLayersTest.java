@@ -49,6 +49,31 @@ class FunctionLayersTest {
     assertThat(opt.resolve("lib/x")).hasContent("v2");
   }
 
+  /** The FFmpeg layer's executables stay runnable, as Lambda keeps a zip entry's Unix mode. */
+  @Test
+  void anEntrysExecutableBitIsKeptAndAPlainFileStaysPlain() throws IOException {
+    Path zip = dir.resolve("tools.zip");
+    try (java.nio.file.FileSystem fs =
+        java.nio.file.FileSystems.newFileSystem(
+            zip, java.util.Map.of("create", "true", "enablePosixFileAttributes", "true"))) {
+      Files.createDirectories(fs.getPath("/ffmpeg"));
+      Files.writeString(fs.getPath("/ffmpeg/ffmpeg"), "#!/bin/sh\necho ran\n");
+      Files.setPosixFilePermissions(
+          fs.getPath("/ffmpeg/ffmpeg"),
+          java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      Files.writeString(fs.getPath("/ffmpeg/NOTICE"), "text");
+      Files.setPosixFilePermissions(
+          fs.getPath("/ffmpeg/NOTICE"),
+          java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
+    Path opt =
+        FunctionLayers.opt("Fn", List.of(new LayerDefinition("Tools", zip)), dir.resolve("opt"));
+
+    assertThat(Files.isExecutable(opt.resolve("ffmpeg/ffmpeg"))).isTrue();
+    assertThat(Files.isExecutable(opt.resolve("ffmpeg/NOTICE"))).isFalse();
+  }
+
   @Test
   void withoutLayersTheFolderIsEmptyAsOptIsOnLambda() {
     Path opt = FunctionLayers.opt("Fn", List.of(), dir.resolve("opt"));
