@@ -20,7 +20,9 @@ import java.util.OptionalInt;
  * password-required} ({@link EncryptedPackage}), a ZIP package over its inflation budget {@code
  * input-too-large} and a broken one {@code corrupt-input} ({@link PackageBudget}). LibreOffice then
  * reports other protected documents (ODF, binary Office), unreadable ones, documents over the page
- * limit, conversions past their deadline and a process that died ({@link OfficeProcess}).
+ * limit, conversions past their deadline and a process that died ({@link OfficeProcess}). A
+ * PowerPoint 97–2003 file LibreOffice cannot open is converted once more if it has the persist
+ * directory defect {@link PowerPointPersistRepair} mends.
  */
 public final class OfficeTransformer implements StepTransformer {
   /** Operation writing the document as PDF. */
@@ -65,7 +67,20 @@ public final class OfficeTransformer implements StepTransformer {
     if (PackageBudget.isPackage(input)) {
       PackageBudget.check(input, settings.maxInflatedBytes());
     }
-    office.convert(input, output, lastPage);
+    try {
+      office.convert(input, output, lastPage);
+    } catch (PermanentStepFailure failure) {
+      Path repaired = input.resolveSibling(input.getFileName() + ".repaired");
+      if (!failure.type().equals(StepErrorTypes.CORRUPT_INPUT)
+          || !PowerPointPersistRepair.repair(input, repaired)) {
+        throw failure;
+      }
+      try {
+        office.convert(repaired, output, lastPage);
+      } finally {
+        Files.deleteIfExists(repaired);
+      }
+    }
     if (Files.size(output) == 0) {
       throw new PermanentStepFailure(
           StepErrorTypes.UNSUPPORTED_INPUT, "LibreOffice wrote no PDF for the document");
