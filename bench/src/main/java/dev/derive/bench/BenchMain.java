@@ -114,7 +114,7 @@ public final class BenchMain {
             : inputs.photo("photo-24mp.jpg", 6000, 4000, 24);
     Path markdown = inputs.markdown("document.md", scale.smoke() ? 1 : 8, 1);
     Path pdf = inputs.pdfFrom(markdown, "document.pdf");
-    Path docx = inputs.docx("document.docx", scale.smoke() ? 2 : 20, 1);
+    Path docx = inputs.docx("document.docx", Inputs.documentPages(scale), 1);
     if (scale.smoke()) {
       results.note("smoke run: tiny inputs and few repetitions; the numbers mean nothing");
     }
@@ -147,7 +147,7 @@ public final class BenchMain {
     if (!inProcessOnly && cloudRows) {
       try {
         new CloudRows(root, endpoint, scale, results, properties, work, tools)
-            .run(photo12, photo24, pdf, markdown);
+            .run(photo12, photo24, pdf, markdown, docx);
       } catch (Exception | LinkageError e) {
         failures.add("local cloud rows: " + e);
         e.printStackTrace();

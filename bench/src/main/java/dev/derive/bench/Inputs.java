@@ -150,6 +150,11 @@ public final class Inputs {
     return file;
   }
 
+  /** Pages of the office rows' DOCX: 20, or 2 in a smoke run. */
+  public static int documentPages(Scale scale) {
+    return scale.smoke() ? 2 : 20;
+  }
+
   /**
    * A DOCX of {@code pages} pages of generated text, each second page with a photo-like JPEG of
    * 1200 × 800 pixels shown 6 × 4 inches (one picture file per four pages, as documents reuse a
