@@ -16,7 +16,7 @@ public class ObjectChangedException extends RuntimeException {
    * @param cause the store's answer, kept for logs
    */
   public ObjectChangedException(ObjectRef ref, String expectedEtag, Throwable cause) {
-    super(ref + " no longer has ETag " + expectedEtag, cause);
+    super(ObjectNames.forUsers(ref) + " no longer has ETag " + expectedEtag, cause);
     this.ref = ref;
     this.expectedEtag = expectedEtag;
   }

@@ -1,8 +1,9 @@
 package dev.derive.storage;
 
 /**
- * What one ranged GET tells about an object: its metadata and its first bytes; or, for a
- * conditional request whose entity tag matched, only that the object is unchanged.
+ * What reading an object's start tells: its metadata and its first bytes; or, when the entity tag
+ * the caller knew still matches, only that the object is unchanged (with the metadata of the HEAD
+ * that said so, its version id among it).
  *
  * @param metadata size (the whole object's, in bytes; -1 when unchanged: the caller knows it
  *     already), ETag and version id
@@ -20,6 +21,11 @@ public record ObjectStart(ObjectMetadata metadata, byte[] firstBytes, boolean un
 
   /** An object that still has the entity tag {@code etag}. */
   public static ObjectStart unchanged(String etag, String versionId) {
-    return new ObjectStart(new ObjectMetadata(-1, etag, versionId), new byte[0], true);
+    return unchanged(new ObjectMetadata(-1, etag, versionId));
+  }
+
+  /** An object that still has the entity tag its {@code head} gives, with what the HEAD told. */
+  public static ObjectStart unchanged(ObjectMetadata head) {
+    return new ObjectStart(head, new byte[0], true);
   }
 }

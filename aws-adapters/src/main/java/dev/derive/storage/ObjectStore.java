@@ -38,16 +38,16 @@ public interface ObjectStore {
   }
 
   /**
-   * Reads an object's metadata and its first bytes in one request (an HTTP range request, RFC 9110
-   * section 14): what a HEAD and a ranged GET would tell, for one round trip; or, given the entity
-   * tag it had, only whether it still has it.
+   * Reads an object's metadata, its SHA-256 checksum included ({@link ObjectMetadata#sha256}), and
+   * its first bytes: a HEAD, then a ranged GET (RFC 9110 section 14) of the very version the HEAD
+   * described; or, given the entity tag it had, only whether it still has it.
    *
    * @param ref the object; its version id, when set, names the version to read
    * @param maxBytes how many bytes at most to read
    * @param ifNoneMatch an entity tag the caller already knows the object by, or {@code null}: when
-   *     the object still has it, the answer is {@link ObjectStart#unchanged} and carries no bytes
-   *     (what {@code If-None-Match} would tell, RFC 9110 section 13.1.2; one round trip, a second
-   *     only when the object changed)
+   *     the object still has it, the answer is {@link ObjectStart#unchanged} with the HEAD's
+   *     metadata and no bytes (what {@code If-None-Match} would tell, RFC 9110 section 13.1.2; one
+   *     round trip, a second only when the object changed)
    * @return the metadata (with the whole object's size) and up to {@code maxBytes} bytes, or empty
    *     when no such object (or version, or bucket) exists
    * @throws ObjectStoreException on any other failure (access denied, throttling, network)
@@ -93,4 +93,24 @@ public interface ObjectStore {
    */
   PresignedUpload presignPut(
       String bucket, String key, String contentType, long contentLength, Duration lifetime);
+
+  /**
+   * {@link #presignPut(String, String, String, long, Duration)} that also signs the body's SHA-256,
+   * so the store refuses any other bytes and keeps the checksum ({@link ObjectMetadata#sha256}).
+   *
+   * @param sha256 the base64 SHA-256 of the body the client will send, or {@code null} for none
+   * @throws UnsupportedOperationException from a store that cannot sign a checksum
+   */
+  default PresignedUpload presignPut(
+      String bucket,
+      String key,
+      String contentType,
+      long contentLength,
+      String sha256,
+      Duration lifetime) {
+    if (sha256 != null) {
+      throw new UnsupportedOperationException("this store signs no checksum");
+    }
+    return presignPut(bucket, key, contentType, contentLength, lifetime);
+  }
 }

@@ -9,6 +9,6 @@ public class ObjectTooLargeException extends RuntimeException {
    * @param maxBytes the limit in bytes that it exceeds
    */
   public ObjectTooLargeException(ObjectRef ref, long maxBytes) {
-    super(ref + " is larger than the limit of " + maxBytes + " bytes");
+    super(ObjectNames.forUsers(ref) + " is larger than the limit of " + maxBytes + " bytes");
   }
 }

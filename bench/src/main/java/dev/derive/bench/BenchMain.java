@@ -134,7 +134,8 @@ public final class BenchMain {
     }
     try {
       if (scale.includes("workers")) {
-        WorkerRows workers = new WorkerRows(scale, results, tools, work.resolve("scratch"));
+        WorkerRows workers =
+            new WorkerRows(scale, results, tools, work.resolve("scratch"), install);
         workers.run(photo12, photo24, pdf, markdown, docx);
         new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
       }

@@ -45,6 +45,7 @@ public final class WorkerRows {
   private final Results results;
   private final NativeTools tools;
   private final Path scratch;
+  private final boolean install;
 
   /**
    * The declarations of the worker modules on the bench's class path, as the coordinator reads
@@ -65,21 +66,26 @@ public final class WorkerRows {
   /**
    * @param tools the native anchors
    * @param scratch a folder for outputs
+   * @param install whether a missing anchor library (sharp) may be installed with npm
    */
-  public WorkerRows(Scale scale, Results results, NativeTools tools, Path scratch)
+  public WorkerRows(Scale scale, Results results, NativeTools tools, Path scratch, boolean install)
       throws IOException {
     this.scale = scale;
     this.results = results;
     this.tools = tools;
     this.scratch = Files.createDirectories(scratch);
+    this.install = install;
   }
 
   /**
-   * Measures {@code thumbnail_12mp}, {@code thumbnail_24mp}, {@code pdf_page}, {@code text_pdf},
-   * {@code markup_pdf} and {@code office_pdf}.
+   * Measures {@code thumbnail_12mp}, {@code thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code
+   * smartcrop_vs_sharp}, {@code thumbnail_24mp}, {@code pdf_page}, {@code text_pdf}, {@code
+   * markup_pdf} and {@code office_pdf}.
    */
   public void run(Path photo12, Path photo24, Path pdf, Path markdown, Path docx) throws Exception {
     thumbnail("thumbnail_12mp", photo12);
+    thumbnailVsSharp(photo12);
+    smartCrop(photo12);
     thumbnail("thumbnail_24mp", photo24);
 
     ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
@@ -229,6 +235,99 @@ public final class WorkerRows {
     }
   }
 
+  /**
+   * {@code thumbnail_12mp_vs_sharp}: Derive's in-process thumbnail and a warm sharp's ({@link
+   * SharpAnchor}) of the same photo, timed interleaved (one of each per run, so load falls on both
+   * alike).
+   */
+  private void thumbnailVsSharp(Path photo) throws Exception {
+    vsSharp(
+        "thumbnail_12mp_vs_sharp",
+        photo,
+        thumbnailTarget(),
+        "thumbnail",
+        "sharp(f).rotate().resize(256, 256, {fit: 'inside'}).jpeg({quality: 85})",
+        "ImageTransformer → 256 px JPEG q85");
+  }
+
+  /**
+   * {@code smartcrop}: a 256 x 256 cover crop with gravity smart (libvips attention) against {@code
+   * vipsthumbnail --smartcrop attention}, and {@code smartcrop_vs_sharp} against sharp's {@code
+   * position: attention}.
+   */
+  private void smartCrop(Path photo) throws Exception {
+    ObjectNode target = thumbnailTarget().put("fit", "cover").put("gravity", "smart");
+    Stats ours = compute(photo, MediaTypes.IMAGE_JPEG, target);
+    Optional<Path> vips = tools.tool("vipsthumbnail");
+    if (vips.isEmpty()) {
+      results.add(
+          Row.unmeasured(
+              "smartcrop", "ms", "vipsthumbnail", 1.0, tools.whyMissing("vipsthumbnail")));
+    } else {
+      Path out = scratch.resolve("vipsthumbnail-smartcrop.jpg");
+      Stats anchor =
+          Timer.time(
+              scale.workerWarmups(),
+              scale.workerRuns(),
+              run ->
+                  NativeTools.run(
+                      List.of(
+                          vips.get().toString(),
+                          photo.toString(),
+                          "--size",
+                          "256x256",
+                          "--smartcrop",
+                          "attention",
+                          "-o",
+                          out + "[Q=85,strip]")));
+      results.add(
+          new Row(
+              "smartcrop",
+              ours.median(),
+              "ms",
+              "vipsthumbnail --size 256x256 --smartcrop attention (Q=85, strip)",
+              anchor.median(),
+              1.0,
+              "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85, median of "
+                  + ours.count()));
+    }
+    vsSharp(
+        "smartcrop_vs_sharp",
+        photo,
+        target,
+        "smartcrop",
+        "sharp(f).rotate().resize(256, 256, {fit: 'cover', position: sharp.strategy.attention})"
+            + ".jpeg({quality: 85})",
+        "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85");
+  }
+
+  /** One of Derive's image rows against a warm sharp doing the same, interleaved run by run. */
+  private void vsSharp(
+      String id, Path photo, ObjectNode target, String sharpMode, String sharpCall, String ours)
+      throws Exception {
+    Timer.Action derive = action(photo, MediaTypes.IMAGE_JPEG, target);
+    try (SharpAnchor sharp = SharpAnchor.start(scratch, install)) {
+      Path out = scratch.resolve("sharp-" + sharpMode + ".jpg");
+      List<Stats> both =
+          Timer.interleaved(
+              scale.workerWarmups(),
+              scale.workerRuns(),
+              derive,
+              run -> sharp.run(sharpMode, photo, out));
+      results.add(
+          new Row(
+              id,
+              both.get(0).median(),
+              "ms",
+              sharp.describe() + ": " + sharpCall,
+              both.get(1).median(),
+              1.0,
+              ours + ", interleaved with sharp, median of " + both.get(0).count()));
+    } catch (IOException e) {
+      results.add(Row.unmeasured(id, "ms", "sharp " + SharpAnchor.VERSION, 1.0, e.getMessage()));
+    }
+  }
+
   private void thumbnail(String id, Path photo) throws Exception {
     Stats ours = compute(photo, MediaTypes.IMAGE_JPEG, thumbnailTarget());
     Optional<Path> vips = tools.tool("vipsthumbnail");
@@ -280,6 +379,14 @@ public final class WorkerRows {
    * through local files), as the planner plans it.
    */
   public Stats compute(Path input, String mediaType, ObjectNode target) throws Exception {
+    return Timer.time(scale.workerWarmups(), scale.workerRuns(), action(input, mediaType, target));
+  }
+
+  /**
+   * The whole plan from {@code input} to {@code target} as one timed action (each step's transform,
+   * chained through local files), bound to its declarations before anything is timed.
+   */
+  Timer.Action action(Path input, String mediaType, ObjectNode target) throws Exception {
     ObjectNode body = JSON.createObjectNode();
     body.putObject("source").put("key", "bench/" + input.getFileName());
     body.set("target", target);
@@ -322,19 +429,16 @@ public final class WorkerRows {
                   .orElseThrow(),
               step));
     }
-    return Timer.time(
-        scale.workerWarmups(),
-        scale.workerRuns(),
-        run -> {
-          Path current = input;
-          for (DeclaredStep declared : bound) {
-            StepMessage step = declared.message();
-            Path output = scratch.resolve("step-" + step.stepIndex() + "." + step.capability());
-            Files.deleteIfExists(output);
-            Files.createFile(output);
-            transformers.get(step.capability()).transform(declared, current, output);
-            current = output;
-          }
-        });
+    return run -> {
+      Path current = input;
+      for (DeclaredStep declared : bound) {
+        StepMessage step = declared.message();
+        Path output = scratch.resolve("step-" + step.stepIndex() + "." + step.capability());
+        Files.deleteIfExists(output);
+        Files.createFile(output);
+        transformers.get(step.capability()).transform(declared, current, output);
+        current = output;
+      }
+    };
   }
 }

@@ -25,6 +25,7 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -35,9 +36,9 @@ import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequ
 import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
 
 /**
- * The {@link ObjectStore} on Amazon S3: HeadObject, ranged and conditional GetObject, GetObject
- * streamed to a file (with {@code If-Match} when an ETag is pinned), PutObject from a file, and
- * SigV4 presigning.
+ * The {@link ObjectStore} on Amazon S3: HeadObject (with the object's checksum), ranged and
+ * conditional GetObject, GetObject streamed to a file (with {@code If-Match} when an ETag is
+ * pinned), PutObject from a file, and SigV4 presigning (of a PUT with its SHA-256 when given).
  *
  * <p>What counts as missing ({@link #isMissing}): NoSuchKey, NoSuchBucket, any 404 (a HEAD has no
  * body, so S3 answers it without an error code), and a 400 when a version id was given (S3's answer
@@ -48,7 +49,6 @@ public final class S3ObjectStore implements ObjectStore {
   private static final int HTTP_BAD_REQUEST = 400;
   private static final int HTTP_NOT_FOUND = 404;
   private static final int HTTP_PRECONDITION_FAILED = 412;
-  private static final int HTTP_RANGE_NOT_SATISFIABLE = 416;
 
   private final S3Client s3;
   private final S3Presigner presigner;
@@ -72,9 +72,14 @@ public final class S3ObjectStore implements ObjectStore {
   public Optional<ObjectMetadata> head(ObjectRef ref) {
     try {
       HeadObjectResponse head =
-          s3.headObject(b -> b.bucket(ref.bucket()).key(ref.key()).versionId(ref.versionId()));
+          s3.headObject(
+              b ->
+                  b.bucket(ref.bucket())
+                      .key(ref.key())
+                      .versionId(ref.versionId())
+                      .checksumMode(ChecksumMode.ENABLED));
       long size = head.contentLength() == null ? 0 : head.contentLength();
-      return Optional.of(new ObjectMetadata(size, head.eTag(), head.versionId()));
+      return Optional.of(new ObjectMetadata(size, head.eTag(), head.versionId(), sha256(head)));
     } catch (S3Exception e) {
       if (isMissing(e, ref)) {
         return Optional.empty();
@@ -87,43 +92,46 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public Optional<ObjectStart> readStart(ObjectRef ref, int maxBytes, String ifNoneMatch) {
-    if (ifNoneMatch != null) {
-      Optional<Boolean> unchanged = unchanged(ref, ifNoneMatch);
-      if (unchanged.isEmpty()) {
-        return Optional.empty();
-      }
-      if (unchanged.get()) {
-        return Optional.of(ObjectStart.unchanged(ifNoneMatch, ref.versionId()));
-      }
+    return readStart(ref, maxBytes, ifNoneMatch, true);
+  }
+
+  private Optional<ObjectStart> readStart(
+      ObjectRef ref, int maxBytes, String ifNoneMatch, boolean againIfReplaced) {
+    Optional<ObjectMetadata> found = head(ref);
+    if (found.isEmpty()) {
+      return Optional.empty();
     }
-    if (maxBytes <= 0) {
-      return head(ref).map(head -> new ObjectStart(head, new byte[0]));
+    ObjectMetadata head = found.get();
+    if (ifNoneMatch != null && ifNoneMatch.equals(head.etag())) {
+      return Optional.of(ObjectStart.unchanged(head));
     }
+    if (maxBytes <= 0 || head.sizeBytes() == 0) {
+      // an empty object has no first byte to range over (RFC 9110 section 15.5.17)
+      return Optional.of(new ObjectStart(head, new byte[0]));
+    }
+    // the version the HEAD described, or (unversioned) only while it has the HEAD's entity tag
+    String version = head.versionId() != null ? head.versionId() : ref.versionId();
     try (ResponseInputStream<GetObjectResponse> in =
         s3.getObject(
             b ->
                 b.bucket(ref.bucket())
                     .key(ref.key())
-                    .versionId(ref.versionId())
+                    .versionId(version)
+                    .ifMatch(version == null ? head.etag() : null)
                     .range("bytes=0-" + (maxBytes - 1)))) {
       GetObjectResponse response = in.response();
       byte[] first = in.readNBytes(maxBytes);
-      long size = wholeSize(response.contentRange(), response.contentLength());
       Long sent = response.contentLength();
       if (sent != null && sent > first.length) {
         // A store that ignored the range sends the whole object: do not read the rest (this
         // closes the connection; a ranged answer is read to its end and keeps it for reuse).
         in.abort();
       }
-      return Optional.of(
-          new ObjectStart(new ObjectMetadata(size, response.eTag(), response.versionId()), first));
+      return Optional.of(new ObjectStart(head, first));
     } catch (S3Exception e) {
-      if (e.statusCode() == HTTP_RANGE_NOT_SATISFIABLE) {
-        // An empty object has no first byte to range over (RFC 9110 section 15.5.17).
-        return head(ref).map(head -> new ObjectStart(head, new byte[0]));
-      }
-      if (isMissing(e, ref)) {
-        return Optional.empty();
+      if (againIfReplaced && (e.statusCode() == HTTP_PRECONDITION_FAILED || isMissing(e, ref))) {
+        // replaced or deleted between the HEAD and the GET: read it again as it is now, once
+        return readStart(ref, maxBytes, null, false);
       }
       throw failed("GetObject", ref, e);
     } catch (SdkException | IOException e) {
@@ -132,35 +140,18 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   /**
-   * Whether {@code ref} still has the entity tag {@code etag}, from a plain HEAD whose ETag is
-   * compared here; empty when the object does not exist. Not a conditional HEAD ({@code
-   * If-None-Match}, answered 304): that is the same round trip, but the SDK turns every 304 into an
-   * exception (building its error details and stack trace, consulting the retry policy), which on
-   * the local endpoint cost ~0.5 ms of a 6 ms hit; a 200 is the SDK's ordinary path. An entity tag
-   * is compared byte for byte, quotes included, as S3 sends it (RFC 9110 section 8.8.3.2, strong
-   * comparison: S3's tags are strong). Only a source that did change pays a second round trip.
+   * The whole-object SHA-256 a HEAD with {@code ChecksumMode.ENABLED} gives, or null: none, or a
+   * checksum of a multipart upload's parts ({@code <base64>-<parts>}, checksum type COMPOSITE),
+   * which is no hash of the bytes.
    */
-  private Optional<Boolean> unchanged(ObjectRef ref, String etag) {
-    return head(ref).map(head -> etag.equals(head.etag()));
-  }
-
-  /**
-   * The whole object's size from a ranged answer's {@code Content-Range: bytes 0-4095/123456} (RFC
-   * 9110 section 14.4), or its {@code Content-Length} when the store sent the whole object.
-   */
-  static long wholeSize(String contentRange, Long contentLength) {
-    if (contentRange != null) {
-      int slash = contentRange.lastIndexOf('/');
-      String total = slash < 0 ? "" : contentRange.substring(slash + 1).trim();
-      if (!total.isEmpty() && !total.equals("*")) {
-        try {
-          return Long.parseLong(total);
-        } catch (NumberFormatException e) {
-          // fall through to the length
-        }
-      }
-    }
-    return contentLength == null ? 0 : contentLength;
+  private static String sha256(HeadObjectResponse head) {
+    String sha256 = head.checksumSHA256();
+    boolean wholeObject =
+        sha256 != null
+            && !sha256.contains("-")
+            && head.checksumType()
+                != software.amazon.awssdk.services.s3.model.ChecksumType.COMPOSITE;
+    return wholeObject ? sha256 : null;
   }
 
   @Override
@@ -228,6 +219,17 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public PresignedUpload presignPut(
       String bucket, String key, String contentType, long contentLength, Duration lifetime) {
+    return presignPut(bucket, key, contentType, contentLength, null, lifetime);
+  }
+
+  @Override
+  public PresignedUpload presignPut(
+      String bucket,
+      String key,
+      String contentType,
+      long contentLength,
+      String sha256,
+      Duration lifetime) {
     PresignedPutObjectRequest presigned =
         presigner()
             .presignPutObject(
@@ -238,7 +240,8 @@ public final class S3ObjectStore implements ObjectStore {
                                 p.bucket(bucket)
                                     .key(key)
                                     .contentType(contentType)
-                                    .contentLength(contentLength)));
+                                    .contentLength(contentLength)
+                                    .checksumSHA256(sha256)));
     Map<String, String> headers = new TreeMap<>();
     presigned
         .signedHeaders()

@@ -168,7 +168,7 @@ class CoordinatorEndToEndTest {
       socket
           .getOutputStream()
           .write(
-              "GET /v1/derivatives/{id} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+              "GET /v1/derivatives/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
                   .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       braces =
           new String(
@@ -181,14 +181,20 @@ class CoordinatorEndToEndTest {
   }
 
   @Test
-  void capabilitiesListTheFourCapabilitiesAndTheLimits() throws Exception {
+  void capabilitiesListEveryDeclaredCapabilityAndTheLimits() throws Exception {
     HttpResponse<String> response = api.get("/v1/capabilities");
 
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     JsonNode catalogue = api.json.readTree(response.body());
     List<String> names = new ArrayList<>();
     catalogue.path("capabilities").forEach(c -> names.add(c.path("name").asText()));
-    assertThat(names).containsExactlyInAnyOrder("image", "pdf", "text", "markup");
+    // the template deploys every capability the worker modules declare
+    assertThat(names)
+        .containsExactlyInAnyOrderElementsOf(
+            dev.derive.protocol.capability.CapabilityDeclarations.inThisSourceTree().stream()
+                .map(dev.derive.protocol.capability.CapabilityDescriptor::name)
+                .toList())
+        .contains("image", "pdf", "text", "markup");
     assertThat(catalogue.path("limits").path("maxWaitSeconds").asInt()).isEqualTo(25);
     assertThat(catalogue.path("limits").path("maxSourceBytes").asLong()).isPositive();
     assertThat(catalogue.path("conversions").toString()).contains("text/markdown");

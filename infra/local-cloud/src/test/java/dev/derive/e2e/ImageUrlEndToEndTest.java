@@ -20,6 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Signed image URLs ({@code GET /v1/{signature}/{options}/{source key}}, docs/image-urls.md) end to
@@ -132,7 +134,8 @@ class ImageUrlEndToEndTest {
       assertThat(response.previousResponse()).as("no redirect").isEmpty();
       assertThat(response.headers().firstValue("content-type").orElseThrow())
           .startsWith("application/problem+json");
-      assertThat(response.headers().firstValue("cache-control")).hasValue("no-store");
+      // kept briefly by browsers and the CDN: the same forged URL again costs no invocation
+      assertThat(response.headers().firstValue("cache-control")).hasValue("public, max-age=60");
       JsonNode problem = JSON.readTree(response.body());
       assertThat(problem.path("status").asInt()).isEqualTo(403);
       assertThat(problem.path("type").asText()).endsWith("/invalid-signature");
@@ -167,19 +170,121 @@ class ImageUrlEndToEndTest {
         .isEqualTo(DERIVATIVES_ROUTE);
   }
 
+  /** A job's id, as anyone may learn one (image URL redirects, events and callbacks carry them). */
+  private static String knownJobId() throws Exception {
+    HttpResponse<String> answer =
+        api.post(
+            "/v1/derivatives",
+            "{\"source\":{\"key\":\""
+                + sourceKey
+                + "\"},\"target\":{\"mediaType\":\"image/png\","
+                + "\"width\":48}}");
+    assertThat(answer.statusCode()).as(answer.body()).isIn(200, 202);
+    return api.id(answer);
+  }
+
+  /** {@code rawPath} on the API, sent exactly so: no resolution of dot segments, no re-encoding. */
+  private static URI verbatim(String rawPath) {
+    return URI.create(cloud.apiUri() + rawPath);
+  }
+
+  /**
+   * Issue 26 item 1: paths that API Gateway's routing (and the local HTTP API's) gives to the
+   * anonymous image route are answered as image URLs, never by the job API or with the OpenAPI
+   * document, however the function's own router would read them.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/v1/derivatives;x/{id}",
+        "/v1/derivatives;x/{id}/content",
+        "/v1/x/%2e%2e/%2e%2e/q/openapi",
+        "/v1/x/../../q/openapi",
+        "/v1/x/%2E%2E/derivatives/{id}",
+        "/v1/Derivatives/{id}",
+        "/v1/derivatives%3Bx/{id}"
+      })
+  void noSpellingReachesTheJobApiOrTheOpenApiDocumentThroughTheImageRoute(String spelling)
+      throws Exception {
+    URI url = verbatim(spelling.replace("{id}", knownJobId()));
+
+    HttpResponse<String> answer = NO_REDIRECTS.send(get(url), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(routeOf(url)).isEqualTo(IMAGE_ROUTE);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(403);
+    assertThat(JSON.readTree(answer.body()).path("type").asText()).endsWith("/invalid-signature");
+    assertThat(answer.body()).doesNotContain("openapi", "\"steps\"", "X-Amz-");
+  }
+
+  /**
+   * Issue 26 item 2: the signature covers the path as sent, so no other spelling of a signed URL
+   * (each a new CDN cache key and an invocation) is served.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/rs:fit:96:96//f:webp/{key}",
+        "/rs:fit:96:96/./f:webp/{key}",
+        "/rs:fit:96:96/x/../f:webp/{key}",
+        "/rs:fit:96:96;x/f:webp/{key}",
+        "/rs:fit:96:96/f:webp/{key};x",
+        "/rs:fit:96:96/f:webp/{key}/"
+      })
+  void noOtherSpellingOfASignedUrlIsServed(String variant) throws Exception {
+    String signature = signed("/rs:fit:96:96/f:webp/" + sourceKey).getPath().split("/")[2];
+    URI url = verbatim("/v1/" + signature + variant.replace("{key}", sourceKey));
+
+    HttpResponse<String> answer = NO_REDIRECTS.send(get(url), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(routeOf(url)).isEqualTo(IMAGE_ROUTE);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(403);
+    assertThat(JSON.readTree(answer.body()).path("type").asText()).endsWith("/invalid-signature");
+  }
+
+  /**
+   * A key holding a space, a brace and a percent sign: API Gateway (and the local HTTP API) hands
+   * the path over decoded, the signature covers it so, and the function serves it rather than
+   * failing to make a request of it (ApiEntryPoint).
+   */
+  @Test
+  void aKeyWithCharactersAUrlMustEscapeIsServedUnderItsSignedDecodedPath(SharedLocalCloud shared)
+      throws Exception {
+    String key = "urls/a cat {1} 100%.jpg";
+    try (software.amazon.awssdk.services.s3.S3Client s3 =
+        dev.derive.infra.endpoint.AwsClients.s3(cloud.endpoint())) {
+      s3.putObject(
+          b -> b.bucket(cloud.bucketName("SourceBucket")).key(key),
+          software.amazon.awssdk.core.sync.RequestBody.fromFile(
+              shared.samples().resolve("exif/Portrait_5.jpg")));
+    }
+    String signature = signature(signingKey, "/rs:fit:64:64/f:webp/" + key);
+    URI url =
+        verbatim("/v1/" + signature + "/rs:fit:64:64/f:webp/urls/a%20cat%20%7B1%7D%20100%25.jpg");
+
+    HttpResponse<byte[]> answer = BROWSER.send(get(url), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(answer.statusCode())
+        .as(new String(answer.body(), StandardCharsets.UTF_8))
+        .isEqualTo(200);
+    assertThat(webpSize(answer.body())[1]).isEqualTo(64);
+  }
+
   /** {@code path} signed with the cloud's key as docs/image-urls.md says, as an API URL. */
   private static URI signed(String path) throws Exception {
     return signedWith(signingKey, path);
   }
 
   private static URI signedWith(String hexKey, String path) throws Exception {
+    return cloud.apiUri().resolve("/v1/" + signature(hexKey, path) + path);
+  }
+
+  /** HMAC-SHA256 of {@code path} under {@code hexKey}, base64url without padding. */
+  private static String signature(String hexKey, String path) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(HexFormat.of().parseHex(hexKey), "HmacSHA256"));
-    String signature =
-        Base64.getUrlEncoder()
-            .withoutPadding()
-            .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
-    return cloud.apiUri().resolve("/v1/" + signature + path);
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static HttpRequest get(URI url) {

@@ -78,7 +78,9 @@ public final class CapabilityDeclarations {
           "description",
           "multipleOf",
           "required",
-          "url");
+          "url",
+          "examples",
+          "outputDefaults");
 
   private CapabilityDeclarations() {}
 
@@ -430,11 +432,30 @@ public final class CapabilityDeclarations {
               p.has("description") ? text(p, at + "/description") : null,
               bound.apply("multipleOf"),
               p.has("required") ? bool(p.get("required"), at + "/required") : null,
-              url);
+              url,
+              p.has("examples") ? texts(p, at + "/examples") : List.of(),
+              outputDefaults(p, at));
       if (parameter.defaultValue() != null) {
         String problem = ParameterValues.problem(parameter, parameter.defaultValue());
         if (problem != null) {
           throw new IllegalArgumentException(at + "/defaultValue: " + problem);
+        }
+      }
+      if (parameter.pattern() != null && parameter.examples().isEmpty()) {
+        throw new IllegalArgumentException(
+            at + "/examples: a parameter with a pattern declares a value it takes");
+      }
+      for (int e = 0; e < parameter.examples().size(); e++) {
+        String problem = ParameterValues.problem(parameter, parameter.examples().get(e));
+        if (problem != null) {
+          throw new IllegalArgumentException(at + "/examples/" + e + ": " + problem);
+        }
+      }
+      for (Map.Entry<String, Object> entry : parameter.outputDefaults().entrySet()) {
+        String problem = ParameterValues.problem(parameter, entry.getValue());
+        if (problem != null) {
+          throw new IllegalArgumentException(
+              at + "/outputDefaults/" + entry.getKey() + ": " + problem);
         }
       }
       if (url != null && !url.aliases().isEmpty()) {
@@ -446,6 +467,22 @@ public final class CapabilityDeclarations {
         }
       }
       return parameter;
+    }
+
+    /** A parameter's {@code outputDefaults}: media type (an essence) to default value. */
+    Map<String, Object> outputDefaults(JsonNode p, String at) {
+      Map<String, Object> defaults = new LinkedHashMap<>();
+      if (p.has("outputDefaults")) {
+        JsonNode node = p.get("outputDefaults");
+        object(node, at + "/outputDefaults", null);
+        node.properties()
+            .forEach(
+                e -> {
+                  String where = at + "/outputDefaults/" + e.getKey();
+                  defaults.put(mediaType(e.getKey(), where), scalar(e.getValue(), where));
+                });
+      }
+      return defaults;
     }
 
     void object(JsonNode node, String at, Set<String> members) {

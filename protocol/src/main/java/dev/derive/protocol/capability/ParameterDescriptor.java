@@ -2,6 +2,8 @@ package dev.derive.protocol.capability;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One parameter an operation accepts (or one option a request's target accepts), as its
@@ -22,6 +24,11 @@ import java.util.List;
  *     back on), {@code null} otherwise
  * @param url how an image URL spells it when it is a target option, or {@code null} for no URL
  *     option of its own
+ * @param examples values it accepts, shown in the JSON Schema ({@code examples}); a parameter with
+ *     a {@code pattern} declares at least one, so tools and tests have a value the pattern takes
+ * @param outputDefaults the default for a step writing a given media type, in place of {@code
+ *     defaultValue} (e.g. a quality that looks the same in each format: AVIF needs a lower number
+ *     than JPEG); empty for one default whatever the output
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -35,7 +42,9 @@ public record ParameterDescriptor(
     String description,
     Integer multipleOf,
     Boolean required,
-    UrlSpelling url) {
+    UrlSpelling url,
+    List<String> examples,
+    Map<String, Object> outputDefaults) {
   /**
    * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
    */
@@ -49,6 +58,12 @@ public record ParameterDescriptor(
 
   public ParameterDescriptor {
     allowedValues = List.copyOf(allowedValues);
+    examples = examples == null ? List.of() : List.copyOf(examples);
+    outputDefaults = outputDefaults == null ? Map.of() : Map.copyOf(new TreeMap<>(outputDefaults));
+    if (!outputDefaults.isEmpty() && defaultValue == null) {
+      throw new IllegalArgumentException(
+          name + ": outputDefaults need a defaultValue for the other outputs");
+    }
     if (Boolean.FALSE.equals(required)) {
       required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
     }
@@ -64,6 +79,15 @@ public record ParameterDescriptor(
       throw new IllegalArgumentException(
           name + ": minimum " + minimum + " is over maximum " + maximum);
     }
+  }
+
+  /**
+   * The default of a step writing {@code outputMediaType}: its {@link #outputDefaults} entry, else
+   * {@link #defaultValue} ({@code null} when there is none).
+   */
+  public Object defaultFor(String outputMediaType) {
+    Object value = outputMediaType == null ? null : outputDefaults.get(outputMediaType);
+    return value != null ? value : defaultValue;
   }
 
   /** Whether an explicit step must give this parameter. */
@@ -87,7 +111,9 @@ public record ParameterDescriptor(
         description,
         multipleOf,
         null,
-        url);
+        url,
+        examples,
+        Map.of());
   }
 
   /**

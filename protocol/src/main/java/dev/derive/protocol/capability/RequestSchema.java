@@ -137,6 +137,10 @@ public final class RequestSchema {
     if (parameter.description() != null) {
       schema.put("description", parameter.description());
     }
+    if (!parameter.examples().isEmpty()) {
+      ArrayNode examples = schema.putArray("examples");
+      parameter.examples().forEach(examples::add);
+    }
     return schema;
   }
 

@@ -66,6 +66,31 @@ class CapabilityDeclarationsTest {
   }
 
   @Test
+  void anOutputDefaultStandsInForTheDefaultOfAStepWritingThatType() {
+    String parameter =
+        SIDE.replace("}", ", \"defaultValue\": 50, \"outputDefaults\": {\"a/z\": 30}}");
+
+    ParameterDescriptor side =
+        parse(declaration("cap", parameter, ""))
+            .operation("first")
+            .orElseThrow()
+            .parameter("side")
+            .orElseThrow();
+
+    assertThat(side.defaultFor("a/z")).isEqualTo(30);
+    assertThat(side.defaultFor("a/y")).isEqualTo(50);
+    assertThat(side.defaultFor(null)).isEqualTo(50);
+    assertThatThrownBy(
+            () ->
+                parse(
+                    declaration(
+                        "cap", SIDE.replace("}", ", \"outputDefaults\": {\"a/z\": 30}}"), "")))
+        .hasMessageContaining("outputDefaults need a defaultValue");
+    assertThatThrownBy(() -> parse(declaration("cap", parameter.replace("30}", "300}"), "")))
+        .hasMessageContaining("/outputDefaults/a/z: must be between 1 and 100, got 300");
+  }
+
+  @Test
   void aBoundNamingNoLimitIsRefused() {
     assertThatThrownBy(() -> parse(declaration("cap", SIDE.replace("maxSide", "maxSize"), "")))
         .hasMessageContaining("names no limit of the declaration: maxSize");

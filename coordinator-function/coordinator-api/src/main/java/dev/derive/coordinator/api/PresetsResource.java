@@ -30,14 +30,18 @@ public class PresetsResource {
    *
    * @param name what {@code "preset"} and {@code pr:} take
    * @param description what it is for
+   * @param digest the version of its definition, which an image URL names beside the name ({@code
+   *     pr:<name>:<digest>}, docs/image-urls.md)
    * @param target the target it stands for, or {@code null}
    * @param steps the steps it stands for, or {@code null}
    */
   @com.fasterxml.jackson.annotation.JsonInclude(
       com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-  public record PresetView(String name, String description, JsonNode target, JsonNode steps) {
+  public record PresetView(
+      String name, String description, String digest, JsonNode target, JsonNode steps) {
     static PresetView of(Preset preset) {
-      return new PresetView(preset.name(), preset.description(), preset.target(), preset.steps());
+      return new PresetView(
+          preset.name(), preset.description(), preset.digest(), preset.target(), preset.steps());
     }
   }
 

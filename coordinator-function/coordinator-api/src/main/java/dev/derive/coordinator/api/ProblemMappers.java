@@ -98,7 +98,7 @@ public class ProblemMappers {
   /** An unknown path: 404 not-found. */
   @ServerExceptionMapper
   public Response notFound(NotFoundException e) {
-    return Problems.of("not-found", "Not found", 404, "no such resource");
+    return Problems.notFound();
   }
 
   /** A method the resource does not offer: 405 method-not-allowed, with {@code Allow}. */

@@ -57,7 +57,17 @@ class CapabilitiesResponseTest {
     assertThat(names(capabilities, "name")).contains("image", "pdf", "text", "markup");
     JsonNode image = named(capabilities, "image");
     assertThat(names(image.path("operations"), "name"))
-        .containsExactly("page", "crop", "rotate", "resize", "flip", "flop", "greyscale", "encode");
+        .containsExactly(
+            "page",
+            "crop",
+            "rotate",
+            "resize",
+            "flip",
+            "flop",
+            "greyscale",
+            "blur",
+            "sharpen",
+            "encode");
     JsonNode fit = named(named(image.path("operations"), "resize").path("parameters"), "fit");
     assertThat(fit.path("allowedValues").toString())
         .contains("cover", "contain", "fill", "inside", "outside");
@@ -81,5 +91,17 @@ class CapabilitiesResponseTest {
     assertThat(catalogue.path("limits").path("maxSourceBytes").asLong()).isEqualTo(1000000);
     assertThat(catalogue.path("limits").path("maxRequestBytes").asLong()).isEqualTo(4096);
     assertThat(catalogue.path("limits").path("maxWaitSeconds").asInt()).isEqualTo(25);
+  }
+
+  /** Issue 30 item 10: the default quality of each format is stated where clients read it. */
+  @Test
+  void theEncodersQualityListsItsDefaultPerFormat() throws Exception {
+    JsonNode encode =
+        named(named(catalogue().path("capabilities"), "image").path("operations"), "encode");
+    JsonNode quality = named(encode.path("parameters"), "quality");
+
+    assertThat(quality.path("defaultValue").asInt()).isEqualTo(85);
+    assertThat(quality.path("outputDefaults").path("image/avif").asInt()).isEqualTo(70);
+    assertThat(quality.path("outputDefaults").path("image/webp").asInt()).isEqualTo(85);
   }
 }

@@ -180,6 +180,21 @@ class DerivativesResourceTest {
         .body("errors[0].pointer", equalTo("/target/width"));
   }
 
+  /** Issue 26 item 4: a port the callback function could not send to is refused at once. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {0, 99999})
+  void aCallbackPortOutOfRangeIsA400NamingTheCallback(int port) {
+    post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"image/png\"},"
+            + "\"callback\":\"https://hooks.example.com:"
+            + port
+            + "/derive\"}")
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("errors[0].pointer", equalTo("/callback"))
+        .body("detail", equalTo("/callback: must have a port from 1 to 65535, not " + port));
+  }
+
   @Test
   void aMissingSourceIsA404Problem() {
     post(request("photos/none.jpg", 64))

@@ -44,28 +44,6 @@ class HttpContractTest {
         .body("status", equalTo(404));
   }
 
-  /**
-   * A route API Gateway would not have chosen for this spelling is not answered under another name:
-   * on AWS an encoded or dot-segment path arrives through the unauthenticated image route ({@link
-   * CanonicalPaths}).
-   */
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(
-      strings = {"/v1/%70resets", "/v1/x/../presets", "/v1/./presets"})
-  void aRouteSpelledNonCanonicallyIsA404Problem(String path) {
-    given().when().get("/v1/presets").then().statusCode(200);
-    given()
-        .urlEncodingEnabled(false)
-        .when()
-        .get(path)
-        .then()
-        .statusCode(404)
-        .contentType(PROBLEM)
-        .body("type", equalTo("https://derive.dev/problems/not-found"))
-        .body("title", equalTo("Not found"))
-        .body("detail", equalTo("no such resource"));
-  }
-
   /** Allow is a list-based field (RFC 9110 section 5.3): one line or several mean the same. */
   private static String allow(io.restassured.response.Response response) {
     return String.join(", ", response.headers().getValues("Allow"));

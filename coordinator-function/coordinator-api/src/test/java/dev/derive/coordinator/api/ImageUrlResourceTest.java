@@ -115,14 +115,22 @@ class ImageUrlResourceTest {
                 .expressionAttributeValues(values));
   }
 
+  /**
+   * Issue 26 item 5: a forged URL's 403 is cacheable for a minute, so the same forged URL asked
+   * again is answered by the CDN, not by another invocation.
+   */
   @Test
-  void anUnsignedUrlIsA403Problem() {
-    get("/v1/unsigned/w:64/" + KEY, null)
+  void anUnsignedUrlIsA403ProblemTheCdnMayKeepAMinute() {
+    Response response = get("/v1/unsigned/w:64/" + KEY, null);
+
+    response
         .then()
         .statusCode(403)
         .contentType(PROBLEM)
-        .header("Cache-Control", "no-store")
         .body("type", equalTo("https://derive.dev/problems/invalid-signature"));
+    // one field value, which the mock event server splits at its comma
+    assertThat(String.join(", ", response.headers().getValues("Cache-Control")))
+        .isEqualTo("public, max-age=60");
   }
 
   @Test
@@ -159,13 +167,61 @@ class ImageUrlResourceTest {
     assertThat(response.header("Vary")).isNull();
   }
 
+  /**
+   * Issue 26 item 6: a redirect is never cacheable past the URL's own expiry, or a browser or CDN
+   * would serve the expired URL until its copy aged out (an hour on the CDN).
+   */
+  @Test
+  void aHitsRedirectIsNotCacheablePastTheUrlsExpiry() {
+    String id = jsonJob("{\"mediaType\":\"image/webp\",\"width\":83}");
+    succeed(id);
+    long expires = System.currentTimeMillis() / 1000 + 20;
+
+    Response response = get(signed("/exp:" + expires + "/w:83/f:webp/" + KEY), null);
+
+    assertThat(response.statusCode()).isEqualTo(302);
+    assertThat(response.header("Location")).contains("derivatives/" + id);
+    String cacheControl = String.join(", ", response.headers().getValues("Cache-Control"));
+    assertThat(cacheControl).matches("public, max-age=\\d+");
+    assertThat(Long.parseLong(cacheControl.substring(cacheControl.indexOf('=') + 1)))
+        .isBetween(0L, 20L);
+  }
+
   @Test
   void aPresetUrlIsThePresetsDerivative() {
     String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}");
     succeed(id);
 
-    assertThat(get(signed("/pr:thumb/" + KEY), null).header("Location"))
+    assertThat(get(signed("/pr:thumb:" + thumbDigest() + "/" + KEY), null).header("Location"))
         .contains("derivatives/" + id);
+  }
+
+  /** The digest of the preset {@code thumb} in force, as {@code GET /v1/presets} lists it. */
+  private static String thumbDigest() {
+    return given()
+        .get("/v1/presets")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getString("presets.find { it.name == 'thumb' }.digest");
+  }
+
+  /**
+   * Issue 26 item 6: a URL signed for another definition of the preset (its digest then) is
+   * refused, and one naming no digest is refused as incomplete.
+   */
+  @Test
+  void aPresetUrlSignedForAnotherDefinitionIsA403AndOneWithoutADigestA400() {
+    get(signed("/pr:thumb:0123456789abcdef/" + KEY), null)
+        .then()
+        .statusCode(403)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/preset-changed"));
+    get(signed("/pr:thumb/" + KEY), null)
+        .then()
+        .statusCode(400)
+        .body("errors[0].pointer", equalTo("/url/preset"));
   }
 
   @Test
@@ -181,6 +237,26 @@ class ImageUrlResourceTest {
     assertThat(browser.header("Location")).contains("derivatives/" + webp);
     assertThat(browser.header("Vary")).isEqualTo("Accept");
     assertThat(other.header("Location")).contains("derivatives/" + jpeg);
+  }
+
+  /**
+   * Every value of Accept counts, with its q (issue 30 item 8): the Lambda HTTP adapter hands the
+   * header over split at its commas, and only the first piece was read.
+   */
+  @Test
+  void formatAutoReadsEveryValueOfAccept() {
+    String webp = jsonJob("{\"mediaType\":\"image/webp\",\"width\":86}");
+    succeed(webp);
+
+    for (String accept :
+        List.of(
+            "image/jpeg, image/webp", "image/avif;q=0, image/webp", "image/png,image/webp;q=0.5")) {
+      Response answer = get(signed("/f:auto/w:86/" + KEY), accept);
+
+      assertThat(answer.header("Location"))
+          .as("Accept: %s", accept)
+          .contains("derivatives/" + webp);
+    }
   }
 
   @Test

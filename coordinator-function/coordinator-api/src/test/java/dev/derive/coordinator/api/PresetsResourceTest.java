@@ -78,7 +78,7 @@ class PresetsResourceTest {
   void anUnknownPresetIsA400AtPreset() {
     given()
         .contentType("application/json")
-        .body("{\"source\":{\"key\":\"presets/cat.jpg\"},\"preset\":\"poster\"}")
+        .body("{\"source\":{\"key\":\"presets/cat.jpg\"},\"preset\":\"no-such-preset\"}")
         .when()
         .post("/v1/derivatives")
         .then()

@@ -60,6 +60,53 @@ class UploadsResourceTest {
     }
   }
 
+  /**
+   * Issue 26 item 6: a declared SHA-256 is signed into the upload, so S3 takes no other bytes and
+   * keeps the checksum, by which the source is then known.
+   */
+  @Test
+  void aDeclaredSha256IsSignedIntoTheUploadAndKeptWithTheSource() throws Exception {
+    byte[] bytes = "a photo, really".getBytes();
+    String sha256 =
+        java.util.Base64.getEncoder()
+            .encodeToString(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    JsonPath created =
+        declare(
+                "{\"fileName\":\"a.jpg\",\"contentType\":\"image/jpeg\",\"size\":"
+                    + bytes.length
+                    + ",\"sha256\":\""
+                    + sha256
+                    + "\"}")
+            .then()
+            .statusCode(201)
+            .body("upload.headers.x-amz-checksum-sha256", equalTo(sha256))
+            .extract()
+            .jsonPath();
+
+    assertThat(put(created, "a fraud, really".getBytes()).statusCode()).isEqualTo(400);
+    assertThat(put(created, bytes).statusCode()).isEqualTo(200);
+
+    try (S3Client s3 =
+        AwsClients.s3(new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))))) {
+      HeadObjectResponse head =
+          s3.headObject(
+              b ->
+                  b.bucket(LocalCloudResource.SOURCE_BUCKET)
+                      .key(created.getString("key"))
+                      .checksumMode(software.amazon.awssdk.services.s3.model.ChecksumMode.ENABLED));
+      assertThat(head.checksumSHA256()).isEqualTo(sha256);
+    }
+  }
+
+  private static HttpResponse<String> put(JsonPath created, byte[] bytes) throws Exception {
+    HttpRequest.Builder put =
+        HttpRequest.newBuilder(URI.create(created.getString("upload.url")))
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes));
+    Map<String, String> headers = created.getMap("upload.headers");
+    headers.forEach(put::header);
+    return HttpClient.newHttpClient().send(put.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   @Test
   void aDeclarationOverTheSizeLimitIsA413Problem() {
     declare("{\"fileName\":\"huge.tif\",\"contentType\":\"image/tiff\",\"size\":999999999999}")

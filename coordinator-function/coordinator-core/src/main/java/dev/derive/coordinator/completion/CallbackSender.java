@@ -17,9 +17,10 @@ import java.util.Optional;
 /**
  * Sends one callback: an HTTP POST of the delivery's body, signed ({@link CallbackSignature}), with
  * short timeouts, no redirects followed and the response body discarded unread (never logged).
- * Before connecting, the URL is checked again by the {@link CallbackUrlPolicy} and, unless loopback
- * receivers are allowed (local work), every address its host resolves to must be public ({@link
- * NetworkAddresses}): Derive does not call into private networks on anyone's behalf.
+ * Before connecting, the URL is checked again by the {@link CallbackUrlPolicy} and every address
+ * its host resolves to must be public ({@link NetworkAddresses}), or loopback where loopback
+ * receivers are allowed (local work): Derive does not call into private networks on anyone's
+ * behalf.
  */
 public final class CallbackSender {
   /** Longest wait for a connection. */
@@ -63,8 +64,19 @@ public final class CallbackSender {
     this.clock = clock;
   }
 
-  /** Sends {@code delivery} once; never throws for what the receiver does. */
+  /**
+   * Sends {@code delivery} once; never throws: whatever the receiver does, and a URL the client
+   * cannot send to (a delivery queued before its URL was validated as now), are a failed attempt.
+   */
   public Attempt send(CallbackDelivery delivery) {
+    try {
+      return attempt(delivery);
+    } catch (RuntimeException e) {
+      return new Attempt(false, "refused: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  private Attempt attempt(CallbackDelivery delivery) {
     Optional<String> refused = refusal(delivery.url());
     if (refused.isPresent()) {
       return new Attempt(false, "refused: " + refused.get());
@@ -102,12 +114,12 @@ public final class CallbackSender {
       return problem;
     }
     String host = URI.create(url).getHost();
-    if (policy.allowsLoopback()) {
-      return Optional.empty();
-    }
     try {
       for (InetAddress address : resolver.resolve(host)) {
-        if (NetworkAddresses.isNonPublic(address)) {
+        boolean allowed =
+            !NetworkAddresses.isNonPublic(address)
+                || (policy.allowsLoopback() && NetworkAddresses.isLoopback(address));
+        if (!allowed) {
           return Optional.of(
               host + " resolves to a non-public address " + address.getHostAddress());
         }

@@ -9,15 +9,18 @@ import dev.derive.storage.ObjectMetadata;
 import dev.derive.storage.ObjectStart;
 import dev.derive.storage.ObjectStore;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Establishes a source's identity in one round trip: a ranged GET of its first bytes tells
- * existence, whole size (from {@code Content-Range}) and ETag, and the bytes detect the media type
- * from content; the key's last segment only refines what the bytes leave open (see {@link
- * MediaTypeDetector#detect(byte[], String)}).
+ * Establishes a source's identity: a HEAD tells existence, size, ETag, version and SHA-256
+ * checksum, a ranged GET of that version its first bytes, and the bytes detect the media type from
+ * content; the key's last segment only refines what the bytes leave open (see {@link
+ * MediaTypeDetector#detect(byte[], String)}). A source is never known by its ETag alone (an MD5,
+ * which two different contents can share): a remembered identity is reused only while the object
+ * has its ETag and its version.
  */
 public final class SourceInspector {
   private final ObjectStore objects;
@@ -28,9 +31,9 @@ public final class SourceInspector {
 
   /**
    * The sources this instance identified, by key and version: asked again whether they still have
-   * the ETag they had, a source still the same costs a HEAD (no bytes, no detection) and one that
-   * changed is read and detected anew, so a remembered identity is never stale. Bounded to {@value
-   * #REMEMBERED_SOURCES} entries, least recently used dropped first.
+   * the ETag and the version they had, a source still the same costs a HEAD (no bytes, no
+   * detection) and one that changed is read and detected anew, so a remembered identity is never
+   * stale. Bounded to {@value #REMEMBERED_SOURCES} entries, least recently used dropped first.
    */
   private final LeastRecentlyUsed<String, SourceIdentity> identities =
       new LeastRecentlyUsed<>(REMEMBERED_SOURCES);
@@ -97,15 +100,14 @@ public final class SourceInspector {
   public SourceIdentity inspect(SourceSpec source) {
     String memoryKey = memoryKey(source);
     SourceIdentity known = identities.get(memoryKey);
-    ObjectStart start =
-        objects
-            .readStart(
-                new ObjectRef(sourceBucket, source.key(), source.versionId()),
-                detector.prefixBytes(),
-                known == null ? null : known.etag())
-            .orElseThrow(() -> new SourceNotFoundException(source.key(), source.versionId()));
-    if (start.unchanged() && known != null) {
-      return known;
+    ObjectRef ref = new ObjectRef(sourceBucket, source.key(), source.versionId());
+    ObjectStart start = readStart(ref, known == null ? null : known.etag());
+    if (start.unchanged()) {
+      if (known != null && Objects.equals(known.versionId(), versionOf(source, start.metadata()))) {
+        return known;
+      }
+      // the same ETag, another version: rewritten (perhaps other bytes with the same MD5)
+      start = readStart(ref, null);
     }
     ObjectMetadata head = start.metadata();
     if (head.sizeBytes() > maxSourceBytes) {
@@ -129,11 +131,31 @@ public final class SourceInspector {
         new SourceIdentity(
             sourceBucket,
             source.key(),
-            source.versionId(),
+            versionOf(source, head),
             head.etag(),
             head.sizeBytes(),
-            mediaType);
+            mediaType,
+            head.sha256());
     identities.put(memoryKey, identity);
     return identity;
+  }
+
+  private ObjectStart readStart(ObjectRef ref, String knownEtag) {
+    return objects
+        .readStart(ref, detector.prefixBytes(), knownEtag)
+        .orElseThrow(() -> new SourceNotFoundException(ref.key(), ref.versionId()));
+  }
+
+  /**
+   * The version a source is identified by: the one the request named, else the one {@code head}
+   * read, unless the bucket keeps none ({@code null}, or S3's {@code "null"} for an object written
+   * before versioning was enabled, which a later write replaces in place).
+   */
+  private static String versionOf(SourceSpec source, ObjectMetadata head) {
+    if (source.versionId() != null) {
+      return source.versionId();
+    }
+    String version = head.versionId();
+    return version == null || version.equals("null") ? null : version;
   }
 }

@@ -10,12 +10,15 @@ import java.util.Map;
 
 /**
  * The fingerprint of a derivative: {@link Fingerprint#of} over {@code {pipelineVersion, source:
- * {bucket, key, versionId or etag}, steps: [{capability, operations, outputMediaType}]}}. Two
- * requests that mean the same bytes get the same fingerprint (parameters are normalised and
- * defaults filled in before this), and a new source version, a changed ETag or any changed
- * parameter gives a new one. The fingerprint is the job id, and the derivative lives at {@code
- * derivatives/<fingerprint>}; an intermediate step output is addressed by the fingerprint of the
- * source and the steps up to it and lives at {@code intermediates/<fingerprint>}, so a bucket
+ * {bucket, key, sha256 or versionId or etag}, steps: [{capability, operations, outputMediaType}]}}.
+ * The source is named by its content's SHA-256 when S3 checked one at upload, else by its version
+ * (each write is a new one), and by its ETag only in a bucket without versions: an ETag is an MD5,
+ * which two different contents can share, so two uploads with one MD5 never share a fingerprint
+ * where there is a version or a checksum. Two requests that mean the same bytes get the same
+ * fingerprint (parameters are normalised and defaults filled in before this), and new bytes or any
+ * changed parameter give a new one. The fingerprint is the job id, and the derivative lives at
+ * {@code derivatives/<fingerprint>}; an intermediate step output is addressed by the fingerprint of
+ * the source and the steps up to it and lives at {@code intermediates/<fingerprint>}, so a bucket
  * lifecycle rule can expire intermediates sooner than derivatives.
  */
 public final class DerivativeFingerprint {
@@ -46,7 +49,9 @@ public final class DerivativeFingerprint {
     Map<String, Object> sourcePart = new LinkedHashMap<>();
     sourcePart.put("bucket", source.bucket());
     sourcePart.put("key", source.key());
-    if (source.versionId() != null) {
+    if (source.sha256() != null) {
+      sourcePart.put("sha256", source.sha256());
+    } else if (source.versionId() != null) {
       sourcePart.put("versionId", source.versionId());
     } else {
       sourcePart.put("etag", source.etag());

@@ -8,8 +8,9 @@ import java.util.TreeMap;
 
 /**
  * Completes an operation's parameters the one way both kinds of plan (target and explicit steps)
- * need: given values, then declared defaults, and {@code mediaType} always the step's output, so a
- * plan spelled out fully and one relying on defaults fingerprint the same.
+ * need: given values, then declared defaults (the output type's own where the parameter declares
+ * one, {@link ParameterDescriptor#defaultFor}), and {@code mediaType} always the step's output, so
+ * a plan spelled out fully and one relying on defaults fingerprint the same.
  */
 final class OperationParameters {
   /** The parameter that names a step's output media type. */
@@ -25,7 +26,7 @@ final class OperationParameters {
       Object value =
           parameter.name().equals(MEDIA_TYPE) ? outputMediaType : given.get(parameter.name());
       if (value == null) {
-        value = parameter.defaultValue();
+        value = parameter.defaultFor(outputMediaType);
       }
       if (value != null) {
         params.put(parameter.name(), value);

@@ -8,6 +8,7 @@ import dev.derive.coordinator.validate.TargetSpec;
 import dev.derive.coordinator.validate.Violation;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.OperationDescriptor;
+import dev.derive.protocol.capability.ParameterDescriptor;
 import dev.derive.protocol.capability.ParameterGroup;
 import dev.derive.protocol.message.Operation;
 import java.util.ArrayList;
@@ -146,21 +147,26 @@ final class TargetRoute {
         .params()
         .forEach(
             (name, value) -> {
-              if (!name.equals(MEDIA_TYPE) && !isDefaultEverywhere(name, value)) {
+              if (!name.equals(MEDIA_TYPE)
+                  && !isDefaultEverywhere(name, value, target.mediaType())) {
                 options.put(name, value);
               }
             });
     return options;
   }
 
-  private boolean isDefaultEverywhere(String option, Object value) {
+  /**
+   * Whether {@code value} is what every consumer of {@code option} would fill in anyway for a
+   * target of {@code mediaType} (a default declared for that output included).
+   */
+  private boolean isDefaultEverywhere(String option, Object value, String mediaType) {
     boolean consumed = false;
     for (CapabilityDescriptor capability : graph.capabilities()) {
       for (OperationDescriptor operation : capability.operations()) {
         if (operation.consumes().contains(option)) {
           consumed = true;
-          Object fallback = operation.parameter(option).orElseThrow().defaultValue();
-          if (!Objects.equals(fallback, value)) {
+          ParameterDescriptor parameter = operation.parameter(option).orElseThrow();
+          if (!Objects.equals(parameter.defaultFor(mediaType), value)) {
             return false;
           }
         }

@@ -11,6 +11,7 @@ import dev.derive.storage.ObjectStore;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -20,15 +21,22 @@ import java.util.function.Supplier;
 /**
  * {@code POST /v1/uploads}: validates a declared upload and hands out a presigned PUT into the
  * source bucket at {@code uploads/<uuid>/<sanitised file name>}, so clients upload without AWS
- * credentials. The size is capped by {@code MAX_SOURCE_BYTES} and signed into the URL. The content
- * type must be a media type by RFC 9110's grammar and no string may hold a control character, since
- * both end up in the key or in the headers the client is told to send.
+ * credentials. The size is capped by {@code MAX_SOURCE_BYTES} and signed into the URL, and so is
+ * the SHA-256 the client may declare ({@code sha256}): S3 then refuses other bytes and keeps the
+ * checksum, by which the source is identified (see {@link
+ * dev.derive.coordinator.plan.DerivativeFingerprint}), so the same bytes uploaded again make no
+ * derivative again. The content type must be a media type by RFC 9110's grammar and no string may
+ * hold a control character, since both end up in the key or in the headers the client is told to
+ * send.
  */
 public final class UploadService {
   /** Longest file name segment kept in a key, in characters. */
   static final int MAX_FILE_NAME_CHARS = 200;
 
-  private static final Set<String> FIELDS = Set.of("fileName", "contentType", "size");
+  private static final Set<String> FIELDS = Set.of("fileName", "contentType", "size", "sha256");
+
+  /** Bytes of a SHA-256 digest. */
+  private static final int SHA256_BYTES = 32;
 
   private final ObjectStore objects;
   private final String sourceBucket;
@@ -70,7 +78,12 @@ public final class UploadService {
     return new Upload(
         key,
         objects.presignPut(
-            sourceBucket, key, request.contentType(), request.sizeBytes(), lifetime));
+            sourceBucket,
+            key,
+            request.contentType(),
+            request.sizeBytes(),
+            request.sha256(),
+            lifetime));
   }
 
   /**
@@ -121,10 +134,34 @@ public final class UploadService {
     } else if (size == null || !size.isIntegralNumber() || size.longValue() < 1) {
       violations.add(new Violation("/size", "must be a whole number of bytes, at least 1"));
     }
+    JsonNode sha256 = body.get("sha256");
+    if (sha256 != null && !sha256.isNull() && !isSha256(sha256)) {
+      violations.add(
+          new Violation(
+              "/sha256",
+              "must be the base64 SHA-256 of the bytes to upload (44 characters, e.g. from"
+                  + " openssl dgst -sha256 -binary FILE | base64)"));
+    }
     if (!violations.isEmpty()) {
       throw new InvalidRequestException(violations);
     }
-    return new UploadRequest(fileName.textValue(), mediaType, size.longValue());
+    return new UploadRequest(
+        fileName.textValue(),
+        mediaType,
+        size.longValue(),
+        sha256 == null || sha256.isNull() ? null : sha256.textValue());
+  }
+
+  private static boolean isSha256(JsonNode value) {
+    if (!value.isTextual()) {
+      return false;
+    }
+    try {
+      return Base64.getDecoder().decode(value.textValue()).length == SHA256_BYTES
+          && value.textValue().length() == 44;
+    } catch (IllegalArgumentException notBase64) {
+      return false;
+    }
   }
 
   /**

@@ -6,11 +6,6 @@ import dev.derive.coordinator.preset.Preset;
 import dev.derive.coordinator.preset.Presets;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.Violation;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,14 +16,15 @@ import java.util.Map;
  *
  * <ul>
  *   <li>options are segments {@code name:arg[:arg…]}: the grammar's own {@code f:<format|auto>}
- *       ({@code format}), {@code pr:<preset>} ({@code preset}) and {@code exp:<unix seconds>}
- *       ({@code expires}), and those the deployed capabilities declare ({@link UrlOptions}: with
- *       the image and pdf capabilities {@code rs:<fit>:<width>:<height>[:<enlarge>]}, {@code s:},
- *       {@code w:}, {@code h:}, {@code rt:}, {@code el:}, {@code q:}, {@code bg:}, {@code pg:},
- *       {@code dpi:}); a width or height of 0 means "not given", as in imgproxy;
- *   <li>the source key is the rest of the path, each segment percent-decoded (UTF-8); it starts at
- *       the first segment that is not an option, or after a {@code plain} segment (for a key whose
- *       first segment looks like an option);
+ *       ({@code format}), {@code pr:<preset>:<digest>} ({@code preset}, {@link
+ *       #requirePresetInForce}) and {@code exp:<unix seconds>} ({@code expires}), and those the
+ *       deployed capabilities declare ({@link UrlOptions}: with the image and pdf capabilities
+ *       {@code rs:<fit>:<width>:<height>[:<enlarge>]}, {@code s:}, {@code w:}, {@code h:}, {@code
+ *       rt:}, {@code el:}, {@code q:}, {@code bg:}, {@code pg:}, {@code dpi:}); a width or height
+ *       of 0 means "not given", as in imgproxy;
+ *   <li>the source key is the rest of the path, as the function received it (API Gateway decodes
+ *       percent escapes before it invokes); it starts at the first segment that is not an option,
+ *       or after a {@code plain} segment (for a key whose first segment looks like an option);
  *   <li>fit modes are the JSON API's (sharp's), plus imgproxy's {@code fit} (= {@code inside}) and
  *       {@code force} (= {@code fill}), as the image declaration spells them; imgproxy's {@code
  *       fill} would mean {@code cover}, so it is read as the JSON API's {@code fill} (stretch) and
@@ -40,9 +36,10 @@ import java.util.Map;
  * UrlOptions}'s part.
  *
  * @param signature the first segment, as sent
- * @param signedPath what the signature covers: the path after the signature segment, as sent
+ * @param signedPath what the signature covers: the path after the signature segment, exactly as
+ *     received
  * @param options each option by canonical name with its arguments, in URL order
- * @param key the source object key, decoded
+ * @param key the source object key, as received (decoded once by API Gateway)
  * @param grammar the options the URL was read with, which give each its meaning
  */
 public record ImageUrl(
@@ -54,15 +51,16 @@ public record ImageUrl(
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * Splits {@code path}, the request path after {@code /v1} as sent (percent escapes intact).
+   * Splits {@code path}, the request path after {@code /v1} as API Gateway hands it to the
+   * function: percent-decoded once (an HTTP API decodes {@code rawPath}), and otherwise exactly as
+   * sent ({@code //}, dot segments and {@code ;} kept).
    *
-   * @throws InvalidRequestException if it has no signature, no key, an option named twice, or a key
-   *     that is not valid percent-encoded UTF-8
+   * @throws InvalidRequestException if it has no signature, no key, or an option named twice
    */
   public static ImageUrl parse(String path, UrlOptions grammar) {
     String[] segments = path.startsWith("/") ? path.substring(1).split("/", -1) : new String[0];
     if (segments.length < 2 || segments[0].isEmpty()) {
-      throw invalid("", "an image URL is /v1/<signature>/<options>/<source key>");
+      throw notAnImageUrl();
     }
     String signature = segments[0];
     String signedPath = path.substring(1 + signature.length());
@@ -87,36 +85,80 @@ public record ImageUrl(
     if (i >= segments.length) {
       throw invalid("/source/key", "the image URL names no source key after its options");
     }
-    List<String> keySegments = new ArrayList<>();
-    for (int k = i; k < segments.length; k++) {
-      keySegments.add(decode(segments[k]));
-    }
-    return new ImageUrl(signature, signedPath, options, String.join("/", keySegments), grammar);
+    String key = String.join("/", List.of(segments).subList(i, segments.length));
+    return new ImageUrl(signature, signedPath, options, key, grammar);
+  }
+
+  /** The refusal of a path that is not {@code /v1/<signature>/<options>/<source key>}. */
+  public static InvalidRequestException notAnImageUrl() {
+    return invalid("", "an image URL is /v1/<signature>/<options>/<source key>");
   }
 
   /**
-   * Checks that the URL may be served: its signature verifies under one of {@code keys} and its
-   * {@code exp:} time, if any, is not before {@code nowEpochSecond}. The signature is checked
-   * first, so nothing about an unsigned URL's options is looked at.
+   * The image URL {@code path} (after {@code /v1}, as {@link #parse} takes it) once it is known
+   * that it may be served: its signature verifies under one of {@code keys} and its {@code exp:}
+   * time, if any, is not before {@code nowEpochSecond}. The signature is checked before anything
+   * else: an unsigned or wrongly signed path is refused whatever it holds, and nothing of it is
+   * parsed.
    *
-   * @throws ForbiddenUrlException if it may not
+   * @throws ForbiddenUrlException if it may not be served
+   * @throws InvalidRequestException if it is signed but not a valid image URL
    */
-  public void verify(UrlSigningKeys keys, long nowEpochSecond) {
+  public static ImageUrl verified(
+      String path, UrlOptions grammar, UrlSigningKeys keys, long nowEpochSecond) {
     if (keys.isEmpty()) {
       throw new ForbiddenUrlException(
           ForbiddenUrlException.INVALID_SIGNATURE,
           "this deployment has no URL signing key: no image URL is served");
     }
-    if (!keys.verifies(signature, signedPath)) {
+    int slash = path.indexOf('/', 1);
+    boolean signed =
+        path.startsWith("/")
+            && slash > 1
+            && keys.verifies(path.substring(1, slash), path.substring(slash));
+    if (!signed) {
       throw new ForbiddenUrlException(
           ForbiddenUrlException.INVALID_SIGNATURE,
           "the URL's signature does not match its path (HMAC-SHA256, base64url; docs/image-urls.md)");
     }
-    Long expires = expires();
+    ImageUrl url = parse(path, grammar);
+    Long expires = url.expires();
     if (expires != null && nowEpochSecond > expires) {
       throw new ForbiddenUrlException(
           ForbiddenUrlException.EXPIRED,
           "the URL expired at " + java.time.Instant.ofEpochSecond(expires));
+    }
+    return url;
+  }
+
+  /**
+   * Checks that the preset the URL names, if any, is the one it was signed for: {@code
+   * pr:<name>:<digest>} must give the {@link Preset#digest} of the preset's definition in force, so
+   * a URL signed for a preset is not served once the preset means something else.
+   *
+   * @throws InvalidRequestException if the preset is unknown or its digest is not given
+   * @throws ForbiddenUrlException if the preset has changed since (another digest)
+   */
+  public void requirePresetInForce(Presets presets) {
+    List<String> preset = options.get(UrlOptions.PRESET);
+    if (preset == null) {
+      return;
+    }
+    Preset named = presets.require(preset.get(0), "/url/preset");
+    if (preset.size() != 2 || preset.get(1).isEmpty()) {
+      throw invalid(
+          "/url/preset",
+          "name the preset's version too, pr:"
+              + named.name()
+              + ":<digest>, with the digest GET /v1/presets lists for it");
+    }
+    if (!preset.get(1).equals(named.digest())) {
+      throw new ForbiddenUrlException(
+          ForbiddenUrlException.PRESET_CHANGED,
+          "preset "
+              + named.name()
+              + " has changed since this URL was signed; sign a new URL with its current digest"
+              + " (GET /v1/presets)");
     }
   }
 
@@ -177,40 +219,6 @@ public record ImageUrl(
     }
     body.set("target", target);
     return body;
-  }
-
-  /** Percent-decodes one path segment as UTF-8 (RFC 3986 section 2.1); {@code +} stays a plus. */
-  static String decode(String segment) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (int i = 0; i < segment.length(); i++) {
-      char c = segment.charAt(i);
-      if (c == '%') {
-        if (i + 2 >= segment.length()
-            || Character.digit(segment.charAt(i + 1), 16) < 0
-            || Character.digit(segment.charAt(i + 2), 16) < 0) {
-          throw invalid("/source/key", "the key has a malformed percent escape");
-        }
-        bytes.write(Integer.parseInt(segment.substring(i + 1, i + 3), 16));
-        i += 2;
-      } else {
-        byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-        if (Character.isHighSurrogate(c) && i + 1 < segment.length()) {
-          utf8 = segment.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
-          i++;
-        }
-        bytes.writeBytes(utf8);
-      }
-    }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw invalid("/source/key", "the key is not percent-encoded UTF-8");
-    }
   }
 
   /** The refusal of an image URL: one violation at {@code pointer} ({@code /url/<option>}). */

@@ -123,7 +123,8 @@ public final class UrlOptions {
         }
         target.put("mediaType", mediaType);
       }
-      case PRESET, EXPIRES -> arity(name, args, 1);
+      case PRESET -> arity(name, args, 2); // name, and the digest ImageUrl checks
+      case EXPIRES -> arity(name, args, 1);
       default -> {
         UrlOption option = declared.get(name);
         if (option == null) {

@@ -17,9 +17,11 @@ import javax.crypto.spec.SecretKeySpec;
  * the old one once its URLs are no longer used).
  *
  * <p>A signature is HMAC-SHA256 (RFC 2104, with SHA-256 of FIPS 180-4) of the UTF-8 bytes of the
- * path after the signature segment ({@code /<options>/<source key>}, exactly as sent, percent
- * escapes included), encoded as URL-safe base64 without padding (RFC 4648 section 5): 43
- * characters. Unlike imgproxy there is no salt: a key of at least 32 random bytes needs none.
+ * path after the signature segment ({@code /<options>/<source key>}) exactly as the function
+ * receives it: percent-decoded once, as an API Gateway HTTP API hands every path over, and
+ * otherwise byte for byte as sent (docs/image-urls.md), encoded as URL-safe base64 without padding
+ * (RFC 4648 section 5): 43 characters. Unlike imgproxy there is no salt: a key of at least 32
+ * random bytes needs none.
  *
  * <p>The same kind of keys (another secret) sign callbacks: {@link #hexSignatures}.
  */

@@ -168,6 +168,80 @@ class CallbackSenderTest {
     assertThat(received).isEmpty();
   }
 
+  private CallbackSender resolvingTo(CallbackUrlPolicy policy, String... addresses) {
+    return new CallbackSender(
+        SigningKeySource.fixed(KEYS),
+        policy,
+        host -> {
+          InetAddress[] answer = new InetAddress[addresses.length];
+          for (int i = 0; i < addresses.length; i++) {
+            answer[i] = InetAddress.getByName(addresses[i]);
+          }
+          return answer;
+        },
+        CLOCK);
+  }
+
+  /** Issue 26 item 3: a DNS answer is judged by the address it reaches, in any IPv6 spelling. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "::169.254.169.254",
+        "::ffff:169.254.169.254",
+        "64:ff9b::a9fe:a9fe",
+        "2002:a9fe:a9fe::1",
+        "2001:0:4136:e378:8000:63bf:56fe:5601",
+        "fd00::1"
+      })
+  void deployedItRefusesAHostWhoseAaaaRecordEmbedsAPrivateAddress(String address) {
+    CallbackSender.Attempt attempt =
+        resolvingTo(CallbackUrlPolicy.deployed(), "93.184.215.14", address)
+            .send(delivery("https://hooks.example.com/x"));
+
+    assertThat(attempt.delivered()).isFalse();
+    assertThat(attempt.outcome()).contains("non-public address");
+  }
+
+  /**
+   * Issue 26 item 3: with loopback receivers allowed (the local cloud), a name that resolves to a
+   * private address is refused all the same (docs/completion-events.md: "even then").
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"10.0.0.7", "169.254.169.254", "64:ff9b::a9fe:a9fe", "fd00::1"})
+  void locallyItStillRefusesAHostThatResolvesToAPrivateAddress(String address) {
+    CallbackSender.Attempt attempt =
+        resolvingTo(CallbackUrlPolicy.allowingLoopback(), address)
+            .send(delivery("https://hooks.example.com/x"));
+
+    assertThat(attempt.delivered()).isFalse();
+    assertThat(attempt.outcome()).contains("non-public address");
+    assertThat(received).isEmpty();
+  }
+
+  @Test
+  void locallyAHostThatResolvesToLoopbackIsCalled() {
+    CallbackSender.Attempt attempt =
+        resolvingTo(CallbackUrlPolicy.allowingLoopback(), "127.0.0.1")
+            .send(delivery("http://localhost:" + server.getAddress().getPort() + "/hook"));
+
+    assertThat(attempt.delivered()).isTrue();
+  }
+
+  /**
+   * Issue 26 item 4: a URL the HTTP client cannot send to (a port out of range, queued before
+   * /callback checked ports) is a failed attempt, not an exception out of the callback function.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"http://127.0.0.1:99999/hook", "http://127.0.0.1:0/hook", "ftp://127.0.0.1/x"})
+  void aUrlTheClientCannotSendToIsAFailedAttempt(String url) {
+    CallbackSender.Attempt attempt = local().send(delivery(url));
+
+    assertThat(attempt.delivered()).isFalse();
+    assertThat(attempt.outcome()).startsWith("refused: ");
+  }
+
   @Test
   void retriesBackOffFourfoldUpToSixHours() {
     CallbackRetries retries = new CallbackRetries(java.time.Duration.ofSeconds(30));

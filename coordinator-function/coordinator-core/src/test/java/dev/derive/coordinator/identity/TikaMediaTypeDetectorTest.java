@@ -7,6 +7,7 @@ import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -153,11 +154,114 @@ class TikaMediaTypeDetectorTest {
         .isNotEqualTo(Optional.of(TikaMediaTypeDetector.PROTECTED_OOXML));
   }
 
+  /**
+   * Issue 30 item 5: a BigTIFF is a TIFF whatever its byte order; Tika knows only the big-endian
+   * header, and a little-endian one (what libtiff writes on x86 and ARM) was unknown bytes.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"II+\\0, 49 49 2B 00 08 00 00 00", "MM\\0+, 4D 4D 00 2B 00 08 00 00"})
+  void aBigTiffOfEitherByteOrderIsATiff(String name, String header) {
+    byte[] prefix = new byte[64];
+    String[] bytes = header.split(" ");
+    for (int i = 0; i < bytes.length; i++) {
+      prefix[i] = (byte) Integer.parseInt(bytes[i], 16);
+    }
+    prefix[8] = 16; // first IFD at offset 16
+
+    assertThat(detector.detect(prefix, "upload.bin")).hasValue("image/tiff");
+  }
+
+  /**
+   * Issue 29: an SVG is identified by its content as image/svg+xml (it was text/plain while no
+   * capability read SVG), whatever its name, with or without an XML declaration and doctype.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "svg/gt.svg",
+    "svg/gu.svg",
+    "svg/url-to-png.svg",
+    "svg/struct-dom-01-b.svg",
+    "svg/text-fonts-01-t.svg",
+    "svg/text-intro-01-t.svg"
+  })
+  void anSvgIsAnImageByItsContent(String sample) throws IOException {
+    assertThat(detector.detect(prefix(samples().resolve(sample)), "upload.bin"))
+        .hasValue("image/svg+xml");
+  }
+
+  @Test
+  void anSvgWithAnXmlDeclarationAndADoctypeIsAnImage() {
+    byte[] svg =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\""
+                + " \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    assertThat(detector.detect(svg, "drawing.txt")).hasValue("image/svg+xml");
+  }
+
   @Test
   void theBytesWinOverAMisleadingName() throws IOException {
     Path pdf = samples().resolve("pdf/standard_fonts.pdf");
 
     assertThat(detector.detect(prefix(pdf), "photo.jpg")).hasValue("application/pdf");
+  }
+
+  /**
+   * Many READMEs open with an HTML block ({@code <div align="center">}); the name says which text
+   * format embeds it (issue 30 item 2).
+   */
+  @Test
+  void aMarkdownFileThatStartsWithAnHtmlBlockIsMarkdown() {
+    byte[] readme =
+        ("""
+            <div align="center">
+              <img src="logo.svg" width="120">
+              <h1>Project</h1>
+            </div>
+
+            # Install
+
+            ```sh
+            npm install project
+            ```
+            """)
+            .getBytes(StandardCharsets.UTF_8);
+
+    assertThat(detector.detect(readme, "README.md")).hasValue("text/markdown");
+    assertThat(detector.detect(readme, "notes.markdown")).hasValue("text/markdown");
+    assertThat(detector.detect(readme, "page.html")).hasValue("text/html");
+    assertThat(detector.detect(readme, "upload")).as("bytes alone").hasValue("text/html");
+  }
+
+  /** A name never names bytes that are no known format: identification goes by bytes. */
+  @Test
+  void unknownBytesNamedLikeADocumentAreNoSupportedType() {
+    byte[] noise = new byte[4096];
+    new java.util.Random(30).nextBytes(noise);
+
+    assertThat(detector.detect(noise, "slides.pptx")).isEmpty();
+    assertThat(detector.detect(noise, "report.docx")).isEmpty();
+    assertThat(detector.detect(noise, "photo.jpg")).isEmpty();
+  }
+
+  /** UTF-16 without a byte order mark is text all the same (issue 30 item 4). */
+  @ParameterizedTest
+  @CsvSource({
+    "UTF-16LE, page.html, text/html",
+    "UTF-16BE, page.html, text/html",
+    "UTF-16LE, README.md, text/markdown",
+    "UTF-16LE, notes.txt, text/plain"
+  })
+  void utf16TextWithoutAByteOrderMarkIsText(String charset, String name, String expected) {
+    String text =
+        name.endsWith(".html")
+            ? "<!DOCTYPE html><html><head><title>Grüße</title></head><body><p>Ünïcödé</p></body></html>"
+            : "# Grüße\n\nSome text, long enough to be read as text.\n";
+    byte[] bytes = text.getBytes(java.nio.charset.Charset.forName(charset));
+
+    assertThat(detector.detect(bytes, name)).hasValue(expected);
   }
 
   @Test

@@ -144,7 +144,26 @@ class PlannerTest {
     assertThat(avif.step(0).outputMediaType()).isEqualTo(MediaTypes.IMAGE_AVIF);
     assertThat(avif.step(0).operations())
         .contains(
-            new Operation("encode", Map.of("mediaType", "image/avif", "quality", 85, "effort", 6)));
+            new Operation("encode", Map.of("mediaType", "image/avif", "quality", 70, "effort", 6)));
+  }
+
+  /** Issue 30 item 10: each format's declared default quality, one plan per meaning. */
+  @Test
+  void aTargetWithoutQualityGetsItsFormatsDefaultAndSpellingItOutPlansTheSame() {
+    Plan avif = planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_AVIF));
+    Plan avifSpelt =
+        planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_AVIF, "quality", 70));
+    Plan avif85 =
+        planner.plan(source(MediaTypes.IMAGE_JPEG), target(MediaTypes.IMAGE_AVIF, "quality", 85));
+    Plan jpeg = planner.plan(source(MediaTypes.IMAGE_PNG), target(MediaTypes.IMAGE_JPEG));
+
+    assertThat(avif.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/avif", "quality", 70)));
+    assertThat(avifSpelt.fingerprint()).isEqualTo(avif.fingerprint());
+    assertThat(avif85.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/avif", "quality", 85)));
+    assertThat(jpeg.step(0).operations())
+        .containsExactly(new Operation("encode", Map.of("mediaType", "image/jpeg", "quality", 85)));
   }
 
   @Test
@@ -363,6 +382,15 @@ class PlannerTest {
     assertThat(spelled).isEqualTo(terse);
   }
 
+  /** Issue 29: an image's info is one image step writing JSON. */
+  @Test
+  void anImagesInfoIsOneImageStep() {
+    Plan plan = planner.plan(source(MediaTypes.IMAGE_PNG), target(MediaTypes.APPLICATION_JSON));
+
+    assertThat(plan.steps()).extracting(PlannedStep::capability).containsExactly("image");
+    assertThat(plan.step(0).operations()).containsExactly(new Operation("info", Map.of()));
+  }
+
   @Test
   void anUnreachableTargetListsWhatTheSourceReaches() {
     NoConversionException e =
@@ -372,6 +400,7 @@ class PlannerTest {
 
     assertThat(e.reachable())
         .containsExactly(
+            MediaTypes.APPLICATION_JSON,
             MediaTypes.IMAGE_AVIF,
             MediaTypes.IMAGE_GIF,
             MediaTypes.IMAGE_JPEG,
@@ -495,6 +524,7 @@ class PlannerTest {
         .containsExactly("resize", "encode");
   }
 
+  /** The refusal names what the step cannot read, not a type it reads (issue 30 item 9). */
   @Test
   void explicitStepsThatCannotReadThePreviousOutputAreRefused() {
     assertThatThrownBy(
@@ -503,10 +533,14 @@ class PlannerTest {
                     source(MediaTypes.APPLICATION_PDF),
                     List.of(new StepSpec("image", "resize", Map.of("width", 10)))))
         .isInstanceOf(NoConversionException.class)
-        .hasMessageContaining("/steps/0")
-        .hasMessageContaining("application/pdf");
+        .hasMessageStartingWith(
+            "/steps/0: capability image does not read application/pdf (the source); it reads ");
   }
 
+  /**
+   * Operations out of the declared order are refused at the one out of place, saying the order
+   * (issue 30 item 9: the refusal said the step could not apply them to a type it reads).
+   */
   @Test
   void explicitOperationsOutOfDeclaredOrderAreRefused() {
     assertThatThrownBy(
@@ -514,8 +548,33 @@ class PlannerTest {
                 planner.plan(
                     source(MediaTypes.IMAGE_PNG),
                     List.of(
-                        new StepSpec("image", "encode", Map.of()),
-                        new StepSpec("image", "resize", Map.of("width", 10)))))
-        .isInstanceOf(NoConversionException.class);
+                        new StepSpec("image", "resize", Map.of("width", 10)),
+                        new StepSpec("image", "rotate", Map.of("angle", 90)))))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .singleElement()
+                    .satisfies(
+                        v -> {
+                          assertThat(v.pointer()).isEqualTo("/steps/1/operation");
+                          assertThat(v.detail())
+                              .startsWith(
+                                  "rotate must come before resize: capability image applies its"
+                                      + " operations in the order page, crop, rotate, resize, ")
+                              .endsWith(", encode");
+                        }));
+  }
+
+  @Test
+  void explicitStepsWritingATypeTheCapabilityCannotMakeAreRefused() {
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_PNG),
+                    List.of(new StepSpec("image", "encode", Map.of("mediaType", "text/plain")))))
+        .isInstanceOf(NoConversionException.class)
+        .hasMessageStartingWith(
+            "/steps/0: capability image does not write text/plain from image/png; it writes ");
   }
 }

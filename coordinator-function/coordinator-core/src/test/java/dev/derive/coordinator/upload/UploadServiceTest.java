@@ -44,7 +44,45 @@ class UploadServiceTest {
         UploadService.validate(
             json.readTree(
                 "{\"fileName\":\"cat.jpg\",\"contentType\":\"Image/JPEG\",\"size\":1234}"));
-    assertThat(request).isEqualTo(new UploadRequest("cat.jpg", "image/jpeg", 1234));
+    assertThat(request).isEqualTo(new UploadRequest("cat.jpg", "image/jpeg", 1234, null));
+  }
+
+  @Test
+  void takesTheSha256OfTheBytesToUpload() throws Exception {
+    String sha256 = "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=";
+    UploadRequest request =
+        UploadService.validate(
+            json.readTree(
+                "{\"fileName\":\"a.txt\",\"contentType\":\"text/plain\",\"size\":5,"
+                    + "\"sha256\":\""
+                    + sha256
+                    + "\"}"));
+
+    assertThat(request.sha256()).isEqualTo(sha256);
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "\"abc\"",
+        "\"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824\"",
+        "42"
+      })
+  void refusesASha256ThatIsNotBase64OfThirtyTwoBytes(String sha256) {
+    assertThatThrownBy(
+            () ->
+                UploadService.validate(
+                    json.readTree(
+                        "{\"fileName\":\"a.txt\",\"contentType\":\"text/plain\",\"size\":5,"
+                            + "\"sha256\":"
+                            + sha256
+                            + "}")))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::pointer)
+                    .containsExactly("/sha256"));
   }
 
   @Test

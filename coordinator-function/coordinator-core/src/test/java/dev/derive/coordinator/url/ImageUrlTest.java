@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.preset.Preset;
 import dev.derive.coordinator.preset.Presets;
 import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.InvalidRequestException;
@@ -57,6 +58,9 @@ class ImageUrlTest {
         "/sig/pr:thumb/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":256,\"height\":256}",
         "/sig/pr:thumb/f:avif/photos/cat.jpg | {\"mediaType\":\"image/avif\",\"width\":256,\"height\":256,\"fit\":\"inside\"}",
         "/sig/w:64/f:gif/photos/cat.jpg | {\"mediaType\":\"image/gif\",\"width\":64}",
+        "/sig/rs:fill:200:200/g:sm/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":200,\"fit\":\"fill\",\"gravity\":\"smart\"}",
+        "/sig/rt:cover/w:200/h:100/g:fp:30:70/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100,\"fit\":\"cover\",\"gravity\":\"focus\",\"focusX\":30,\"focusY\":70}",
+        "/sig/rt:cover/w:200/h:100/gravity:noea/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100,\"fit\":\"cover\",\"gravity\":\"northeast\"}",
         "/sig/pr:preview/w:0/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"height\":1024}",
         "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
         "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
@@ -90,13 +94,103 @@ class ImageUrlTest {
         .isNotEqualTo(urlFingerprint("/sig/w:100/photos/cat.jpg"));
   }
 
+  /**
+   * The path arrives percent-decoded (API Gateway decodes {@code rawPath}), so nothing is decoded
+   * again: a key holding {@code %} stays itself.
+   */
   @Test
-  void theKeyIsTheRestOfThePathPercentDecoded() {
-    ImageUrl url = ImageUrl.parse("/abc/w:10/a%20b/%C3%A9t%C3%A9+1.jpg", options);
+  void theKeyIsTheRestOfThePathAsReceived() {
+    ImageUrl url = ImageUrl.parse("/abc/w:10/a b/été+1 100%25.jpg", options);
 
     assertThat(url.signature()).isEqualTo("abc");
-    assertThat(url.signedPath()).isEqualTo("/w:10/a%20b/%C3%A9t%C3%A9+1.jpg");
-    assertThat(url.key()).isEqualTo("a b/été+1.jpg");
+    assertThat(url.signedPath()).isEqualTo("/w:10/a b/été+1 100%25.jpg");
+    assertThat(url.key()).isEqualTo("a b/été+1 100%25.jpg");
+  }
+
+  /**
+   * Issue 26 item 2: what is signed is the path exactly as received; a spelling that a router would
+   * read as the same path ({@code //}, {@code /./}, {@code x/../}, a {@code ;} parameter) is
+   * another path, and the signature does not verify.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "/w:10//photos/cat.jpg",
+        "/w:10/./photos/cat.jpg",
+        "/w:10/x/../photos/cat.jpg",
+        "/w:10/photos/cat.jpg;x",
+        "/w:10;x/photos/cat.jpg",
+        "/./w:10/photos/cat.jpg",
+        "/w:10/photos//cat.jpg",
+        "/w:10/photos/cat.jpg/"
+      })
+  void noOtherSpellingOfASignedPathVerifies(String variant) {
+    UrlSigningKeys keys = UrlSigningKeys.parse("ab".repeat(32));
+    String signature = keys.sign("/w:10/photos/cat.jpg");
+
+    assertThat(ImageUrl.parse("/" + signature + variant, options).signedPath()).isEqualTo(variant);
+    assertThat(
+            catchThrowableOfType(
+                    ForbiddenUrlException.class,
+                    () -> ImageUrl.verified("/" + signature + variant, options, keys, 0))
+                .kind())
+        .isEqualTo(ForbiddenUrlException.INVALID_SIGNATURE);
+  }
+
+  private static Presets thumb(int size) {
+    return Presets.parse(
+        "{\"thumb\":{\"description\":\"a thumbnail\",\"target\":{\"mediaType\":\"image/jpeg\","
+            + "\"width\":"
+            + size
+            + ",\"height\":"
+            + size
+            + "}}}",
+        "test",
+        new RequestValidator(Declarations.ALL));
+  }
+
+  /**
+   * Issue 26 item 6: {@code pr:} signs the preset's content through its digest, so a URL signed
+   * when {@code thumb} was 64 pixels is not served once {@code thumb} is 4096 pixels.
+   */
+  @Test
+  void aPresetUrlIsServedOnlyForTheDefinitionItWasSignedFor() {
+    Presets before = thumb(64);
+    Presets after = thumb(4096);
+    String digest = before.require("thumb", "/preset").digest();
+    ImageUrl url = ImageUrl.parse("/sig/pr:thumb:" + digest + "/photos/cat.jpg", options);
+
+    url.requirePresetInForce(before);
+    assertThat(
+            catchThrowableOfType(ForbiddenUrlException.class, () -> url.requirePresetInForce(after))
+                .kind())
+        .isEqualTo(ForbiddenUrlException.PRESET_CHANGED);
+    assertThat(after.require("thumb", "/preset").digest())
+        .hasSize(Preset.DIGEST_LENGTH)
+        .isNotEqualTo(digest);
+  }
+
+  @Test
+  void aPresetsDigestIsOfItsDefinitionNotItsDescription() {
+    Presets described =
+        Presets.parse(
+            "{\"thumb\":{\"description\":\"another\",\"target\":{\"mediaType\":\"image/jpeg\","
+                + "\"width\":64,\"height\":64}}}",
+            "test",
+            new RequestValidator(Declarations.ALL));
+
+    assertThat(described.require("thumb", "/preset").digest())
+        .isEqualTo(thumb(64).require("thumb", "/preset").digest());
+  }
+
+  @Test
+  void aPresetUrlWithoutTheDigestIsA400() {
+    assertThat(
+            pointers(
+                () ->
+                    ImageUrl.parse("/sig/pr:thumb/photos/cat.jpg", options)
+                        .requirePresetInForce(presets)))
+        .containsExactly("/url/preset");
   }
 
   @Test
@@ -121,8 +215,6 @@ class ImageUrlTest {
     assertThat(pointers(() -> ImageUrl.parse("/sig/w:10", options))).containsExactly("/source/key");
     assertThat(pointers(() -> ImageUrl.parse("/sig/w:1/w:2/x.jpg", options)))
         .containsExactly("/url/width");
-    assertThat(pointers(() -> ImageUrl.parse("/sig/x%zz.jpg", options)))
-        .containsExactly("/source/key");
     assertThat(
             pointers(() -> ImageUrl.parse("/sig/w:ten/x.jpg", options).requestBody(presets, null)))
         .containsExactly("/url/width");

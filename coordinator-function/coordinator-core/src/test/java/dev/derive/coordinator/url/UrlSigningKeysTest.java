@@ -19,7 +19,7 @@ class UrlSigningKeysTest {
 
   private static ForbiddenUrlException refusal(UrlSigningKeys keys, String url) {
     try {
-      ImageUrl.parse(url, UrlOptions.of(Declarations.CATALOGUE)).verify(keys, NOW);
+      ImageUrl.verified(url, UrlOptions.of(Declarations.CATALOGUE), keys, NOW);
       return null;
     } catch (ForbiddenUrlException e) {
       return e;

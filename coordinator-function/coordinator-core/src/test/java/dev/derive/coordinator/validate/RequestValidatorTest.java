@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.coordinator.Declarations;
-import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -119,10 +118,10 @@ class RequestValidatorTest {
         rejects("/steps/0/capability", b -> withSteps(b, "[{\"operation\":\"resize\"}]")),
         rejects(
             "/steps/0/capability",
-            b -> withSteps(b, "[{\"capability\":\"video\",\"operation\":\"resize\"}]")),
+            b -> withSteps(b, "[{\"capability\":\"teleport\",\"operation\":\"resize\"}]")),
         rejects(
             "/steps/0/operation",
-            b -> withSteps(b, "[{\"capability\":\"image\",\"operation\":\"blur\"}]")),
+            b -> withSteps(b, "[{\"capability\":\"image\",\"operation\":\"vignette\"}]")),
         rejects(
             "/steps/0/extra",
             b -> withSteps(b, "[{\"capability\":\"text\",\"operation\":\"extract\",\"extra\":1}]")),
@@ -226,9 +225,9 @@ class RequestValidatorTest {
         Arguments.of((Consumer<ObjectNode>) b -> b.put("wait", 2.5), "/wait: must be an integer"),
         Arguments.of(
             (Consumer<ObjectNode>)
-                b -> withSteps(b, "[{\"capability\":\"video\",\"operation\":\"x\"}]"),
-            "/steps/0/capability: unsupported value 'video'; allowed: "
-                + Declarations.ALL.stream().map(CapabilityDescriptor::name).sorted().toList()));
+                b -> withSteps(b, "[{\"capability\":\"teleport\",\"operation\":\"x\"}]"),
+            "/steps/0/capability: unsupported value 'teleport'; allowed: "
+                + Declarations.ALL.stream().map(c -> c.name()).toList()));
   }
 
   /** The wording of the schema's violations: specific, with the schema's own numbers and names. */

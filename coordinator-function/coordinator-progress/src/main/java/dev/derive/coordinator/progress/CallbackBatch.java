@@ -15,12 +15,13 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Delivers a batch of callbacks from the callback queue, one attempt each ({@link CallbackSender}).
- * A delivered callback is acknowledged; a failed one is a batch item failure whose message is made
- * invisible for the {@link CallbackRetries} pause first ({@code ChangeMessageVisibility}), so SQS
- * offers it again after that pause and, once {@code maxReceiveCount} attempts have failed, moves it
- * to the callback dead-letter queue: the dead-letter record (with an alarm on it). Only the
- * receiver's host and the outcome are logged: not the URL's path or query (they may hold a token),
- * nor the body, nor the response.
+ * A delivered callback is acknowledged; a failed one, whatever failed, is a batch item failure
+ * (never an error of the whole invocation) whose message is made invisible for the {@link
+ * CallbackRetries} pause first ({@code ChangeMessageVisibility}), so SQS offers it again after that
+ * pause and, once {@code maxReceiveCount} attempts have failed, moves it to the callback
+ * dead-letter queue: the dead-letter record (with an alarm on it). Only the receiver's host and the
+ * outcome are logged: not the URL's path or query (they may hold a token), nor the body, nor the
+ * response.
  */
 @ApplicationScoped
 public class CallbackBatch {
@@ -65,8 +66,25 @@ public class CallbackBatch {
     return PartialBatch.process(event, this::deliver);
   }
 
-  /** One attempt; whether the message is done with (delivered, or malformed and dropped). */
+  /**
+   * One attempt; whether the message is done with (delivered, or malformed and dropped). Whatever
+   * goes wrong with one message is that message's failed attempt, reported in the partial batch
+   * response: it never fails the invocation, which would hand every other delivery of the batch
+   * back to SQS and spend one of its attempts (issue 26 item 4).
+   */
   private boolean deliver(SQSEvent.SQSMessage message) {
+    try {
+      return attempt(message);
+    } catch (RuntimeException e) {
+      LOG.errorf(
+          e,
+          "callback message %s failed unexpectedly: a failed attempt, SQS offers it again",
+          message.getMessageId());
+      return false;
+    }
+  }
+
+  private boolean attempt(SQSEvent.SQSMessage message) {
     CallbackDelivery delivery;
     try {
       delivery = CallbackDelivery.decode(message.getBody() == null ? "" : message.getBody());

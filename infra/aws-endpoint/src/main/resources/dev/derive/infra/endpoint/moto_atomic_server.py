@@ -27,6 +27,7 @@ Usage: python moto_atomic_server.py [moto_server arguments, e.g. -H 127.0.0.1 -p
 
 import base64
 import functools
+import hashlib
 import io
 import logging
 import os
@@ -262,11 +263,47 @@ def _read_upload_body(environ):
     environ["CONTENT_LENGTH"] = str(len(body))
 
 
+# S3 checks an upload against the checksum it is sent with and keeps it (HeadObject and GetObject
+# return it with x-amz-checksum-mode: ENABLED); moto 5.2.1 keeps it only when the SDK's own
+# x-amz-sdk-checksum-algorithm header names the algorithm, and checks it never. A presigned PUT
+# signed with a checksum (x-amz-checksum-sha256: Derive's uploads, which identify a source by it)
+# has no SDK header, so moto dropped it, and a wrong one was stored. For SHA-256 and SHA-1, which moto
+# computes exactly, the body is checked here and the algorithm named for moto, as S3 does.
+_VERIFIED_CHECKSUMS = {"sha256": hashlib.sha256, "sha1": hashlib.sha1}
+
+
+def _checksum_refusal(environ):
+    """S3's 400 BadDigest for an upload whose body does not match its x-amz-checksum-sha256 (or
+    -sha1) header, else None; a matching one has its algorithm named for moto to keep it."""
+    if environ.get("REQUEST_METHOD") != "PUT" or not isinstance(environ.get("wsgi.input"), io.BytesIO):
+        return None
+    for name, digest in _VERIFIED_CHECKSUMS.items():
+        given = environ.get("HTTP_X_AMZ_CHECKSUM_" + name.upper())
+        if given is None:
+            continue
+        body = environ["wsgi.input"].getvalue()
+        actual = base64.b64encode(digest(body).digest()).decode("ascii")
+        if given.strip() != actual:
+            return (
+                "400 Bad Request",
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>BadDigest</Code><Message>The "
+                + name.upper()
+                + " you specified did not match the calculated checksum.</Message></Error>",
+            )
+        environ.setdefault("HTTP_X_AMZ_SDK_CHECKSUM_ALGORITHM", name.upper())
+    return None
+
+
 def _atomic(app):
     def handle(environ, start_response):
         if _is_s3_read(environ):
             return list(app(environ, start_response))
         _read_upload_body(environ)
+        refusal = _checksum_refusal(environ)
+        if refusal is not None:
+            status, body = refusal
+            start_response(status, [("Content-Type", "application/xml")])
+            return [body.encode("utf-8")]
         with _LOCK:
             # Materialise the body inside the lock: moto computes it lazily for some services.
             return list(app(environ, start_response))

@@ -182,6 +182,42 @@ class TemplateCrossCheckTest {
   }
 
   /**
+   * Issue 26 item 5: every worker and the progress function reserve concurrency (with the
+   * parameters' defaults), so a flood elsewhere in the account cannot take theirs, and each
+   * reserves at least what its SQS event source mappings may run at once: an event source mapping
+   * whose MaximumConcurrency exceeds its function's reserved concurrency gets throttled (AWS's
+   * advice for SQS event sources).
+   */
+  @Test
+  void theWorkersAndTheProgressFunctionReserveWhatTheirEventSourcesRunAtOnce() {
+    List<String> problems = new ArrayList<>();
+    for (FunctionDefinition function : functions) {
+      boolean mustReserve =
+          function.logicalId().endsWith("WorkerFunction")
+              || function.logicalId().equals("CoordinatorProgressFunction");
+      if (function.reservedConcurrency().isEmpty()) {
+        if (mustReserve) {
+          problems.add(function.logicalId() + " reserves no concurrency");
+        }
+        continue;
+      }
+      int atOnce = 0;
+      for (FunctionDefinition.SqsEvent event : function.sqsEvents()) {
+        atOnce += event.maximumConcurrency().orElse(1000);
+      }
+      if (function.reservedConcurrency().getAsInt() < atOnce) {
+        problems.add(
+            function.logicalId()
+                + " reserves "
+                + function.reservedConcurrency().getAsInt()
+                + " but its event source mappings run up to "
+                + atOnce);
+      }
+    }
+    assertThat(problems).isEmpty();
+  }
+
+  /**
    * Every dead-letter queue is read by an event source mapping (so a dead-lettered step fails its
    * job) and is named {@code …-dlq}, the suffix by which the progress function tells dead letters
    * from step results.

@@ -218,6 +218,54 @@ class ProductionTemplateTest {
         .containsEntry("AuthorizationType", "AWS_IAM");
   }
 
+  /**
+   * The coordinator answers by the route key, not the path (ApiRoutes, issue 26 item 1): the routes
+   * of the template are exactly the three it knows, and only the image route is anonymous. A route
+   * added here must be added there, or the function answers it 404.
+   */
+  @Test
+  void theRoutesAreTheThreeTheCoordinatorKnowsByRouteKey() {
+    StackReferences references = new StackReferences(template, "s", "us-east-1", Map.of());
+    template.resources().keySet().forEach(id -> references.register(id, "ref:" + id, Map.of()));
+    Map<String, Object> authorisation = new java.util.TreeMap<>();
+    for (var route : template.resourcesOfType("AWS::ApiGatewayV2::Route")) {
+      Map<String, Object> properties = IntrinsicResolver.resolveMap(route.properties(), references);
+      authorisation.put((String) properties.get("RouteKey"), properties.get("AuthorizationType"));
+    }
+
+    assertThat(authorisation)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "$default", "AWS_IAM",
+                "ANY /v1/derivatives/{proxy+}", "AWS_IAM",
+                "GET /v1/{signature}/{proxy+}", "NONE"));
+  }
+
+  /**
+   * Issue 26 item 5: the anonymous image route has a throttle of its own, from its own parameters,
+   * smaller than the authenticated routes' by default, so an image URL flood is answered 429 by API
+   * Gateway and leaves the authenticated routes' bucket alone.
+   */
+  @Test
+  void theImageUrlRouteHasItsOwnSmallerThrottle() {
+    Map<String, Object> stage =
+        template.resourcesOfType("AWS::ApiGatewayV2::Stage").getFirst().properties();
+    Map<String, Object> imageRoute =
+        map(map(stage.get("RouteSettings")).get("GET /v1/{signature}/{proxy+}"));
+
+    assertThat(imageRoute)
+        .containsEntry("ThrottlingBurstLimit", new Intrinsic.Ref("ImageUrlThrottlingBurstLimit"))
+        .containsEntry("ThrottlingRateLimit", new Intrinsic.Ref("ImageUrlThrottlingRateLimit"));
+    assertThat(defaultOf("ImageUrlThrottlingBurstLimit"))
+        .isLessThan(defaultOf("ApiThrottlingBurstLimit"));
+    assertThat(defaultOf("ImageUrlThrottlingRateLimit"))
+        .isLessThan(defaultOf("ApiThrottlingRateLimit"));
+  }
+
+  private int defaultOf(String parameter) {
+    return Integer.parseInt(template.parameters().get(parameter).defaultValue());
+  }
+
   @Test
   void theJwtAuthorizerTakesIssuerAndAudienceFromParameters() {
     Map<String, Object> jwt =
@@ -242,10 +290,11 @@ class ProductionTemplateTest {
   }
 
   /**
-   * Zip functions run java25 with the Quarkus handler and SnapStart; a container-image function
-   * (the office worker) has neither runtime nor handler (SAM refuses both on an image, so they are
-   * each zip function's own rather than the Globals'), its handler in {@code ImageConfig.Command},
-   * and SnapStart off (Lambda has none for images).
+   * Zip functions run java25 with the Quarkus handler (the API's behind ApiEntryPoint, which
+   * re-encodes the raw path) and SnapStart; a container-image function (the office worker) has
+   * neither runtime nor handler (SAM refuses both on an image, so they are each zip function's own
+   * rather than the Globals'), its handler in {@code ImageConfig.Command}, and SnapStart off
+   * (Lambda has none for images).
    */
   @Test
   void functionsRunJava25WithSnapStartOnPublishedVersionsTracingAndJsonLogs() {
@@ -278,7 +327,11 @@ class ProductionTemplateTest {
         assertThat(properties)
             .as(function.logicalId())
             .containsEntry("Runtime", "java25")
-            .containsEntry("Handler", handler)
+            .containsEntry(
+                "Handler",
+                function.logicalId().equals("CoordinatorApiFunction")
+                    ? "dev.derive.coordinator.api.ApiEntryPoint::handleRequest"
+                    : handler)
             .doesNotContainKey("SnapStart");
       }
       assertThat(properties)

@@ -102,10 +102,7 @@ final class ImageEncoder {
       return;
     }
     Vips vips = Vips.shared();
-    boolean alpha = image.getColorModel().hasAlpha();
-    try (VipsImage pixels =
-        vips.fromPixels(
-            samples(image, alpha), image.getWidth(), image.getHeight(), alpha ? 4 : 3)) {
+    try (VipsImage pixels = VipsPixels.toVips(image)) {
       int effort = effort(mediaType, recipe.effort(), (long) image.getWidth() * image.getHeight());
       if (MediaTypes.IMAGE_WEBP.equals(mediaType)) {
         vips.saveWebp(pixels, target, recipe.quality(), recipe.lossless(), effort);
@@ -115,28 +112,6 @@ final class ImageEncoder {
         vips.saveAvif(pixels, target, recipe.quality(), effort);
       }
     }
-  }
-
-  /** The sRGB samples of {@code image}, interleaved R, G, B (and A when {@code alpha}). */
-  private static byte[] samples(BufferedImage image, boolean alpha) {
-    int width = image.getWidth();
-    int height = image.getHeight();
-    int bands = alpha ? 4 : 3;
-    byte[] out = new byte[width * height * bands];
-    int[] row = new int[width];
-    int i = 0;
-    for (int y = 0; y < height; y++) {
-      image.getRGB(0, y, width, 1, row, 0, width);
-      for (int argb : row) {
-        out[i++] = (byte) (argb >>> 16);
-        out[i++] = (byte) (argb >>> 8);
-        out[i++] = (byte) argb;
-        if (alpha) {
-          out[i++] = (byte) (argb >>> 24);
-        }
-      }
-    }
-    return out;
   }
 
   /**

@@ -29,6 +29,8 @@ import dev.derive.worker.runtime.Parameters;
  * @param effort WebP/AVIF/GIF encoder effort, 0 (fastest) to 9 (smallest; WebP stops at 6, so 7..9
  *     mean 6), or {@value #FORMAT_EFFORT} when the step gives none: then each format's default
  *     ({@link ImageEncoder#effort})
+ * @param blur Gaussian sigma in output pixels, 0 for none
+ * @param sharpen unsharp-mask sigma in tenths of a pixel, 0 for none
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -42,7 +44,9 @@ public record ImageRecipe(
     boolean greyscale,
     int page,
     boolean lossless,
-    int effort) {
+    int effort,
+    int blur,
+    int sharpen) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode. */
   public static final String PAGE = "page";
 
@@ -63,6 +67,12 @@ public record ImageRecipe(
 
   /** Operation dropping colour (ITU-R BT.601 luma). */
   public static final String GREYSCALE = "greyscale";
+
+  /** Operation blurring the image (Gaussian, sigma in pixels). */
+  public static final String BLUR = "blur";
+
+  /** Operation sharpening the image (unsharp mask, sigma in tenths of a pixel). */
+  public static final String SHARPEN = "sharpen";
 
   /** Operation writing the image in its output format; every step applies it. */
   public static final String ENCODE = "encode";
@@ -90,7 +100,9 @@ public record ImageRecipe(
         step.operation(GREYSCALE).isPresent(),
         step.operation(PAGE).map(p -> p.integer("page")).orElse(1),
         encode.bool("lossless"),
-        encode.optionalInteger("effort").orElse(FORMAT_EFFORT));
+        encode.optionalInteger("effort").orElse(FORMAT_EFFORT),
+        step.operation(BLUR).map(b -> b.integer("blur")).orElse(0),
+        step.operation(SHARPEN).map(s -> s.integer("sharpen")).orElse(0));
   }
 
   /** A box at {@code left}, {@code top}, or a region placed by its gravity (default centre). */
@@ -110,11 +122,29 @@ public record ImageRecipe(
         resize.has("height") ? resize.integer("height") : null,
         Fit.named(resize.string("fit")).orElseThrow(),
         resize.bool("withoutEnlargement"),
-        resize.optionalString("background").map(HexColour::parse).orElse(null));
+        resize.optionalString("background").map(HexColour::parse).orElse(null),
+        new CoverGravity(
+            resize.optionalString("gravity").orElse(CoverGravity.CENTRE),
+            resize.optionalInteger("focusX").orElse(50),
+            resize.optionalInteger("focusY").orElse(50)));
   }
 
   /** A recipe that only resizes and encodes (tests and the bench). */
   public ImageRecipe(ResizeBox box, String mediaType, int quality) {
-    this(null, box, mediaType, quality, false, 0, false, false, false, 1, false, FORMAT_EFFORT);
+    this(
+        null,
+        box,
+        mediaType,
+        quality,
+        false,
+        0,
+        false,
+        false,
+        false,
+        1,
+        false,
+        FORMAT_EFFORT,
+        0,
+        0);
   }
 }

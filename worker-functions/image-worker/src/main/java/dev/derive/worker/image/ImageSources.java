@@ -73,6 +73,14 @@ final class ImageSources {
     if (vips && Sniffer.cmykTiff(input)) {
       return VipsSource.file(input, "CMYK TIFF", maxPixels, page);
     }
+    if (Sniffer.svg(input)) {
+      Vips.shared(); // SVG needs librsvg: retryable when libvips cannot be loaded
+      return SvgSource.open(input);
+    }
+    if (vips && Sniffer.bigTiff(input)) {
+      // ImageIO reads classic TIFF only; libtiff reads BigTIFF's 64-bit offsets (issue 30 item 5)
+      return VipsSource.file(input, "BigTIFF", maxPixels, page);
+    }
     if (vips && Sniffer.webp(input)) {
       // TwelveMonkeys' VP8 decoder gets lossy WebP colours wrong (a red of 0xdd1514 read as
       // 0x790000); libwebp, inside libvips, decodes them right, lossless and animated too.
@@ -88,6 +96,11 @@ final class ImageSources {
       throw new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT,
           "the PNG is damaged: its header chunk (IHDR) fails its checksum");
+    }
+    long[] bmp = Sniffer.bmpSize(input);
+    if (bmp != null) {
+      // the JDK's reader fails on a pixel bomb's header as if it were damaged: say what it is
+      PixelLimit.checkInput(bmp[0], bmp[1], maxPixels);
     }
     if (Sniffer.bmpRleBroken(input)) {
       throw new PermanentStepFailure(

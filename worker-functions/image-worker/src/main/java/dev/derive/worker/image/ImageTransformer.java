@@ -105,9 +105,14 @@ public final class ImageTransformer implements StepTransformer {
    */
   @Override
   public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+    if (step.operation(ImageInfo.OPERATION).isPresent()) {
+      ImageInfo.write(input, step.inputMediaType(), maxPixels, output);
+      return;
+    }
     ImageRecipe recipe = ImageRecipe.of(step);
-    if (ImageEncoder.needsLibvips(recipe.mediaType())) {
-      Vips.shared(); // WebP/AVIF output: fail (retryably) before decoding if libvips is missing
+    if (ImageEncoder.needsLibvips(recipe.mediaType()) || Effects.any(recipe)) {
+      Vips.shared(); // WebP/AVIF/GIF or an effect: fail (retryably) before decoding if it is
+      // missing
     }
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
@@ -167,8 +172,14 @@ public final class ImageTransformer implements StepTransformer {
         BufferedImage cut = orientation.apply(Pixels.normalize(decoded, keepAlpha));
         sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
       }
-      BufferedImage placed = Canvas.centre(sized, upright.width(), upright.height(), background);
-      BufferedImage shaped = Geometry.apply(placed, recipe);
+      BufferedImage placed =
+          recipe.box() == null
+              ? Canvas.centre(sized, upright.width(), upright.height(), background)
+              : recipe
+                  .box()
+                  .gravity()
+                  .crop(sized, upright.width(), upright.height(), background, recipe.rotate());
+      BufferedImage shaped = Effects.apply(Geometry.apply(placed, recipe), recipe);
       ImageEncoder.write(shaped, recipe, output);
     }
   }

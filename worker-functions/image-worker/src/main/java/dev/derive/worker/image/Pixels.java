@@ -43,4 +43,19 @@ final class Pixels {
     }
     return new ResampleOp(width, height, ResampleOp.FILTER_LANCZOS).filter(image, null);
   }
+
+  /** A copy of {@code image} (e.g. a sub-image) with its own pixels, of the same type. */
+  static BufferedImage copy(BufferedImage image) {
+    int type =
+        image.getColorModel().hasAlpha() ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB;
+    BufferedImage out = new BufferedImage(image.getWidth(), image.getHeight(), type);
+    Graphics2D g = out.createGraphics();
+    try {
+      g.setComposite(java.awt.AlphaComposite.Src);
+      g.drawImage(image, 0, 0, null);
+    } finally {
+      g.dispose();
+    }
+    return out;
+  }
 }

@@ -12,9 +12,15 @@ import java.awt.Color;
  * @param withoutEnlargement never scale the image up
  * @param background colour of padding ({@link Fit#CONTAIN}), or {@code null} for the default:
  *     transparent where the output format keeps alpha, else white
+ * @param gravity what a cover crop keeps
  */
 public record ResizeBox(
-    Integer width, Integer height, Fit fit, boolean withoutEnlargement, Color background) {
+    Integer width,
+    Integer height,
+    Fit fit,
+    boolean withoutEnlargement,
+    Color background,
+    CoverGravity gravity) {
   public ResizeBox {
     if (width == null && height == null) {
       throw new IllegalArgumentException("a box needs a width or a height");
@@ -22,11 +28,14 @@ public record ResizeBox(
     if (fit == null) {
       throw new IllegalArgumentException("a box needs a fit");
     }
+    if (gravity == null) {
+      gravity = CoverGravity.CENTRED;
+    }
   }
 
   /** Fit {@code inside} with no background. */
   public ResizeBox(Integer width, Integer height, boolean withoutEnlargement) {
-    this(width, height, Fit.INSIDE, withoutEnlargement, null);
+    this(width, height, Fit.INSIDE, withoutEnlargement, null, CoverGravity.CENTRED);
   }
 
   /** Where an image of {@code sourceWidth} x {@code sourceHeight} pixels goes in this box. */

@@ -226,6 +226,78 @@ final class Sniffer {
     }
   }
 
+  /** An SVG's start: an optional XML declaration, comments and doctype, then the svg element. */
+  private static final java.util.regex.Pattern SVG_START =
+      java.util.regex.Pattern.compile(
+          "\\A\\s*(<\\?xml[^>]*>\\s*)?(<!--.*?-->\\s*|<!DOCTYPE[^>]*>\\s*)*<svg[\\s>]",
+          java.util.regex.Pattern.DOTALL);
+
+  /**
+   * Whether the file is an SVG by its content: its first element (after an optional UTF-8 byte
+   * order mark, XML declaration, comments and doctype, in the first 4 KB) is {@code svg}.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean svg(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = read(channel, 0, 4096);
+      String text = new String(head.array(), 0, head.limit(), StandardCharsets.UTF_8);
+      if (text.startsWith("\uFEFF")) {
+        text = text.substring(1);
+      }
+      return SVG_START.matcher(text).lookingAt();
+    }
+  }
+
+  /**
+   * Whether the file is a BigTIFF: a TIFF header ({@code II} or {@code MM}) with version 43 instead
+   * of 42, 8-byte offsets (BigTIFF design, as libtiff 4 implements it). ImageIO has no reader for
+   * it; libvips' libtiff reads it.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static boolean bigTiff(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer header = read(channel, 0, 4);
+      if (header.limit() < 4) {
+        return false;
+      }
+      if (header.get(0) == 'I' && header.get(1) == 'I') {
+        header.order(ByteOrder.LITTLE_ENDIAN);
+      } else if (header.get(0) != 'M' || header.get(1) != 'M') {
+        return false;
+      }
+      return header.getShort(2) == 43;
+    }
+  }
+
+  /**
+   * The width and height a BMP's header declares (BITMAPCOREHEADER's 16-bit or the later headers'
+   * 32-bit fields; a negative height means top-down rows), or {@code null} for anything that is not
+   * a BMP. Read before ImageIO, whose reader fails on a header declaring more pixels than an array
+   * holds, so a pixel bomb is reported by its size.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static long[] bmpSize(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer header = read(channel, 0, 26).order(ByteOrder.LITTLE_ENDIAN);
+      if (header.limit() < 26 || header.get(0) != 'B' || header.get(1) != 'M') {
+        return null;
+      }
+      int infoSize = header.getInt(14);
+      if (infoSize == 12) {
+        return new long[] {
+          Short.toUnsignedInt(header.getShort(18)), Short.toUnsignedInt(header.getShort(20))
+        };
+      }
+      if (infoSize < 40) {
+        return null;
+      }
+      return new long[] {Math.abs((long) header.getInt(18)), Math.abs((long) header.getInt(22))};
+    }
+  }
+
   /**
    * Whether the file is a WebP: a RIFF container (bytes 0-3 {@code RIFF}) of form type {@code WEBP}
    * (bytes 8-11), as the WebP Container Specification (RIFF) defines it.

@@ -130,15 +130,7 @@ final class SourceImage implements ImageSource {
       }
       if ((long) width * height > maxPixels) {
         reader.dispose();
-        throw new PermanentStepFailure(
-            StepErrorTypes.INPUT_TOO_LARGE,
-            "image of "
-                + width
-                + "x"
-                + height
-                + " pixels is over the limit of "
-                + maxPixels
-                + " pixels");
+        PixelLimit.checkInput(width, height, maxPixels);
       }
       SourceImage source =
           new SourceImage(

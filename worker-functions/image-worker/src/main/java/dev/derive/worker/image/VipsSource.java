@@ -59,6 +59,14 @@ final class VipsSource implements ImageSource {
   private final int width;
   private final int height;
 
+  /**
+   * Whether the thumbnail needs lcms to reach sRGB (an embedded ICC profile, or CMYK through
+   * libvips' built-in profile). Without one, asking {@code vips_thumbnail} for an sRGB {@code
+   * export_profile} anyway built an sRGB-to-sRGB transform on every call, the larger part of the
+   * gap to sharp on a 12 MP JPEG (sharp transforms only images with a profile).
+   */
+  private final boolean iccTransform;
+
   private VipsSource(
       Vips vips,
       Path file,
@@ -69,7 +77,8 @@ final class VipsSource implements ImageSource {
       Orientation stored,
       int bytesPerPixel,
       int width,
-      int height) {
+      int height,
+      boolean iccTransform) {
     this.vips = vips;
     this.file = file;
     this.name = name;
@@ -80,6 +89,7 @@ final class VipsSource implements ImageSource {
     this.bytesPerPixel = bytesPerPixel;
     this.width = width;
     this.height = height;
+    this.iccTransform = iccTransform;
   }
 
   /**
@@ -142,7 +152,8 @@ final class VipsSource implements ImageSource {
           Orientation.TOP_LEFT,
           image.bytesPerPixel(),
           image.width(),
-          image.height());
+          image.height(),
+          true);
     } catch (RuntimeException e) {
       image.close();
       if (e instanceof VipsException) {
@@ -170,11 +181,14 @@ final class VipsSource implements ImageSource {
     int storedHeight;
     int bytesPerPixel;
     Orientation orientation;
+    boolean iccTransform;
     try (VipsImage header = vips.open(file)) {
       storedWidth = header.width();
       storedHeight = header.height();
       bytesPerPixel = header.bytesPerPixel();
       orientation = Orientation.ofTag(header.orientation());
+      iccTransform =
+          header.has(VipsImage.ICC_PROFILE) || header.interpretation() == Vips.INTERPRETATION_CMYK;
     } catch (VipsException e) {
       throw decodeFailure(name, e);
     }
@@ -190,7 +204,8 @@ final class VipsSource implements ImageSource {
         orientation,
         bytesPerPixel,
         swap ? storedHeight : storedWidth,
-        swap ? storedWidth : storedHeight);
+        swap ? storedWidth : storedHeight,
+        iccTransform);
   }
 
   private PermanentStepFailure decodeFailure(VipsException e) {
@@ -288,8 +303,18 @@ final class VipsSource implements ImageSource {
     try (VipsImage thumbnail =
         heif != null
             ? vips.thumbnail(heif, boxWidth, boxHeight)
-            : vips.thumbnail(file, boxWidth, boxHeight, loadOptions)) {
-      return toBufferedImage(thumbnail);
+            : iccTransform
+                ? vips.thumbnail(file, boxWidth, boxHeight, loadOptions)
+                : vips.operation("thumbnail")
+                    .set(
+                        "filename",
+                        loadOptions.isEmpty() ? file + "" : file + "[" + loadOptions + "]")
+                    .set("width", boxWidth)
+                    .set("height", boxHeight)
+                    .set("size", "down")
+                    .set("fail_on", "error")
+                    .image()) {
+      return VipsPixels.toJava(thumbnail);
     } catch (VipsException e) {
       throw decodeFailure(e);
     }
@@ -329,7 +354,7 @@ final class VipsSource implements ImageSource {
             return toneMapped(area, subsampling);
           }
           try (VipsImage small = vips.thumbnail(area, boxWidth, boxHeight, false)) {
-            return toBufferedImage(small);
+            return VipsPixels.toJava(small);
           }
         }
       }
@@ -342,7 +367,7 @@ final class VipsSource implements ImageSource {
           VipsImage small =
               vips.thumbnail(
                   copy, swap ? boxHeight : boxWidth, swap ? boxWidth : boxHeight, false)) {
-        return stored.apply(toBufferedImage(small));
+        return stored.apply(VipsPixels.toJava(small));
       }
     } catch (VipsException e) {
       throw decodeFailure(e);
@@ -412,50 +437,6 @@ final class VipsSource implements ImageSource {
     } finally {
       if (scaled != null) {
         scaled.close();
-      }
-    }
-  }
-
-  /** Copies an image into Java as 8-bit sRGB, with alpha if it has one. */
-  private BufferedImage toBufferedImage(VipsImage image) {
-    VipsImage srgb =
-        image.interpretation() == Vips.INTERPRETATION_SRGB
-            ? null
-            : vips.colourspace(image, Vips.INTERPRETATION_SRGB);
-    VipsImage cast = null;
-    try {
-      VipsImage current = srgb != null ? srgb : image;
-      if (current.format() != Vips.FORMAT_UCHAR) {
-        cast = vips.cast(current, Vips.FORMAT_UCHAR);
-        current = cast;
-      }
-      int w = current.width();
-      int h = current.height();
-      int bands = current.bands();
-      if (bands != 3 && bands != 4) {
-        throw new VipsException("unexpected " + bands + "-band sRGB image");
-      }
-      byte[] data = current.bytes();
-      boolean alpha = bands == 4;
-      BufferedImage out =
-          new BufferedImage(w, h, alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
-      int[] row = new int[w];
-      int i = 0;
-      for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++, i += bands) {
-          int a = alpha ? data[i + 3] & 0xFF : 0xFF;
-          row[x] =
-              a << 24 | (data[i] & 0xFF) << 16 | (data[i + 1] & 0xFF) << 8 | data[i + 2] & 0xFF;
-        }
-        out.setRGB(0, y, w, 1, row, 0, w);
-      }
-      return out;
-    } finally {
-      if (cast != null) {
-        cast.close();
-      }
-      if (srgb != null) {
-        srgb.close();
       }
     }
   }

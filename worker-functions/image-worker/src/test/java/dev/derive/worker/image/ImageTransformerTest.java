@@ -10,10 +10,14 @@ import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -215,6 +219,63 @@ class ImageTransformerTest {
 
     assertPermanent(
         () -> transform(transformer, image, step(scaleDown)), StepErrorTypes.INVALID_STEP);
+  }
+
+  /** Issue 30 item 5: a BigTIFF (64-bit offsets, version 43) was refused as unsupported-input. */
+  @Test
+  void aBigTiffIsReadLikeAnyTiffPagesIncluded() throws IOException {
+    Path bigTiff = dir.resolve("pages.tif");
+    Vips vips = Vips.shared();
+    byte[] first = TestImages.encode(TestImages.quadrants(400, 300), "png");
+    byte[] second = TestImages.encode(TestImages.bands(400, 300, Color.GREEN), "png");
+    Path firstPng = Files.write(dir.resolve("first.png"), first);
+    Path secondPng = Files.write(dir.resolve("second.png"), second);
+    try (VipsImage a = vips.open(firstPng);
+        VipsImage b = vips.open(secondPng);
+        VipsImage pages =
+            vips.operation("arrayjoin")
+                .set("in", new VipsImage[] {a, b})
+                .set("across", 1)
+                .image()) {
+      vips.operation("tiffsave")
+          .set("in", pages)
+          .set("filename", bigTiff.toString())
+          .set("bigtiff", true)
+          .set("page_height", 300)
+          .run();
+    }
+    byte[] bytes = Files.readAllBytes(bigTiff);
+    assertThat(new String(bytes, 0, 4, StandardCharsets.ISO_8859_1)).isIn("II+\0", "MM\0+");
+
+    BufferedImage thumbnail = run(transformer, bytes, step(resize(200, 200)));
+    BufferedImage page2 =
+        run(
+            transformer,
+            bytes,
+            step(new Operation(ImageRecipe.PAGE, Map.of("page", 2)), resize(200, 200)));
+
+    assertThat(thumbnail.getWidth() + "x" + thumbnail.getHeight()).isEqualTo("200x150");
+    assertThat(distance(new Color(thumbnail.getRGB(20, 20)), TestImages.TOP_LEFT)).isLessThan(30);
+    assertThat(distance(new Color(thumbnail.getRGB(180, 130)), TestImages.BOTTOM_RIGHT))
+        .isLessThan(30);
+    assertThat(distance(new Color(page2.getRGB(100, 75)), Color.GREEN)).isLessThan(30);
+  }
+
+  /**
+   * Issue 30 item 5: a BMP declaring 3,000,000 x 2,000,000 pixels was {@code corrupt-input} (the
+   * JDK's reader fails on the header); it is a pixel bomb like any other.
+   */
+  @Test
+  void aBmpDeclaringMorePixelsThanTheLimitIsInputTooLarge() {
+    ByteBuffer bmp = ByteBuffer.allocate(14 + 40 + 64).order(ByteOrder.LITTLE_ENDIAN);
+    bmp.put((byte) 'B').put((byte) 'M').putInt(bmp.capacity()).putInt(0).putInt(54);
+    bmp.putInt(40).putInt(3_000_000).putInt(2_000_000).putShort((short) 1).putShort((short) 24);
+
+    assertThatThrownBy(() -> transform(transformer, bmp.array(), step(resize(256, 256))))
+        .isInstanceOf(PermanentStepFailure.class)
+        .hasMessageContaining("image of 3000000x2000000 pixels is over the limit of 100000000")
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
   }
 
   @Test

@@ -241,16 +241,7 @@ class SampleCorpusTest {
    * file its expectation. (Animated files also have a first-frame expectation in {@link
    * FirstFrameCorpusTest}: what a still output must show; keeping their animation is issue 29.)
    */
-  static final Map<String, List<String>> PENDING =
-      Map.of(
-          "issue 29 (SVG input)",
-          List.of(
-              "svg/url-to-png.svg",
-              "svg/struct-dom-01-b.svg",
-              "svg/text-fonts-01-t.svg",
-              "svg/text-intro-01-t.svg",
-              "svg/gt.svg",
-              "svg/gu.svg"));
+  static final Map<String, List<String>> PENDING = Map.of();
 
   /** The files this suite has an expectation for (the exif folder is listed, not named). */
   private static List<String> covered() throws IOException {
@@ -259,6 +250,7 @@ class SampleCorpusTest {
       covered.add("exif/" + photo.getFileName());
     }
     covered.addAll(FirstFrameCorpusTest.ANIMATED);
+    covered.addAll(SvgCorpusTest.FILES);
     covered.add(FirstFrameCorpusTest.SCAN);
     covered.addAll(
         List.of(

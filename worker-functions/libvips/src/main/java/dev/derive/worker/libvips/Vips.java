@@ -84,6 +84,12 @@ public final class Vips {
   /** {@code VipsInterpretation} values used here (libvips' {@code image.h}). */
   public static final int INTERPRETATION_SRGB = 22;
 
+  /** {@code VipsInterpretation} of CMYK. */
+  public static final int INTERPRETATION_CMYK = 15;
+
+  /** {@code VipsInterpretation} of grey ({@code b-w}). */
+  public static final int INTERPRETATION_B_W = 1;
+
   /** {@code VipsInterpretation} of 16-bit RGB. */
   public static final int INTERPRETATION_RGB16 = 25;
 
@@ -149,11 +155,13 @@ public final class Vips {
   final MethodHandle orientation;
   final MethodHandle typeOf;
   final MethodHandle getString;
+  final MethodHandle getBlob;
   final MethodHandle writeToMemory;
   private final MethodHandle newFromMemoryCopy;
   private final MethodHandle webpsave;
   private final MethodHandle heifsave;
   private final MethodHandle gifsave;
+  private final VipsOperation.Handles operations;
 
   private Vips(Path library) {
     this.library = library;
@@ -258,6 +266,12 @@ public final class Vips {
     // int vips_image_get_string(const VipsImage *image, const char *name, const char **out)
     getString =
         b.bind("vips_image_get_string", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    // int vips_image_get_blob(const VipsImage *image, const char *name, const void **data,
+    //     size_t *length)
+    getBlob =
+        b.bind(
+            "vips_image_get_blob",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     // void *vips_image_write_to_memory(VipsImage *in, size_t *size)
     writeToMemory =
         b.bind("vips_image_write_to_memory", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
@@ -303,6 +317,7 @@ public final class Vips {
                 ADDRESS, JAVA_INT, // "keep", VipsForeignKeep
                 ADDRESS), // NULL
             2);
+    operations = VipsOperation.Handles.bind(b);
     try {
       int status = (int) init.invokeExact(arena.allocateFrom("derive"));
       if (status != 0) {
@@ -488,6 +503,14 @@ public final class Vips {
     } catch (Throwable e) {
       throw rethrow(e);
     }
+  }
+
+  /**
+   * The libvips operation called {@code name} (e.g. {@code gaussblur}, {@code smartcrop}), its
+   * arguments set by name: {@link VipsOperation}.
+   */
+  public VipsOperation operation(String name) {
+    return new VipsOperation(this, operations, name);
   }
 
   /**
@@ -701,11 +724,14 @@ public final class Vips {
 
   /**
    * {@code vips_image_new_from_memory_copy}: an 8-bit image ({@link #FORMAT_UCHAR}) holding a copy
-   * of {@code pixels}, band-interleaved row after row; 3 bands are read as sRGB, 4 as sRGB with
-   * alpha, 1 as grey, 2 as grey with alpha (libvips' default interpretation).
+   * of {@code pixels}, band-interleaved row after row, tagged as what it holds: 3 bands sRGB, 4
+   * sRGB with alpha, 1 grey, 2 grey with alpha. The tag matters: libvips leaves an image made from
+   * memory {@code multiband}, which its savers read differently (gifsave took a 4-band multiband
+   * image for one without alpha and wrote every other column transparent, issue 30 item 1).
    *
    * @param pixels exactly {@code width x height x bands} samples
-   * @throws IllegalArgumentException if the array length does not match the size
+   * @throws IllegalArgumentException if the array length does not match the size or {@code bands}
+   *     is not 1 to 4
    * @throws VipsException if libvips refuses the image
    */
   public VipsImage fromPixels(byte[] pixels, int width, int height, int bands) {
@@ -713,15 +739,24 @@ public final class Vips {
       throw new IllegalArgumentException(
           pixels.length + " samples for " + width + "x" + height + "x" + bands);
     }
-    return call(
-        call -> {
-          MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
-          MemorySegment image =
-              (MemorySegment)
-                  newFromMemoryCopy.invokeExact(
-                      data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
-          return wrap(image, "new_from_memory_copy");
-        });
+    if (bands < 1 || bands > 4) {
+      throw new IllegalArgumentException(bands + " bands: 1 to 4 (grey or sRGB, alpha last)");
+    }
+    try (VipsImage untagged =
+        call(
+            call -> {
+              MemorySegment data = call.allocateFrom(JAVA_BYTE, pixels);
+              MemorySegment image =
+                  (MemorySegment)
+                      newFromMemoryCopy.invokeExact(
+                          data, (long) pixels.length, width, height, bands, FORMAT_UCHAR);
+              return wrap(image, "new_from_memory_copy");
+            })) {
+      return operation("copy")
+          .set("in", untagged)
+          .set("interpretation", bands >= 3 ? "srgb" : "b-w")
+          .image();
+    }
   }
 
   /**
@@ -915,6 +950,35 @@ public final class Vips {
     return pointer.address() == 0 ? "" : pointer.reinterpret(Long.MAX_VALUE).getString(0);
   }
 
+  /** The bytes of a blob header field (e.g. an ICC profile), copied, or empty without it. */
+  Optional<byte[]> blob(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment name = call.allocateFrom(field);
+      if ((long) typeOf.invokeExact(image, name) == 0L) {
+        return Optional.empty();
+      }
+      MemorySegment data = call.allocate(ADDRESS);
+      MemorySegment length = call.allocate(JAVA_LONG);
+      if ((int) getBlob.invokeExact(image, name, data, length) != 0) {
+        takeError();
+        return Optional.empty();
+      }
+      return Optional.of(
+          data.get(ADDRESS, 0).reinterpret(length.get(JAVA_LONG, 0)).toArray(JAVA_BYTE));
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /** Whether {@code image}'s header has {@code field} ({@code vips_image_get_typeof} not 0). */
+  boolean has(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      return (long) typeOf.invokeExact(image, call.allocateFrom(field)) != 0L;
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
   /** The value of a string header field, e.g. {@code heif-compression}. */
   Optional<String> string(MemorySegment image, String field) {
     try (Arena call = Arena.ofConfined()) {
@@ -944,7 +1008,7 @@ public final class Vips {
   }
 
   /** Binds C functions of one library, naming a missing symbol in the error. */
-  private record Binder(Linker linker, SymbolLookup symbols) {
+  record Binder(Linker linker, SymbolLookup symbols) {
     MethodHandle bind(String name, FunctionDescriptor descriptor) {
       return linker.downcallHandle(find(name), descriptor);
     }

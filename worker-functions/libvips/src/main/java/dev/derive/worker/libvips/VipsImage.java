@@ -91,6 +91,19 @@ public final class VipsImage implements AutoCloseable {
     return call(vips.orientation);
   }
 
+  /** The header field of an embedded ICC profile. */
+  public static final String ICC_PROFILE = "icc-profile-data";
+
+  /** Whether the header has a field called {@code field} (e.g. {@link #ICC_PROFILE}). */
+  public boolean has(String field) {
+    return vips.has(pointer(), field);
+  }
+
+  /** A blob header field such as {@link #ICC_PROFILE}, copied into Java; empty without it. */
+  public Optional<byte[]> blob(String field) {
+    return vips.blob(pointer(), field);
+  }
+
   /** A string header field such as {@code heif-compression} or {@code vips-loader}. */
   public Optional<String> string(String field) {
     return vips.string(pointer(), field);

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -417,6 +418,171 @@ class VipsTest {
       assertThatThrownBy(() -> vips.saveGif(image, dir.resolve("missing/x.gif"), 7))
           .isInstanceOf(VipsException.class)
           .hasMessageContaining("gifsave");
+    }
+  }
+
+  @Test
+  void fromPixelsTagsFourBandsAsSrgbWithAlphaAndOneOrTwoAsGrey() {
+    try (VipsImage rgba = vips.fromPixels(new byte[2 * 2 * 4], 2, 2, 4);
+        VipsImage grey = vips.fromPixels(new byte[2 * 2 * 2], 2, 2, 2)) {
+      assertThat(rgba.interpretation()).isEqualTo(Vips.INTERPRETATION_SRGB);
+      assertThat(rgba.hasAlpha()).isTrue();
+      assertThat(grey.interpretation()).isEqualTo(Vips.INTERPRETATION_B_W);
+      assertThat(grey.hasAlpha()).isTrue();
+    }
+  }
+
+  /**
+   * Issue 30 item 1: a GIF of a picture with alpha came out with every other column transparent and
+   * the colours wrong, as the 4-band image reached gifsave untagged. Every pixel of a smooth RGBA
+   * picture with a transparent corner is checked here against what was saved.
+   */
+  @Test
+  void aGifOfAnRgbaPictureKeepsEveryColumnAndItsColours() throws IOException {
+    BufferedImage picture = new BufferedImage(96, 64, BufferedImage.TYPE_INT_ARGB);
+    for (int y = 0; y < 64; y++) {
+      for (int x = 0; x < 96; x++) {
+        boolean clear = x < 24 && y < 16;
+        picture.setRGB(x, y, clear ? 0 : 0xFF000000 | (x * 2) << 16 | (y * 3) << 8 | 0x80);
+      }
+    }
+    Path gif = dir.resolve("rgba.gif");
+    try (VipsImage image = vips.fromPixels(rgba(picture), 96, 64, 4)) {
+      vips.saveGif(image, gif, 7);
+    }
+
+    BufferedImage decoded = ImageIO.read(gif.toFile());
+    for (int y = 0; y < 64; y++) {
+      for (int x = 0; x < 96; x++) {
+        int expected = picture.getRGB(x, y);
+        int actual = decoded.getRGB(x, y);
+        assertThat(actual >>> 24).as("alpha at %d,%d", x, y).isEqualTo(expected >>> 24);
+        if (expected >>> 24 != 0) {
+          for (int shift = 0; shift <= 16; shift += 8) {
+            assertThat(Math.abs((actual >> shift & 0xFF) - (expected >> shift & 0xFF)))
+                .as("channel %d at %d,%d", shift, x, y)
+                .isLessThan(20);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void anOperationIsCalledByNameWithNumbersEnumsAndImagesAndReturnsItsOutputs() {
+    BufferedImage framed = filled(60, 40, Color.WHITE);
+    for (int y = 10; y < 30; y++) {
+      for (int x = 20; x < 50; x++) {
+        framed.setRGB(x, y, 0x102030);
+      }
+    }
+    try (VipsImage image = vips.fromPixels(samples(framed), 60, 40, 3)) {
+      Map<String, Object> box =
+          vips.operation("find_trim")
+              .set("in", image)
+              .set("threshold", 10.0)
+              .run("left", "top", "width", "height");
+      assertThat(box)
+          .containsExactly(
+              Map.entry("left", 20),
+              Map.entry("top", 10),
+              Map.entry("width", 30),
+              Map.entry("height", 20));
+
+      try (VipsImage blurred =
+              vips.operation("gaussblur").set("in", image).set("sigma", 3.0).image();
+          VipsImage cut =
+              vips.operation("smartcrop")
+                  .set("input", image)
+                  .set("width", 20)
+                  .set("height", 20)
+                  .set("interesting", "centre")
+                  .image()) {
+        double[] edge =
+            (double[])
+                vips.operation("getpoint")
+                    .set("in", blurred)
+                    .set("x", 20)
+                    .set("y", 20)
+                    .run("out_array")
+                    .get("out_array");
+        assertThat(edge).hasSize(3);
+        assertThat(edge[0])
+            .as("blurred edge is between white and the dark box")
+            .isBetween(40.0, 220.0);
+        assertThat(cut.width()).isEqualTo(20);
+      }
+      try (VipsImage joined =
+          vips.operation("arrayjoin").set("in", new VipsImage[] {image, image}).image()) {
+        assertThat(joined.width()).isEqualTo(120);
+      }
+      assertThatThrownBy(() -> vips.operation("no_such_operation").image())
+          .isInstanceOf(VipsException.class)
+          .hasMessageContaining("no_such_operation");
+      assertThatThrownBy(
+              () ->
+                  vips.operation("smartcrop")
+                      .set("input", image)
+                      .set("interesting", "nonsense")
+                      .image())
+          .isInstanceOf(VipsException.class)
+          .hasMessageContaining("interesting");
+      assertThatThrownBy(
+              () -> vips.operation("gaussblur").set("in", image).set("sigma", "x").image())
+          .isInstanceOf(VipsException.class)
+          .hasMessageContaining("sigma");
+    }
+  }
+
+  /** The interleaved 8-bit R, G, B samples of an opaque picture. */
+  private static byte[] samples(BufferedImage image) {
+    byte[] withAlpha = rgba(image);
+    byte[] out = new byte[withAlpha.length / 4 * 3];
+    for (int i = 0, j = 0; i < withAlpha.length; i += 4) {
+      out[j++] = withAlpha[i];
+      out[j++] = withAlpha[i + 1];
+      out[j++] = withAlpha[i + 2];
+    }
+    return out;
+  }
+
+  @Test
+  void hasTellsWhetherAHeaderFieldIsThere() throws IOException {
+    Path jpeg = write(dir, filled(8, 8, Color.RED), "jpeg");
+
+    try (VipsImage image = vips.open(jpeg)) {
+      assertThat(image.has("vips-loader")).isTrue();
+      assertThat(image.has(VipsImage.ICC_PROFILE)).as("the JDK writes no profile").isFalse();
+      assertThat(image.blob(VipsImage.ICC_PROFILE)).isEmpty();
+    }
+    try (VipsImage image = vips.open(jpeg);
+        VipsImage tagged =
+            vips.operation("icc_transform")
+                .set("in", image)
+                .set("input_profile", "srgb")
+                .set("output_profile", "srgb")
+                .image()) {
+      byte[] profile = tagged.blob(VipsImage.ICC_PROFILE).orElseThrow();
+      assertThat(new String(profile, 36, 4, java.nio.charset.StandardCharsets.US_ASCII))
+          .as("an ICC profile's signature")
+          .isEqualTo("acsp");
+    }
+  }
+
+  @Test
+  void aByteArrayReachesALoaderAsItsBuffer() {
+    byte[] svg =
+        ("<svg xmlns='http://www.w3.org/2000/svg' width='40' height='20'>"
+                + "<rect width='20' height='20' fill='#ff0000'/></svg>")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    try (VipsImage drawn =
+        vips.operation("svgload_buffer").set("buffer", svg).set("scale", 2.0).image()) {
+      assertThat(drawn.width()).isEqualTo(80);
+      assertThat(drawn.height()).isEqualTo(40);
+      byte[] pixels = drawn.bytes();
+      assertThat(pixels[(20 * 80 + 10) * 4] & 0xFF).as("red, left").isEqualTo(255);
+      assertThat(pixels[(20 * 80 + 70) * 4 + 3] & 0xFF).as("clear, right").isZero();
     }
   }
 }

@@ -119,7 +119,7 @@ public final class DeclaredStep {
               operationName + " writes " + written + " but the step writes " + conversion.target());
         }
       }
-      bound.add(new Parameters(declared, params));
+      bound.add(new Parameters(declared, params, conversion.target()));
     }
     return new DeclaredStep(step, input, conversion.target(), bound);
   }

@@ -17,10 +17,16 @@ import java.util.OptionalInt;
 public final class Parameters {
   private final OperationDescriptor operation;
   private final Map<String, Object> given;
+  private final String outputMediaType;
 
-  Parameters(OperationDescriptor operation, Map<String, Object> given) {
+  /**
+   * @param outputMediaType the step's output, which picks a parameter's {@link
+   *     ParameterDescriptor#outputDefaults} entry
+   */
+  Parameters(OperationDescriptor operation, Map<String, Object> given, String outputMediaType) {
     this.operation = operation;
     this.given = Map.copyOf(given);
+    this.outputMediaType = outputMediaType;
   }
 
   /** The operation's name. */
@@ -77,7 +83,7 @@ public final class Parameters {
           operation.name() + "." + name + " is declared " + parameter.type() + ", not " + type);
     }
     Object value = given.get(name);
-    return value == null ? parameter.defaultValue() : value;
+    return value == null ? parameter.defaultFor(outputMediaType) : value;
   }
 
   private ParameterDescriptor declared(String name) {

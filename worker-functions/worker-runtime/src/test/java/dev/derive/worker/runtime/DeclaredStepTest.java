@@ -52,6 +52,14 @@ class DeclaredStepTest {
   }
 
   @Test
+  void aDefaultDeclaredForTheStepsOutputTypeStandsInForTheGeneralOne() {
+    assertThat(DeclaredStep.bind(DECLARATION, step("text/plain")).only().integer("width"))
+        .isEqualTo(60);
+    assertThat(DeclaredStep.bind(DECLARATION, step("text/csv")).only().integer("width"))
+        .isEqualTo(72);
+  }
+
+  @Test
   void readingAParameterTheOperationDoesNotDeclareIsAProgrammingError() {
     Parameters write = DeclaredStep.bind(DECLARATION, step("text/plain")).only();
 

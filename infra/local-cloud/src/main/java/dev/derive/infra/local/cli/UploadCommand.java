@@ -42,8 +42,10 @@ public final class UploadCommand {
   }
 
   /**
-   * Uploads {@code file} declared as {@code contentType} and returns its source key. Derive
-   * identifies sources by their bytes, so the declared type only labels the stored object.
+   * Uploads {@code file} declared as {@code contentType}, with its SHA-256 (which the upload URL
+   * then signs and S3 keeps, so Derive knows the same bytes uploaded again), and returns its source
+   * key. Derive identifies sources by their bytes, so the declared type only labels the stored
+   * object.
    *
    * @throws IOException if the file cannot be read or the API or the upload refuses it
    */
@@ -57,7 +59,9 @@ public final class UploadCommand {
                 "contentType",
                 contentType,
                 "size",
-                bytes.length));
+                bytes.length,
+                "sha256",
+                sha256(bytes)));
     HttpResponse<String> created =
         http.send(
             HttpRequest.newBuilder(api.resolve("/v1/uploads"))
@@ -83,6 +87,15 @@ public final class UploadCommand {
       throw new IOException("upload PUT answered " + stored.statusCode() + ": " + stored.body());
     }
     return upload.path("key").asText();
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return java.util.Base64.getEncoder()
+          .encodeToString(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java has SHA-256", e);
+    }
   }
 
   /**

@@ -33,7 +33,9 @@ import java.util.function.Consumer;
  * Unavailable"}}, while the invocation itself runs on to its own end. Every response carries an
  * {@code apigw-requestid} header. The web console ({@link ConsoleSite}) answers its own paths
  * before the routes are looked at. Any request-target reaches the routes (over {@link
- * NettyHttpServer}), with characters a URI path may not hold percent-encoded. See
+ * NettyHttpServer}), with characters a URI path may not hold percent-encoded. A request for a host
+ * that is not a loopback name is answered {@code 421 Misdirected Request} before anything else
+ * ({@link #isLoopbackName}: DNS rebinding). See
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html.
  */
 public final class HttpApiServer implements AutoCloseable {
@@ -130,7 +132,13 @@ public final class HttpApiServer implements AutoCloseable {
       HttpRequest request = received.body() == null ? null : request(received);
       Optional<HttpResponse> page =
           request == null ? Optional.empty() : console.answer(request.method(), request.rawPath());
-      if (received.body() == null) {
+      Optional<String> host = host(received);
+      if (host.isEmpty()) {
+        response = HttpResponse.message(400, "Bad Request");
+      } else if (!isLoopbackName(host.get())) {
+        routeKey = "not a loopback host: " + host.get().replaceAll("[^\\x21-\\x7e]", "?");
+        response = HttpResponse.message(421, "Misdirected Request");
+      } else if (received.body() == null) {
         response = HttpResponse.message(413, "Request Entity Too Large");
       } else if (request == null) {
         response = HttpResponse.message(400, "Bad Request");
@@ -138,7 +146,8 @@ public final class HttpApiServer implements AutoCloseable {
         routeKey = "console";
         response = page.get();
       } else {
-        Optional<RouteTable.Match> match = routes.find(request.method(), request.rawPath());
+        Optional<RouteTable.Match> match =
+            routes.find(request.method(), PercentDecoding.decode(request.rawPath()));
         if (match.isEmpty()) {
           response = HttpResponse.message(404, "Not Found");
         } else {
@@ -202,6 +211,54 @@ public final class HttpApiServer implements AutoCloseable {
           ? r
           : new IllegalStateException(e.getCause());
     }
+  }
+
+  /**
+   * The host the request is for: the authority of an absolute-form target, else the {@code Host}
+   * header (RFC 9112 section 3.2.2); empty when it names none.
+   */
+  static Optional<String> host(NettyHttpServer.Request received) {
+    String target = received.target();
+    if (target.startsWith("http://") || target.startsWith("https://")) {
+      int start = target.indexOf("//") + 2;
+      int end = target.indexOf('/', start);
+      return Optional.of(end < 0 ? target.substring(start) : target.substring(start, end))
+          .filter(h -> !h.isEmpty());
+    }
+    return received.headers().stream()
+        .filter(h -> h.getKey().equalsIgnoreCase("host"))
+        .map(h -> h.getValue().trim())
+        .filter(h -> !h.isEmpty())
+        .findFirst();
+  }
+
+  /**
+   * Whether {@code host} (a {@code Host} value, port optional) is a loopback name: {@code
+   * localhost} or a name under it (RFC 6761 section 6.3: browsers resolve them to loopback
+   * themselves), {@code 127.0.0.1} or {@code [::1]}. The server listens on loopback only, but a web
+   * page whose own name is made to resolve to 127.0.0.1 (DNS rebinding) reaches it from the browser
+   * with that name in {@code Host}; answering only loopback names keeps such a page from driving
+   * the API and reading its answers. Any port: a forwarded port keeps the name.
+   */
+  static boolean isLoopbackName(String host) {
+    String h = host.toLowerCase(java.util.Locale.ROOT);
+    String name;
+    String port;
+    if (h.startsWith("[")) {
+      int close = h.indexOf(']');
+      name = close < 0 ? h : h.substring(0, close + 1);
+      port = close < 0 ? "" : h.substring(close + 1);
+    } else {
+      int colon = h.lastIndexOf(':');
+      name = colon < 0 ? h : h.substring(0, colon);
+      port = colon < 0 ? "" : h.substring(colon);
+    }
+    boolean loopback =
+        name.equals("localhost")
+            || name.endsWith(".localhost")
+            || name.equals("127.0.0.1")
+            || name.equals("[::1]");
+    return loopback && (port.isEmpty() || port.matches(":[0-9]{1,5}"));
   }
 
   /**

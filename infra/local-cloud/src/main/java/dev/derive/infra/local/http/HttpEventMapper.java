@@ -19,9 +19,13 @@ import java.util.Map;
 
 /**
  * Builds the API Gateway HTTP API event, payload format 2.0, for a request and its matched route:
- * {@code version}, {@code routeKey}, {@code rawPath}, {@code rawQueryString}, {@code cookies},
- * lower-cased {@code headers} (repeated values comma-joined, cookies moved to {@code cookies}),
- * {@code queryStringParameters} (repeated values comma-joined), {@code pathParameters}, {@code
+ * {@code version}, {@code routeKey}, {@code rawPath} (percent-decoded, as an HTTP API hands it over
+ * despite its name: {@code /capture/space%20value} arrives as {@code /capture/space value}, {@code
+ * /a%2Fb} as {@code /a/b}; REST APIs and function URLs keep the escapes. Seen in events captured
+ * from AWS, e.g. https://github.com/hotsock/voker, {@code vokerhttp/testdata}, and
+ * fastify/aws-lambda-fastify#169), {@code rawQueryString} (as sent), {@code cookies}, lower-cased
+ * {@code headers} (repeated values comma-joined, cookies moved to {@code cookies}), {@code
+ * queryStringParameters} (repeated values comma-joined), {@code pathParameters}, {@code
  * requestContext} and {@code body} (base64 with {@code isBase64Encoded} unless the content type is
  * text). See
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-integrations-lambda.html.
@@ -48,7 +52,7 @@ public final class HttpEventMapper {
     ObjectNode event = JSON.createObjectNode();
     event.put("version", "2.0");
     event.put("routeKey", match.route().routeKey());
-    event.put("rawPath", request.rawPath());
+    event.put("rawPath", PercentDecoding.decode(request.rawPath()));
     event.put("rawQueryString", request.rawQueryString());
 
     Map<String, String> headers = new LinkedHashMap<>();

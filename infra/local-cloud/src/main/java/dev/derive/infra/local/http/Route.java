@@ -40,8 +40,9 @@ public record Route(String method, String path, String target) {
   }
 
   /**
-   * The path parameters if {@code requestMethod} and {@code requestPath} match this route (decoded
-   * values; empty map for a match without parameters), otherwise empty.
+   * The path parameters if {@code requestMethod} and {@code requestPath} match this route (empty
+   * map for a match without parameters), otherwise empty. {@code requestPath} is the path as API
+   * Gateway routes it, percent-decoded already ({@link RouteTable#find}).
    */
   public Optional<Map<String, String>> match(String requestMethod, String requestPath) {
     if (isDefault()) {
@@ -60,15 +61,14 @@ public record Route(String method, String path, String target) {
           return Optional.empty();
         }
         String rest = String.join("/", actual.subList(i, actual.size()));
-        parameters.put(segment.substring(1, segment.length() - 2), PercentDecoding.decode(rest));
+        parameters.put(segment.substring(1, segment.length() - 2), rest);
         return Optional.of(parameters);
       }
       if (i >= actual.size()) {
         return Optional.empty();
       }
       if (segment.startsWith("{") && segment.endsWith("}")) {
-        parameters.put(
-            segment.substring(1, segment.length() - 1), PercentDecoding.decode(actual.get(i)));
+        parameters.put(segment.substring(1, segment.length() - 1), actual.get(i));
       } else if (!segment.equals(actual.get(i))) {
         return Optional.empty();
       }

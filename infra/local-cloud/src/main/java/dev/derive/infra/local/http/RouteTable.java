@@ -27,7 +27,11 @@ public final class RouteTable {
   /** A matched route and its decoded path parameters. */
   public record Match(Route route, Map<String, String> pathParameters) {}
 
-  /** The route for {@code method} and the raw (undecoded) {@code path}, if any. */
+  /**
+   * The route for {@code method} and {@code path}, if any. {@code path} is percent-decoded, as API
+   * Gateway decodes a path before it routes it and before it hands it over ({@link
+   * HttpEventMapper}): {@code /a%2Fb} is {@code /a/b}.
+   */
   public Optional<Match> find(String method, String path) {
     for (Route route : routes) {
       Optional<Map<String, String>> parameters = route.match(method, path);

@@ -6,6 +6,7 @@ import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.EventBridgeConfiguration;
 
 /**
@@ -13,9 +14,10 @@ import software.amazon.awssdk.services.s3.model.EventBridgeConfiguration;
  * case) and {@code NotificationConfiguration.EventBridgeConfiguration} ({@code EventBridgeEnabled:
  * true} sends the bucket's object events to the default event bus, where the template's {@code
  * AWS::Events::Rule}s match them). Other notification configurations (queue, topic, Lambda) are
- * refused rather than skipped silently. Public-access, encryption and lifecycle settings have no
- * local effect and are not applied. {@code Ref} is the bucket name; attributes {@code Arn}, {@code
- * DomainName}, {@code RegionalDomainName}.
+ * refused rather than skipped silently, and {@code VersioningConfiguration} (each write a new
+ * version, as in S3). Public-access, encryption and lifecycle settings have no local effect and are
+ * not applied. {@code Ref} is the bucket name; attributes {@code Arn}, {@code DomainName}, {@code
+ * RegionalDomainName}.
  */
 public final class BucketProvisioner extends NamedResourceProvisioner {
   private final S3Client s3;
@@ -38,6 +40,7 @@ public final class BucketProvisioner extends NamedResourceProvisioner {
     } catch (BucketAlreadyOwnedByYouException exists) {
       // idempotent
     }
+    applyVersioning(name, properties.get("VersioningConfiguration"));
     applyNotifications(logicalId, name, properties.get("NotificationConfiguration"));
     return new ProvisionedResource(
         logicalId,
@@ -50,6 +53,18 @@ public final class BucketProvisioner extends NamedResourceProvisioner {
             name + ".s3.amazonaws.com",
             "RegionalDomainName",
             name + ".s3." + s3.serviceClientConfiguration().region().id() + ".amazonaws.com"));
+  }
+
+  /**
+   * {@code VersioningConfiguration.Status: Enabled} (or {@code Suspended}): as in S3, every write
+   * is a new version with its own id, which sources are identified by (docs/image-urls.md).
+   */
+  private void applyVersioning(String name, Object configuration) {
+    if (configuration instanceof Map<?, ?> versioning && versioning.get("Status") != null) {
+      BucketVersioningStatus status =
+          BucketVersioningStatus.fromValue(String.valueOf(versioning.get("Status")));
+      s3.putBucketVersioning(b -> b.bucket(name).versioningConfiguration(v -> v.status(status)));
+    }
   }
 
   private void applyNotifications(String logicalId, String name, Object configuration) {

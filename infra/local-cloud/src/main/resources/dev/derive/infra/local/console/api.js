@@ -14,6 +14,7 @@ export class Problem extends Error {
       detail: problem.detail || '',
       errors: Array.isArray(problem.errors) ? problem.errors : [],
       reachable: problem.reachable,
+      id: problem.id, // a job's problem: the job's id
     };
   }
 }
@@ -80,6 +81,14 @@ function s3Message(xml) {
   const code = /<Code>([^<]*)<\/Code>/.exec(xml || '');
   const message = /<Message>([^<]*)<\/Message>/.exec(xml || '');
   return [code && code[1], message && message[1]].filter(Boolean).join(': ') || (xml || '').slice(0, 200);
+}
+
+/** The base64 SHA-256 of a File's bytes (crypto.subtle: the console's loopback origin is secure). */
+export async function sha256Base64(file) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 /** The presigned download as a Blob (its size and type, and an object URL to show it). */

@@ -61,7 +61,8 @@ class DeriveScriptTest {
 
   /**
    * A key with a space and a non-ASCII letter: the printed URL carries it percent-encoded as UTF-8
-   * (so it can be sent as printed), and its signature is the HMAC of exactly that encoded path.
+   * (so it can be sent as printed), and its signature is the HMAC of the path as the function
+   * receives it from API Gateway, decoded: the key as stored (docs/image-urls.md).
    */
   @Test
   void signPercentEncodesTheKeyAndSignsThePathAsSent() throws Exception {
@@ -73,7 +74,7 @@ class DeriveScriptTest {
 
     assertThat(run.exit()).as(run.output()).isZero();
     String url = run.output().strip();
-    String path = "/rs:inside:256:256/uploads/my%20photo%20%C3%A9.jpg";
+    String path = "/rs:inside:256:256/uploads/my photo \u00e9.jpg";
     javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
     mac.init(
         new javax.crypto.spec.SecretKeySpec(java.util.HexFormat.of().parseHex(key), "HmacSHA256"));
@@ -81,7 +82,11 @@ class DeriveScriptTest {
         java.util.Base64.getUrlEncoder()
             .withoutPadding()
             .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
-    assertThat(url).isEqualTo("http://127.0.0.1:3000/v1/" + signature + path);
+    assertThat(url)
+        .isEqualTo(
+            "http://127.0.0.1:3000/v1/"
+                + signature
+                + "/rs:inside:256:256/uploads/my%20photo%20%C3%A9.jpg");
   }
 
   private record Run(int exit, String output) {}

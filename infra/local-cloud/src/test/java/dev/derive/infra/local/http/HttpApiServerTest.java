@@ -75,30 +75,88 @@ class HttpApiServerTest {
   @Test
   void aPathWithBracesReachesItsRoutePercentEncodedNotAnHtmlError() throws IOException {
     String response =
-        exchange("GET /v1/items/{id} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        exchange("GET /v1/items/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
 
     assertThat(response).startsWith("HTTP/1.1 200 OK\r\n").doesNotContain("text/html");
     assertThat(events).hasSize(1);
-    assertThat(events.get(0).path("rawPath").asText()).isEqualTo("/v1/items/%7Bid%7D");
+    assertThat(events.get(0).path("rawPath").asText()).isEqualTo("/v1/items/{id}");
     assertThat(events.get(0).path("pathParameters").path("id").asText()).isEqualTo("{id}");
     assertThat(events.get(0).path("routeKey").asText()).isEqualTo("GET /v1/items/{id}");
   }
 
   @Test
   void theRootAndAStrayPercentReachTheDefaultRoute() throws IOException {
-    exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    exchange("GET /a%zz/\"q\"?x={1} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    exchange("GET /a%zz/\"q\"?x={1} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
 
     assertThat(events)
         .extracting(e -> e.path("rawPath").asText())
-        .containsExactly("/", "/a%25zz/%22q%22");
+        .containsExactly("/", "/a%zz/\"q\"");
     assertThat(events.get(1).path("rawQueryString").asText()).isEqualTo("x=%7B1%7D");
     assertThat(events.get(1).path("routeKey").asText()).isEqualTo("$default");
   }
 
+  /**
+   * As an HTTP API does: the path is percent-decoded before it is routed and handed over ({@code
+   * rawPath} and {@code requestContext.http.path} alike), so an escaped spelling of a route's
+   * literal is that route, and the function never sees the escapes.
+   */
+  @Test
+  void thePathIsPercentDecodedBeforeItIsRoutedAndHandedOver() throws IOException {
+    exchange("GET /v1/%69tems/a%20b%2Fc HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    exchange(
+        "GET /v1/%69tems/%C3%A9t%C3%A9 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+
+    assertThat(events.get(0).path("routeKey").asText()).isEqualTo("$default");
+    assertThat(events.get(0).path("rawPath").asText()).isEqualTo("/v1/items/a b/c");
+    assertThat(events.get(0).path("requestContext").path("http").path("path").asText())
+        .isEqualTo("/v1/items/a b/c");
+    assertThat(events.get(1).path("routeKey").asText()).isEqualTo("GET /v1/items/{id}");
+    assertThat(events.get(1).path("rawPath").asText()).isEqualTo("/v1/items/été");
+    assertThat(events.get(1).path("pathParameters").path("id").asText()).isEqualTo("été");
+  }
+
+  /**
+   * Issue 26 item 6, DNS rebinding: a web page whose own name now resolves to 127.0.0.1 reaches
+   * this port from the browser with its own name in {@code Host}; only loopback names are answered,
+   * whatever the port (a forwarded port keeps {@code localhost}).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "evil.example",
+        "evil.example:3000",
+        "127.0.0.1.evil.example",
+        "10.0.0.1",
+        "[::2]"
+      })
+  void aRequestForAnotherHostIsRefusedBeforeAnyRoute(String host) throws IOException {
+    assertThat(getFor(host)).startsWith("HTTP/1.1 421 Misdirected Request\r\n");
+    assertThat(events).isEmpty();
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "127.0.0.1",
+        "127.0.0.1:3000",
+        "localhost",
+        "LOCALHOST:8080",
+        "[::1]:3000",
+        "app.localhost"
+      })
+  void loopbackHostNamesAreAnswered(String host) throws IOException {
+    assertThat(getFor(host)).startsWith("HTTP/1.1 200 OK\r\n");
+  }
+
+  /** The response to a GET of a route with {@code host} in its {@code Host} header. */
+  private String getFor(String host) throws IOException {
+    return exchange("GET /v1/items/1 HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+  }
+
   @Test
   void aResponseHeaderThatWouldSplitTheResponseIsDropped() throws IOException {
-    String response = exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    String response = exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
 
     assertThat(response).doesNotContain("Injected").contains("content-type: application/json");
   }
@@ -107,11 +165,11 @@ class HttpApiServerTest {
   void requestsOnOnePersistentConnectionWithLengthAndChunkedBodies() throws IOException {
     String response =
         exchange(
-            "POST /one HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n"
+            "POST /one HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n"
                 + "hello"
-                + "POST /two HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                + "POST /two HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n"
-                + "GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                + "GET /three HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
 
     assertThat(response.split("HTTP/1.1 200 OK", -1)).hasSize(4);
     assertThat(events)
@@ -124,7 +182,7 @@ class HttpApiServerTest {
     assertThat(exchange("GET /a b HTTP/1.1\r\n\r\n"))
         .startsWith("HTTP/1.1 400 ")
         .endsWith("{\"message\":\"Bad Request\"}");
-    assertThat(exchange("GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+    assertThat(exchange("GET * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
         .startsWith("HTTP/1.1 400 ")
         .endsWith("{\"message\":\"Bad Request\"}");
     assertThat(events).isEmpty();

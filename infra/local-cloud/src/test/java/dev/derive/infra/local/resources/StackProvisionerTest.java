@@ -69,6 +69,32 @@ class StackProvisionerTest {
         .contains("derive-local-source-123456789012", "derive-local-derivatives-123456789012");
   }
 
+  /**
+   * Issue 26 item 6: the source bucket is versioned as in template.yaml, so each write is a new
+   * version, by which a source is identified; the derivatives bucket is not.
+   */
+  @Test
+  void theSourceBucketKeepsVersionsAsTheTemplateSays() {
+    String source = created.get("SourceBucket").reference();
+
+    assertThat(s3.getBucketVersioning(b -> b.bucket(source)).statusAsString()).isEqualTo("Enabled");
+    String first =
+        s3.putObject(
+                b -> b.bucket(source).key("v.txt"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("same"))
+            .versionId();
+    String second =
+        s3.putObject(
+                b -> b.bucket(source).key("v.txt"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("same"))
+            .versionId();
+    assertThat(first).isNotNull().isNotEqualTo(second);
+    assertThat(
+            s3.getBucketVersioning(b -> b.bucket(created.get("DerivativesBucket").reference()))
+                .status())
+        .isNull();
+  }
+
   @Test
   void aQueueGetsItsAttributesAndARedrivePolicyToItsDeadLetterQueue() {
     String url = created.get("ImageQueue").reference();

@@ -200,7 +200,7 @@ class TemplateReaderTest {
   }
 
   @Test
-  void theImageWorkerGetsTheLibvipsLayerOfTheStacksArchitecture() {
+  void theImageWorkerGetsTheLayersOfTheStacksArchitecture() {
     for (String architecture : List.of("x86_64", "arm64")) {
       FunctionDefinition worker =
           FunctionDefinitions.read(
@@ -214,16 +214,18 @@ class TemplateReaderTest {
       String platform = architecture.equals("arm64") ? "linux-arm64" : "linux-x64";
 
       assertThat(worker.architecture()).isEqualTo(architecture);
+      // libvips, and FFmpeg for HEIC
       assertThat(worker.layers())
-          .singleElement()
-          .satisfies(
-              layer ->
-                  assertThat(layer.content())
-                      .isEqualTo(
-                          template
-                              .directory()
-                              .resolve("worker-functions/libvips/target/layer/" + platform + ".zip")
-                              .normalize()));
+          .extracting(layer -> layer.content())
+          .containsExactlyInAnyOrder(
+              template
+                  .directory()
+                  .resolve("worker-functions/libvips/target/layer/" + platform + ".zip")
+                  .normalize(),
+              template
+                  .directory()
+                  .resolve("worker-functions/ffmpeg/target/layer/" + platform + ".zip")
+                  .normalize());
       assertThat(worker.environment()).containsEntry("DERIVE_LIBVIPS_PATH", "/opt/lib");
     }
   }

@@ -1,0 +1,129 @@
+package dev.derive.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A warm {@code sharp} (npm, the library inside AWS's Dynamic Image Transformation) in one Node
+ * process, for the rows that compare Derive with the library a user would pick instead: it loads
+ * once, then makes one derivative per {@link #run} call ({@code sharp-loop.cjs}), so each timing is
+ * sharp's work alone, as a Node loop sees it. sharp {@value #VERSION} is installed with npm into
+ * {@code ~/.cache/derive/sharp-<version>} when missing.
+ */
+public final class SharpAnchor implements AutoCloseable {
+  /** The sharp the issue measured against (its bundled libvips is 8.17). */
+  public static final String VERSION = "0.34.5";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Process node;
+  private final Writer commands;
+  private final BufferedReader answers;
+  private final String describe;
+
+  private SharpAnchor(Process node, String describe, BufferedReader answers) {
+    this.node = node;
+    this.commands = new OutputStreamWriter(node.getOutputStream(), StandardCharsets.UTF_8);
+    this.answers = answers;
+    this.describe = describe;
+  }
+
+  /**
+   * Starts sharp, installing it first when {@code install} and it is missing.
+   *
+   * @param scratch where the loop script is written
+   * @throws IOException saying what is missing (node, npm, the package) and how to get it
+   */
+  public static SharpAnchor start(Path scratch, boolean install)
+      throws IOException, InterruptedException {
+    Path prefix = Path.of(System.getProperty("user.home"), ".cache", "derive", "sharp-" + VERSION);
+    if (!Files.isRegularFile(prefix.resolve("node_modules/sharp/package.json"))) {
+      if (!install) {
+        throw new IOException("sharp " + VERSION + " is not installed in " + prefix);
+      }
+      Files.createDirectories(prefix);
+      System.out.println("bench: npm install sharp@" + VERSION + " into " + prefix + " ...");
+      NativeTools.run(
+          List.of(
+              "npm",
+              "install",
+              "--no-audit",
+              "--no-fund",
+              "--prefix",
+              prefix.toString(),
+              "sharp@" + VERSION));
+    }
+    Path script = scratch.resolve("sharp-loop.cjs");
+    try (InputStream in = SharpAnchor.class.getResourceAsStream("sharp-loop.cjs")) {
+      Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+    }
+    Process node =
+        new ProcessBuilder("node", script.toString(), prefix.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    BufferedReader answers =
+        new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
+    String first = answers.readLine();
+    if (first == null) {
+      node.waitFor(10, TimeUnit.SECONDS);
+      throw new IOException("node could not load sharp from " + prefix + " (see its output above)");
+    }
+    JsonNode versions = JSON.readTree(first);
+    return new SharpAnchor(
+        node,
+        "sharp "
+            + versions.path("sharp").asText()
+            + " (libvips "
+            + versions.path("libvips").asText()
+            + ", concurrency "
+            + versions.path("concurrency").asInt()
+            + ", cache off), warm in one Node process",
+        answers);
+  }
+
+  /** What the anchor is, for a row's anchor column. */
+  public String describe() {
+    return describe;
+  }
+
+  /**
+   * Makes one derivative of {@code input} into {@code output} and waits for it.
+   *
+   * @param mode {@code thumbnail} (256 px inside, JPEG q85) or {@code smartcrop} (256 x 256,
+   *     attention)
+   * @throws IOException if sharp failed or the process ended
+   */
+  public void run(String mode, Path input, Path output) throws IOException {
+    commands.write(mode + "\t" + input + "\t" + output + "\n");
+    commands.flush();
+    String answer = answers.readLine();
+    if (!"ok".equals(answer)) {
+      throw new IOException("sharp " + mode + " of " + input + ": " + answer);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    commands.close();
+    try {
+      if (!node.waitFor(10, TimeUnit.SECONDS)) {
+        node.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      node.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
