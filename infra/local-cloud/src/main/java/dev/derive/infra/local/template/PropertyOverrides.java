@@ -69,7 +69,8 @@ public final class PropertyOverrides {
                   resource.type(),
                   properties,
                   resource.dependsOn(),
-                  resource.condition()));
+                  resource.condition(),
+                  resource.metadata()));
         });
     return new Template(
         template.directory(), template.parameters(), template.conditions(), globals, resources);
