@@ -7,11 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.LocalAws;
+import dev.derive.coordinator.aws.DynamoDbCompletionOutbox;
 import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.cache.DerivativeCache;
+import dev.derive.coordinator.claim.AmbiguousWrites;
 import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.completion.CallbackDelivery;
+import dev.derive.coordinator.completion.CallbackQueue;
+import dev.derive.coordinator.completion.CallbackRegistrar;
+import dev.derive.coordinator.completion.CompletionEvent;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
@@ -92,7 +98,27 @@ final class FaultyCloud {
     /** The source object is overwritten while a job is under way. */
     SOURCE_OVERWRITTEN,
     /** DynamoDB is unavailable for the coordinator for a while. */
-    STORE_OUTAGE
+    STORE_OUTAGE,
+    /** A jobs-table write applied, its answer was lost and the SDK sent it again. */
+    WRITE_RETRIED,
+    /** A jobs-table write applied, its answer was lost and the call failed. */
+    WRITE_LOST,
+    /** PutEvents or the callback queue fails after the write that ended a job. */
+    PUBLISH_FAILED,
+    /** The progress function's batch times out after applying a message: it is delivered again. */
+    PROGRESS_BATCH_TIMEOUT,
+    /** The callback function's batch times out after the POST: delivered (and POSTed) again. */
+    CALLBACK_BATCH_TIMEOUT,
+    /** A second copy of a result is applied while the first is sending the next step. */
+    CONCURRENT_DUPLICATE,
+    /** A message comes from a newer sender (fields this version does not know). */
+    NEWER_SENDER,
+    /** A message comes from an older sender (optional fields missing). */
+    OLDER_SENDER,
+    /** A step waits in its queue's backlog longer than a step lease. */
+    BACKLOG,
+    /** Requests with callbacks whose request echoes are tens of kilobytes (item-size pressure). */
+    BIG_CALLBACKS
   }
 
   static final Duration CAPABILITY_VISIBILITY = Duration.ofSeconds(720);
@@ -100,6 +126,8 @@ final class FaultyCloud {
   static final Duration STEP_LEASE = Duration.ofSeconds(2220);
   static final int CAPABILITY_RECEIVES = 3;
   static final int RESULT_RECEIVES = 5;
+  static final int CALLBACK_RECEIVES = 8;
+  static final Duration CALLBACK_VISIBILITY = Duration.ofSeconds(90);
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SOURCE_BUCKET = "faults-source-" + UUID.randomUUID();
@@ -131,7 +159,17 @@ final class FaultyCloud {
   final SimQueue pdf = new SimQueue("pdf", CAPABILITY_RECEIVES, CAPABILITY_VISIBILITY, pdfDlq);
   final SimQueue results =
       new SimQueue("step-results", RESULT_RECEIVES, RESULTS_VISIBILITY, resultsDlq);
-  final List<SimQueue> queues = List.of(image, pdf, results, imageDlq, pdfDlq, resultsDlq);
+  final SimQueue callbacksDlq = new SimQueue("callbacks-dlq", 0, RESULTS_VISIBILITY, null);
+  final SimQueue callbacks =
+      new SimQueue("callbacks", CALLBACK_RECEIVES, CALLBACK_VISIBILITY, callbacksDlq);
+  final List<SimQueue> queues =
+      List.of(image, pdf, results, imageDlq, pdfDlq, resultsDlq, callbacks);
+
+  /** Every completion event published, in order (EventBridge, at-least-once). */
+  final List<CompletionEvent> events = new ArrayList<>();
+
+  /** Every callback POST a receiver got, in order (at-least-once: one id may come again). */
+  final List<CallbackDelivery> posts = new ArrayList<>();
 
   /** The bytes of every version of every source, by ETag. */
   final Map<String, byte[]> sourceVersions = new LinkedHashMap<>();
@@ -140,6 +178,12 @@ final class FaultyCloud {
   final List<String> exits = new ArrayList<>();
 
   private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
+  final DynamoDbCompletionOutbox outbox = new DynamoDbCompletionOutbox(DYNAMODB, TABLE);
+  private final CallbackRegistrar registrar;
+
+  /** The result the progress function is applying now (for a concurrent copy of it). */
+  private String applying;
+
   private boolean outage;
   private final RequestValidator validator = new RequestValidator(Declarations.ALL);
   private final DerivativeService api;
@@ -147,7 +191,9 @@ final class FaultyCloud {
   private final Map<String, StepBatchProcessor> workers = new LinkedHashMap<>();
 
   FaultyCloud(long seed, Path tempDirectory) {
-    this.random = new Random(seed);
+    // java.util.Random's first draws barely differ between consecutive seeds (the runs' seeds are
+    // base + i), which left whole schedules without a fault kind: mix the seed first
+    this.random = new Random(new java.util.SplittableRandom(seed).nextLong());
     S3ObjectStore objects = new S3ObjectStore(S3, PRESIGNER);
     DerivativeCache cache =
         new DerivativeCache(
@@ -155,7 +201,29 @@ final class FaultyCloud {
             DERIVATIVES_BUCKET,
             Duration.ofMinutes(5),
             dev.derive.coordinator.cache.RecentHits.none());
-    JobStore store = new OutageStore();
+    JobStore store =
+        new AmbiguousWrites(
+            new OutageStore(),
+            write ->
+                roll(Fault.WRITE_RETRIED)
+                    ? AmbiguousWrites.Outcome.RETRIED
+                    : roll(Fault.WRITE_LOST)
+                        ? AmbiguousWrites.Outcome.LOST
+                        : AmbiguousWrites.Outcome.CLEAN);
+    CallbackQueue callbackQueue = delivery -> callbacks.send(delivery.encode(), clock.instant());
+    CompletionNotifier notifier =
+        new CompletionNotifier(
+            outbox,
+            event -> {
+              if (roll(Fault.PUBLISH_FAILED)) {
+                throw new InjectedCrash("before PutEvents of " + event.eventId());
+              }
+              events.add(event);
+            },
+            callbackQueue);
+    registrar =
+        new CallbackRegistrar(
+            outbox, callbackQueue, DERIVATIVES_BUCKET, clock, () -> UUID.randomUUID().toString());
     api =
         new DerivativeService(
             new SourceInspector(
@@ -178,7 +246,7 @@ final class FaultyCloud {
                 Duration.ofSeconds(60),
                 Duration.ofDays(1),
                 clock,
-                CompletionNotifier.disabled()),
+                notifier),
             capability -> Duration.ofSeconds(120),
             Duration.ofDays(7),
             clock);
@@ -191,7 +259,7 @@ final class FaultyCloud {
             Duration.ofSeconds(60),
             Duration.ofDays(1),
             clock,
-            CompletionNotifier.disabled());
+            notifier);
     // Half the schedules report every start at once, half never (the fake steps end long before
     // an hour): a job's lifecycle must hold without started reports too. Drawn from its own
     // generator, so a seed's schedule of faults is the same either way.
@@ -263,6 +331,15 @@ final class FaultyCloud {
     return api.submit(validator.validate(body), "trace-" + UUID.randomUUID());
   }
 
+  /**
+   * Registers {@code url} for a request answered as {@code fingerprint} (the API's {@code
+   * CallbackRequests}); returns the delivery id.
+   */
+  String registerCallback(
+      String fingerprint, boolean cached, String url, Map<String, Object> echo) {
+    return registrar.register(fingerprint, cached, url, echo);
+  }
+
   DerivativeService api() {
     return api;
   }
@@ -317,11 +394,22 @@ final class FaultyCloud {
         return true;
       }
       finish(queue, entry, response.getBatchItemFailures().isEmpty());
+    } else if (queue == callbacks) {
+      posts.add(CallbackDelivery.decode(entry.body)); // the receiver answers 2xx
+      if (roll(Fault.CALLBACK_BATCH_TIMEOUT)) {
+        return true; // not acknowledged: SQS delivers (and the function POSTs) it again
+      }
+      finish(queue, entry, true);
     } else {
       boolean applied;
       try {
         if (queue == results) {
-          progress.apply(MessageCodec.decode(entry.body, StepResult.class));
+          applying = entry.body;
+          try {
+            progress.apply(MessageCodec.decode(entry.body, StepResult.class));
+          } finally {
+            applying = null;
+          }
         } else if (queue == resultsDlq) {
           progress.resultDeadLettered(MessageCodec.decode(entry.body, StepResult.class));
         } else {
@@ -333,6 +421,9 @@ final class FaultyCloud {
         return true;
       } catch (RuntimeException storeOrDispatchTrouble) {
         applied = false;
+      }
+      if (applied && roll(Fault.PROGRESS_BATCH_TIMEOUT)) {
+        return true; // applied, but the batch timed out before it was acknowledged
       }
       finish(queue, entry, applied);
     }
@@ -347,6 +438,33 @@ final class FaultyCloud {
     queue.delete(entry);
     if (!entry.duplicate && roll(Fault.DUPLICATE_DELIVERY)) {
       queue.sendDuplicate(entry.body, clock.instant());
+    }
+  }
+
+  /**
+   * {@code body} as a sender of another version would write it: a newer one adds fields, an older
+   * one leaves optional ones out.
+   */
+  private String skewed(String body) {
+    try {
+      if (roll(Fault.NEWER_SENDER)) {
+        com.fasterxml.jackson.databind.node.ObjectNode tree =
+            (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(body);
+        tree.put("deadlineMillis", 123_456L).putObject("hints").put("priority", "low");
+        return JSON.writeValueAsString(tree);
+      }
+      if (roll(Fault.OLDER_SENDER)) {
+        com.fasterxml.jackson.databind.node.ObjectNode tree =
+            (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(body);
+        tree.remove(List.of("attempt", "reused", "traceId", "outputBytes"));
+        if ("FINISHED".equals(tree.path("report").asText())) {
+          tree.remove("report"); // a sender from before started reports wrote none
+        }
+        return JSON.writeValueAsString(tree);
+      }
+      return body;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -425,8 +543,21 @@ final class FaultyCloud {
       if (roll(before)) {
         throw new InjectedCrash("before SendMessage of " + step.capability());
       }
+      String copy = applying;
+      if (copy != null && roll(Fault.CONCURRENT_DUPLICATE)) {
+        applying = null; // the copy runs in another invocation, between this one's write and send
+        try {
+          progress.apply(MessageCodec.decode(copy, StepResult.class));
+        } catch (RuntimeException inProgressOrTrouble) {
+          // that invocation reports its message as a batch item failure: the harness's copy is
+          // one that SQS delivers again, so send it once more
+          results.sendDuplicate(copy, clock.instant());
+        } finally {
+          applying = copy;
+        }
+      }
       SimQueue queue = step.capability().equals("pdf") ? pdf : image;
-      queue.send(MessageCodec.encode(step), clock.instant());
+      queue.send(skewed(MessageCodec.encode(step)), clock.instant());
       if (after != null && roll(after)) {
         throw new InjectedCrash("after SendMessage of " + step.capability());
       }
@@ -437,7 +568,7 @@ final class FaultyCloud {
   private final class Publisher implements StepResultPublisher {
     @Override
     public void publish(StepResult result) {
-      results.send(MessageCodec.encode(result), clock.instant());
+      results.send(skewed(MessageCodec.encode(result)), clock.instant());
       if (!result.isStarted() && roll(Fault.WORKER_CRASH_AFTER_REPORT)) {
         throw new InjectedCrash("after reporting step " + result.stepIndex());
       }
@@ -556,9 +687,30 @@ final class FaultyCloud {
 
     @Override
     public boolean recordFailure(
-        String jobId, String executionId, int step, StepRecord run, JobError error, Instant now) {
+        String jobId,
+        String executionId,
+        int step,
+        StepRecord run,
+        JobError error,
+        Instant now,
+        int streak,
+        Instant retryAfter) {
       check();
-      return tableStore.recordFailure(jobId, executionId, step, run, error, now);
+      return tableStore.recordFailure(
+          jobId, executionId, step, run, error, now, streak, retryAfter);
+    }
+
+    @Override
+    public boolean recordAdopted(
+        String jobId,
+        String executionId,
+        dev.derive.protocol.JobStatus seen,
+        String newExecutionId,
+        int lastStep,
+        StepRecord run,
+        Instant now) {
+      check();
+      return tableStore.recordAdopted(jobId, executionId, seen, newExecutionId, lastStep, run, now);
     }
   }
 

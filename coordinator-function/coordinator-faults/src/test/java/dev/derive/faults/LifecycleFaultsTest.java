@@ -237,6 +237,11 @@ class LifecycleFaultsTest {
     int contradictions;
     int wrongBytes;
     int forcedReExecutions;
+    int events;
+    int callbacks;
+    int orphaned;
+    int failedWithBytes;
+    final Map<Fault, Integer> byKind = new java.util.EnumMap<>(Fault.class);
     final List<String> problems = new ArrayList<>();
     final List<String> reExecutionCauses = new ArrayList<>();
 
@@ -255,13 +260,23 @@ class LifecycleFaultsTest {
           + wrongBytes
           + " wrong bytes, "
           + forcedReExecutions
-          + " forced re-executions";
+          + " forced re-executions; "
+          + events
+          + " completion events and "
+          + callbacks
+          + " callbacks checked ("
+          + orphaned
+          + " on a lost execution of a source version nobody asked for again); "
+          + failedWithBytes
+          + " FAILED records whose derivative a dying worker wrote (read SUCCEEDED from the bucket)"
+          + "\n  faults by kind: "
+          + byKind;
     }
   }
 
   @Test
   void aRandomizedScheduleOfFaultsLosesNothingStrandsNothingAndContradictsNothing() {
-    int runs = Integer.getInteger("faults.runs", 200);
+    int runs = Integer.getInteger("faults.runs", 500);
     String seedProperty = System.getProperty("faults.seed");
     long base = seedProperty != null ? Long.parseLong(seedProperty) : System.nanoTime();
     Tally tally = new Tally();
@@ -282,6 +297,12 @@ class LifecycleFaultsTest {
 
   private record Wanted(String key, JsonNode request) {}
 
+  /** A request as a client sends it: its body and, if it asked for one, its callback URL. */
+  private record Sent(JsonNode request, String callback) {}
+
+  /** A callback the API accepted: its delivery id and the derivative it was registered for. */
+  private record Accepted(String deliveryId, String fingerprint) {}
+
   private void run(long seed, Tally tally) {
     FaultyCloud cloud = cloud(seed);
     Random random = cloud.random;
@@ -299,19 +320,23 @@ class LifecycleFaultsTest {
       cloud.putSource(key, pdf ? FaultyCloud.pdfBytes(salt) : FaultyCloud.jpegBytes(salt));
       wanted.add(new Wanted(key, FaultyCloud.thumbnail(key, 32 + 16 * random.nextInt(3))));
     }
-    List<JsonNode> toSend = new ArrayList<>();
+    List<Sent> toSend = new ArrayList<>();
     for (Wanted w : wanted) {
       int copies = 1 + random.nextInt(3);
       for (int c = 0; c < copies; c++) {
-        toSend.add(w.request());
+        toSend.add(
+            new Sent(
+                w.request(),
+                random.nextBoolean() ? "https://hooks.example.com/" + UUID.randomUUID() : null));
       }
     }
     Set<String> fingerprints = new LinkedHashSet<>();
+    List<Accepted> accepted = new ArrayList<>();
     for (int step = 0; step < 60; step++) {
       int action = random.nextInt(10);
       if (action < 3 && !toSend.isEmpty()) {
-        JsonNode request = toSend.remove(random.nextInt(toSend.size()));
-        Optional<String> id = send(cloud, request);
+        Sent request = toSend.remove(random.nextInt(toSend.size()));
+        Optional<String> id = send(cloud, request, accepted);
         if (id.isEmpty()) {
           toSend.add(request); // the client retries later
         } else {
@@ -319,6 +344,9 @@ class LifecycleFaultsTest {
         }
       } else if (action < 8) {
         cloud.deliver(cloud.queues.get(random.nextInt(cloud.queues.size())));
+      } else if ((!cloud.image.isEmpty() || !cloud.pdf.isEmpty()) && cloud.roll(Fault.BACKLOG)) {
+        // the capability queue is backed up: the step waits longer than a lease
+        cloud.clock.advance(FaultyCloud.STEP_LEASE.plusSeconds(1 + random.nextInt(900)));
       } else if (cloud.roll(Fault.DELAY)) {
         cloud.clock.advance(Duration.ofSeconds(800 + random.nextInt(2500)));
       } else {
@@ -338,15 +366,17 @@ class LifecycleFaultsTest {
       }
     }
     int faults = cloud.injectedTotal();
+    cloud.injected.forEach((kind, n) -> tally.byKind.merge(kind, n, Integer::sum));
     Map<String, Integer> executionsBeforeHeal = snapshot(cloud.executions);
     cloud.heal();
-    for (JsonNode request : toSend) {
-      send(cloud, request).ifPresent(fingerprints::add);
+    for (Sent request : toSend) {
+      send(cloud, request, accepted).ifPresent(fingerprints::add);
     }
     if (!cloud.drain(4 * DRAIN)) {
       tally.problems.add("seed " + seed + ": queues did not drain");
     }
     // Every request ends: a user asks again until the answer is the derivative.
+    Set<String> askedAtTheEnd = new LinkedHashSet<>();
     for (Wanted w : wanted) {
       boolean done = false;
       for (int round = 0; round < 4 && !done; round++) {
@@ -358,9 +388,16 @@ class LifecycleFaultsTest {
             tally.problems.add("seed " + seed + ": permanent failure " + e.getMessage());
             break;
           }
+          // the client honours Retry-After: a retryable failure is held by its backoff
+          e.retryAfter()
+              .ifPresent(
+                  at ->
+                      cloud.clock.advance(
+                          Duration.between(cloud.clock.instant(), at).plusSeconds(1)));
           continue;
         }
         fingerprints.add(answer.jobId());
+        askedAtTheEnd.add(answer.jobId());
         if (answer.isReady()) {
           done = true;
           // A result may still be on its way to the record (the output lands first): let it.
@@ -402,6 +439,8 @@ class LifecycleFaultsTest {
         tally.problems.add("seed " + seed + ": job " + id + " stored wrong bytes");
       }
     }
+    cloud.drain(4 * DRAIN); // the callbacks of the last answers
+    checkAnnouncements(cloud, fingerprints, askedAtTheEnd, accepted, seed, tally);
     int reExecutions =
         executionsBeforeHeal.values().stream().mapToInt(n -> Math.max(0, n - 1)).sum();
     if (faults == 0 && reExecutions > 0) {
@@ -418,12 +457,190 @@ class LifecycleFaultsTest {
 
   /** One request as a client makes it; empty when it failed in a way a client retries. */
   private static Optional<String> send(FaultyCloud cloud, JsonNode request) {
+    return send(cloud, new Sent(request, null), new ArrayList<>());
+  }
+
+  /**
+   * One request as a client makes it, its callback registered as the API's {@code CallbackRequests}
+   * does (and added to {@code accepted}); empty when it failed in a way a client retries (a 503:
+   * the request is then not called back).
+   */
+  private static Optional<String> send(FaultyCloud cloud, Sent sent, List<Accepted> accepted) {
+    Map<String, Object> echo = new LinkedHashMap<>();
+    echo.put("source", sent.request().path("source").toString());
+    if (sent.callback() != null && cloud.roll(Fault.BIG_CALLBACKS)) {
+      echo.put("note", "x".repeat(20_000 + cloud.random.nextInt(40_000)));
+    }
+    String fingerprint;
+    boolean cached;
     try {
-      return Optional.of(cloud.request(request).jobId());
+      Submission answer = cloud.request(sent.request());
+      fingerprint = answer.jobId();
+      cached = answer.isReady();
     } catch (InjectedCrash | JobStoreException | DispatchFailedException e) {
       return Optional.empty();
     } catch (JobFailedException e) {
-      return Optional.of(e.jobId());
+      fingerprint = e.jobId();
+      cached = false;
+    }
+    if (sent.callback() != null) {
+      try {
+        accepted.add(
+            new Accepted(
+                cloud.registerCallback(fingerprint, cached, sent.callback(), echo), fingerprint));
+      } catch (RuntimeException e) {
+        return Optional.empty(); // answered 503 (a full job, an outage): the client sends it again
+      }
+    }
+    return Optional.of(fingerprint);
+  }
+
+  /**
+   * The completion events and callbacks against each other and against what POST, GET and the
+   * record say: every publication of one {@code eventId} has one outcome; every POST of one
+   * delivery id carries one outcome and event, the outcome of that event; every accepted callback
+   * was POSTed; every ended record's end was published with its outcome, and its notice is sent.
+   */
+  private static void checkAnnouncements(
+      FaultyCloud cloud,
+      Set<String> fingerprints,
+      Set<String> fingerprintsAskedAtTheEnd,
+      List<Accepted> accepted,
+      long seed,
+      Tally tally) {
+    Map<String, String> outcomeOfEvent = new LinkedHashMap<>();
+    for (var event : cloud.events) {
+      String before = outcomeOfEvent.putIfAbsent(event.eventId(), event.detailType());
+      if (before != null && !before.equals(event.detailType())) {
+        contradiction(
+            tally,
+            seed,
+            "event " + event.eventId() + " said " + before + ", then " + event.detailType());
+      }
+    }
+    Map<String, String> postOf = new LinkedHashMap<>();
+    for (var post : cloud.posts) {
+      JsonNode body = json(post.body());
+      String type = body.path("type").asText();
+      String eventId = body.path("eventId").asText("");
+      String said = type + " " + eventId;
+      String before = postOf.putIfAbsent(post.id(), said);
+      if (before != null && !before.equals(said)) {
+        contradiction(tally, seed, "callback " + post.id() + " said " + before + ", then " + said);
+      }
+      if (!eventId.isEmpty()
+          && outcomeOfEvent.containsKey(eventId)
+          && !outcomeOfEvent.get(eventId).equals(type)) {
+        contradiction(
+            tally,
+            seed,
+            "callback "
+                + post.id()
+                + " said "
+                + type
+                + " of event "
+                + eventId
+                + ", which said "
+                + outcomeOfEvent.get(eventId));
+      }
+      if (eventId.isEmpty() && !type.equals("Derivative Succeeded")) {
+        contradiction(tally, seed, "a cache hit's callback said " + type);
+      }
+    }
+    for (Accepted a : accepted) {
+      Optional<Job> on = cloud.job(a.fingerprint());
+      if (!postOf.containsKey(a.deliveryId())
+          && on.isPresent()
+          && on.get().isLost(cloud.clock.instant())
+          && !fingerprintsAskedAtTheEnd.contains(a.fingerprint())) {
+        // Registered on an execution whose claimer died before sending its step, for a source
+        // version nobody asks for again: nothing ends that execution (no sweeper; see
+        // docs/completion-events.md, "Not covered"). Counted apart, not hidden.
+        tally.orphaned++;
+        continue;
+      }
+      if (!postOf.containsKey(a.deliveryId())) {
+        tally.lost++;
+        tally.problems.add(
+            "seed "
+                + seed
+                + ": callback "
+                + a.deliveryId()
+                + " of job "
+                + a.fingerprint()
+                + " was never POSTed; the job is "
+                + cloud
+                    .job(a.fingerprint())
+                    .map(j -> j.status() + " in execution " + j.executionId() + ", " + j.steps())
+                    .orElse("gone")
+                + ", the events "
+                + cloud.events.stream()
+                    .filter(e -> e.eventId().startsWith(a.fingerprint()))
+                    .map(e -> e.eventId() + " " + e.detailType())
+                    .toList());
+      }
+    }
+    for (String id : fingerprints) {
+      Optional<Job> record = cloud.job(id);
+      if (record.isEmpty() || !record.get().status().isTerminal()) {
+        continue;
+      }
+      Job job = record.get();
+      String eventId = id + ":" + job.executionId();
+      String expected =
+          job.status() == JobStatus.SUCCEEDED ? "Derivative Succeeded" : "Derivative Failed";
+      if (!expected.equals(outcomeOfEvent.get(eventId))) {
+        contradiction(
+            tally,
+            seed,
+            "job "
+                + id
+                + " is "
+                + job.status()
+                + " but its event "
+                + eventId
+                + " said "
+                + outcomeOfEvent.get(eventId));
+      }
+      if (cloud.outbox.pending(id).isPresent()) {
+        tally.stuck++;
+        tally.problems.add("seed " + seed + ": job " + id + " ended with its notice pending");
+      }
+      JobStatus read = cloud.api().status(id).status();
+      if (read == JobStatus.SUCCEEDED
+          && job.status() == JobStatus.FAILED
+          && correctBytes(cloud, job)) {
+        // A worker wrote the derivative and died before reporting, on its last delivery: the step
+        // dead-lettered and failed the job, and no result comes to end it SUCCEEDED (transition
+        // 14), so GET and POST answer the right bytes from the bucket while the record and its
+        // event say FAILED. Known gap (docs/job-lifecycle.md), counted apart, not hidden.
+        tally.failedWithBytes++;
+      } else if (read != job.status()) {
+        contradiction(
+            tally,
+            seed,
+            "job "
+                + id
+                + " is recorded "
+                + job.status()
+                + ", its event said so, but GET reads "
+                + read);
+      }
+    }
+    tally.events += outcomeOfEvent.size();
+    tally.callbacks += postOf.size();
+  }
+
+  private static void contradiction(Tally tally, long seed, String what) {
+    tally.contradictions++;
+    tally.problems.add("seed " + seed + ": " + what);
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
     }
   }
 

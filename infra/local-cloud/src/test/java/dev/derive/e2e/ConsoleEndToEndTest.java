@@ -110,7 +110,10 @@ class ConsoleEndToEndTest {
     assertThat(job.findElement(By.cssSelector(".result-caption")).getText())
         .contains("image/jpeg")
         .contains(width + "×" + height + " px");
-    assertThat(job.findElement(By.cssSelector("a.download")).getDomAttribute("href"))
+    // issue 30 item 14: saved under the source's name and the derivative's extension
+    assertThat(job.findElement(By.cssSelector("a.download")).getDomAttribute("download"))
+        .isEqualTo("Landscape_6.derived.jpg");
+    assertThat(job.findElement(By.cssSelector("a.presigned")).getDomAttribute("href"))
         .contains("X-Amz-Signature");
     String curl = job.findElement(By.cssSelector(".curl-post")).getDomProperty("textContent");
     assertThat(curl)
@@ -149,6 +152,22 @@ class ConsoleEndToEndTest {
         .contains("https://derive.dev/problems/corrupt-input")
         .contains("Step 1 failed");
     assertThat(job.findElements(By.cssSelector("img.result-image"))).isEmpty();
+
+    // issue 30 item 14: asked again, the POST answers the job's failure; that job ran, and its
+    // 64-character id stays inside the box that shows it
+    page.findElement(By.id("make")).click();
+    WebElement again = awaitJob(page, 2);
+    browser.screenshot("5b-broken-file-asked-again", again);
+    assertThat(again.findElement(By.cssSelector(".outcome")).getText())
+        .contains("ran and failed")
+        .doesNotContain("nothing ran");
+    WebElement box = again.findElement(By.cssSelector(".problem"));
+    Object overflow =
+        ((JavascriptExecutor) page)
+            .executeScript("return arguments[0].scrollWidth - arguments[0].clientWidth;", box);
+    assertThat(((Number) overflow).intValue())
+        .as("sideways overflow of the problem")
+        .isLessThanOrEqualTo(0);
   }
 
   @Test
@@ -256,6 +275,21 @@ class ConsoleEndToEndTest {
   @Order(6)
   void aDocumentsTextAndAPdfsPageAreShownFromTheirPresets() throws Exception {
     WebDriver page = load();
+    // issue 30 item 14: a target of text/plain shows no width or height (the form kept 256 x 256,
+    // and the request was a 400), and its text is saved as a .txt
+    page.findElement(By.cssSelector("input[name=mode][value=target]")).click();
+    new Select(page.findElement(By.id("mediaType"))).selectByValue("text/plain");
+    assertThat(page.findElement(By.id("option-width")).isDisplayed()).isFalse();
+    assertThat(page.findElement(By.id("option-height")).isDisplayed()).isFalse();
+    upload(page, "documents/quick.docx");
+    page.findElement(By.id("make")).click();
+    WebElement plain = awaitJob(page, 1);
+    browser.screenshot("9b-text-as-a-target", plain);
+    assertThat(plain.getDomAttribute("data-state")).as(plain.getText()).isEqualTo("SHOWN");
+    assertThat(plain.findElement(By.cssSelector("a.download")).getDomAttribute("download"))
+        .isEqualTo("quick.derived.txt");
+
+    page = load();
     new Select(page.findElement(By.id("preset"))).selectByValue("text");
     upload(page, "documents/quick.docx");
     page.findElement(By.id("make")).click();

@@ -6,12 +6,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
- * JSON encoding of the SQS message bodies ({@link StepMessage}, {@link StepResult}). Unknown fields
- * are rejected so that a sender and a receiver of different versions fail loudly.
+ * JSON encoding of the SQS message bodies ({@link StepMessage}, {@link StepResult}), a tolerant
+ * reader: functions are updated one by one in a deploy, so a receiver reads the messages of older
+ * and newer senders alike. A field it does not know is ignored, a field an older sender did not
+ * write reads as its default ({@code null}, 0, false; each record says what that means), and only
+ * what no version can do without (the job, the step, the capability, the objects) is required. The
+ * rule for senders that keeps this safe, so the messages carry no version number: fields are only
+ * added, never renamed or given a new meaning, and a new enum constant is advisory (a receiver that
+ * does not know it drops the message as malformed). {@code docs/job-lifecycle.md}, "Messages".
  */
 public final class MessageCodec {
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+      JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
   private MessageCodec() {}
 

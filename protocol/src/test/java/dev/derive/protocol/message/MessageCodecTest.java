@@ -72,15 +72,64 @@ class MessageCodecTest {
         .doesNotContain("\"started\"");
   }
 
+  /**
+   * A deploy updates functions one by one, so a receiver meets messages of a newer sender (fields
+   * it does not know) and of an older one (fields missing): both are read, neither dropped.
+   */
   @Test
-  void rejectsUnknownFieldsAndGarbage() {
-    String withExtra = MessageCodec.encode(step).replaceFirst("\\{", "{\"surprise\":1,");
-    assertThatThrownBy(() -> MessageCodec.decode(withExtra, StepMessage.class))
-        .isInstanceOf(MalformedMessageException.class)
-        .hasMessageContaining("surprise");
+  void readsTheMessagesOfNewerAndOlderSenders() {
+    StepMessage pinned =
+        new StepMessage(
+            step.jobId(),
+            0,
+            1,
+            "image",
+            step.operations(),
+            step.input(),
+            step.inputMediaType(),
+            step.output(),
+            step.outputMediaType(),
+            "trace-1",
+            "execution-7",
+            "\"etag-1\"");
+    String newer =
+        MessageCodec.encode(pinned)
+            .replaceFirst("\\{", "{\"deadlineMillis\":5,\"hints\":{\"x\":[1]},")
+            .replace("\"input\":{", "\"input\":{\"region\":\"eu-west-1\",");
+    StepResult success = StepResult.success(pinned, 12, 10, 20, false).withAttempt(2);
+    String newerResult =
+        MessageCodec.encode(success)
+            .replace("\"output\":{", "\"output\":{\"checksum\":\"sha256:00\",")
+            .replaceFirst("\\{", "{\"heartbeatMillis\":30000,");
+
+    assertThat(MessageCodec.decode(newer, StepMessage.class).executionId())
+        .isEqualTo("execution-7");
+    assertThat(MessageCodec.decode(newerResult, StepResult.class).outputBytes()).isEqualTo(12);
+
+    String older =
+        "{\"jobId\":\""
+            + step.jobId()
+            + "\",\"stepIndex\":0,\"capability\":\"image\",\"succeeded\":true,"
+            + "\"output\":{\"bucket\":\"derivatives\",\"key\":\"derivatives/x\"},"
+            + "\"startedAtMillis\":10,\"finishedAtMillis\":20}";
+    StepResult old = MessageCodec.decode(older, StepResult.class);
+    assertThat(old.report()).isEqualTo(StepResult.Report.FINISHED);
+    assertThat(old.executionId()).isNull();
+    assertThat(old.attempt()).isZero();
+  }
+
+  @Test
+  void rejectsGarbageAndWhatNoVersionCanDoWithout() {
     assertThatThrownBy(() -> MessageCodec.decode("not json", StepMessage.class))
         .isInstanceOf(MalformedMessageException.class);
     assertThatThrownBy(() -> MessageCodec.decode("null", StepMessage.class))
+        .isInstanceOf(MalformedMessageException.class);
+    assertThatThrownBy(() -> MessageCodec.decode("{\"surprise\":1}", StepMessage.class))
+        .isInstanceOf(MalformedMessageException.class)
+        .hasMessageContaining("jobId");
+    String unknownReport =
+        MessageCodec.encode(StepResult.started(step, 1)).replace("STARTED", "PAUSED");
+    assertThatThrownBy(() -> MessageCodec.decode(unknownReport, StepResult.class))
         .isInstanceOf(MalformedMessageException.class);
   }
 

@@ -22,6 +22,8 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -65,9 +67,29 @@ public class DerivativesResource {
               + "\"render\",\"params\":{\"page\":1}}]}"
               + " or {\"source\":{...},\"preset\":\"thumb\"} (GET /v1/presets);"
               + " any of them may add \"callback\":\"https://...\" (docs/completion-events.md)")
-  @APIResponse(responseCode = "200", description = "The derivative exists; download it")
-  @APIResponse(responseCode = "202", description = "A job makes it; follow Location")
-  @APIResponse(responseCode = "400", description = "Invalid request (problem+json)")
+  @APIResponse(
+      responseCode = "200",
+      description =
+          "The derivative exists (the submission, with its download), or its job ended within"
+              + " wait (the job)",
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON,
+              schema = @Schema(oneOf = {SubmissionResponse.class, JobResponse.class})))
+  @APIResponse(
+      responseCode = "202",
+      description = "A job makes it; follow Location",
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON,
+              schema = @Schema(implementation = SubmissionResponse.class)))
+  @APIResponse(
+      responseCode = "400",
+      description = "Invalid request",
+      content =
+          @Content(
+              mediaType = Problems.MEDIA_TYPE,
+              schema = @Schema(implementation = Problem.class)))
   @APIResponse(responseCode = "404", description = "No such source object")
   @APIResponse(responseCode = "413", description = "Source too large")
   @APIResponse(responseCode = "415", description = "Source media type not supported")

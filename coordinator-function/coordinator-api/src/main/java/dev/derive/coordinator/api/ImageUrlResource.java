@@ -26,10 +26,15 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
@@ -116,13 +121,29 @@ public class ImageUrlResource {
   /** Redirects to the derivative the signed URL names, making it first if need be. */
   @GET
   @Operation(summary = "An image URL: redirect to the derivative its signed options name")
+  @Parameter(
+      name = "signature",
+      in = ParameterIn.PATH,
+      required = true,
+      description = "HMAC-SHA256 of the rest of the path, base64url without padding")
+  @Parameter(
+      name = "path",
+      in = ParameterIn.PATH,
+      required = true,
+      description =
+          "options separated by '/' (rs:inside:256:256, f:webp, f:auto, q:80, pg:2, pr:thumb,"
+              + " exp:<unix s>, plain ...), then the source key; f:auto picks from Accept (the"
+              + " first of AVIF, WebP it names with q > 0)",
+      schema = @Schema(type = SchemaType.STRING))
   @APIResponse(responseCode = "302", description = "Found: Location is the derivative")
   @APIResponse(responseCode = "400", description = "Invalid options (problem+json)")
   @APIResponse(responseCode = "403", description = "Unsigned, wrongly signed or expired")
   @APIResponse(responseCode = "422", description = "The derivative failed or cannot be made")
   @APIResponse(responseCode = "503", description = "Still being made; retry after Retry-After")
   public Response get(
-      @Context HttpServerRequest request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
+      @Context HttpServerRequest request, @HeaderParam(HttpHeaders.ACCEPT) List<String> accepts) {
+    // every value: the Lambda HTTP adapter splits one Accept line at its commas
+    String accept = accepts == null || accepts.isEmpty() ? null : String.join(",", accepts);
     ImageUrl url;
     try {
       url =

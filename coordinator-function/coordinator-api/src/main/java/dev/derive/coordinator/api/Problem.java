@@ -15,6 +15,8 @@ import java.util.List;
  *     member)
  * @param reachable for {@code no-conversion}: the target media types reachable from the source (an
  *     extension member)
+ * @param id for a job's problem (it failed, or is not done): the job id, as {@code
+ *     /v1/derivatives/{id}} takes it (an extension member)
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Problem(
@@ -23,4 +25,16 @@ public record Problem(
     int status,
     String detail,
     List<Violation> errors,
-    List<String> reachable) {}
+    List<String> reachable,
+    String id) {
+  /** A problem about no job. */
+  public Problem(
+      String type,
+      String title,
+      int status,
+      String detail,
+      List<Violation> errors,
+      List<String> reachable) {
+    this(type, title, status, detail, errors, reachable, null);
+  }
+}

@@ -54,12 +54,49 @@ public final class Problems {
   /** Seconds a client should wait before retrying after a 503 (RFC 9110 section 10.2.3). */
   public static final int RETRY_AFTER_SECONDS = 5;
 
+  /** Seconds a client should wait before asking again for content whose job is not done. */
+  public static final int NOT_READY_RETRY_AFTER_SECONDS = 2;
+
+  /**
+   * The title of problem type {@code kind}: one per type, however it is reached (a step's error
+   * type answered for its failed job has the title the same type has elsewhere): the table's, else
+   * the kind's words ({@code corrupt-input}: "Corrupt input").
+   */
+  static String title(String kind) {
+    Kind known = KINDS.get(kind);
+    if (known != null) {
+      return known.title();
+    }
+    String words = kind.replace('-', ' ');
+    return words.isEmpty() ? "Error" : Character.toUpperCase(words.charAt(0)) + words.substring(1);
+  }
+
   /** The response for a domain exception. */
   public static Response of(CoordinatorException e) {
+    if (e instanceof JobFailedException failed && failed.retryAfter().isPresent()) {
+      // a retryable failure held by its backoff (docs/job-lifecycle.md): ask again after it
+      long seconds =
+          Math.max(
+              1,
+              java.time.Duration.between(java.time.Instant.now(), failed.retryAfter().get())
+                  .toSeconds());
+      return of(
+          e.kind(),
+          "Derivative failed",
+          503,
+          e.getMessage(),
+          Map.of("Retry-After", Long.toString(seconds)));
+    }
     if (e instanceof JobFailedException failed) {
-      return response(
-          new Problem(
-              typeOf(e.kind()), "Derivative failed", 422, e.getMessage(), List.of(), List.of()));
+      return response(jobProblem(e, 422, failed.jobId()));
+    }
+    if (e instanceof DerivativeNotReadyException notReady) {
+      return Response.fromResponse(response(jobProblem(e, 409, notReady.jobId())))
+          .header("Retry-After", Integer.toString(NOT_READY_RETRY_AFTER_SECONDS))
+          .build();
+    }
+    if (e instanceof DerivativeFailedException failed) {
+      return response(jobProblem(e, 410, failed.jobId()));
     }
     if (e instanceof DispatchFailedException) {
       return unavailable(DispatchFailedException.KIND, e.getMessage());
@@ -76,6 +113,12 @@ public final class Problems {
     return response(
         new Problem(
             typeOf(e.kind()), kind.title(), kind.status(), e.getMessage(), errors, reachable));
+  }
+
+  /** The problem of job {@code jobId}, with its id member. */
+  private static Problem jobProblem(CoordinatorException e, int status, String jobId) {
+    return new Problem(
+        typeOf(e.kind()), title(e.kind()), status, e.getMessage(), List.of(), List.of(), jobId);
   }
 
   /** A 400 invalid-request problem for {@code violations}. */

@@ -11,6 +11,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -40,8 +44,38 @@ public class UploadsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(summary = "Get a presigned upload for a new source object")
   @RequestBody(
-      description = "{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":123456}")
-  @APIResponse(responseCode = "201", description = "Upload with PUT to upload.url")
+      description = "{\"fileName\":\"cat.jpg\",\"contentType\":\"image/jpeg\",\"size\":123456}",
+      required = true,
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON,
+              schema =
+                  @Schema(
+                      type = SchemaType.OBJECT,
+                      additionalProperties = Schema.False.class,
+                      requiredProperties = {"fileName", "contentType", "size"},
+                      properties = {
+                        @SchemaProperty(
+                            name = "fileName",
+                            type = SchemaType.STRING,
+                            description = "the file's name; the key's last segment"),
+                        @SchemaProperty(
+                            name = "contentType",
+                            type = SchemaType.STRING,
+                            description = "the media type the PUT must send"),
+                        @SchemaProperty(
+                            name = "size",
+                            type = SchemaType.INTEGER,
+                            minimum = "1",
+                            description = "bytes the PUT must send (Content-Length)")
+                      })))
+  @APIResponse(
+      responseCode = "201",
+      description = "Upload with PUT to upload.url",
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON,
+              schema = @Schema(implementation = UploadResponse.class)))
   @APIResponse(responseCode = "400", description = "Invalid declaration (problem+json)")
   @APIResponse(responseCode = "413", description = "Declared size over the limit")
   public Response create(JsonNode body) {

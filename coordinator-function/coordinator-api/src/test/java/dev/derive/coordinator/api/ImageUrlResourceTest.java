@@ -239,6 +239,26 @@ class ImageUrlResourceTest {
     assertThat(other.header("Location")).contains("derivatives/" + jpeg);
   }
 
+  /**
+   * Every value of Accept counts, with its q (issue 30 item 8): the Lambda HTTP adapter hands the
+   * header over split at its commas, and only the first piece was read.
+   */
+  @Test
+  void formatAutoReadsEveryValueOfAccept() {
+    String webp = jsonJob("{\"mediaType\":\"image/webp\",\"width\":86}");
+    succeed(webp);
+
+    for (String accept :
+        List.of(
+            "image/jpeg, image/webp", "image/avif;q=0, image/webp", "image/png,image/webp;q=0.5")) {
+      Response answer = get(signed("/f:auto/w:86/" + KEY), accept);
+
+      assertThat(answer.header("Location"))
+          .as("Accept: %s", accept)
+          .contains("derivatives/" + webp);
+    }
+  }
+
   @Test
   void formatAutoProblemsVaryOnAcceptToo() {
     Response missing = get(signed("/f:auto/w:83/urls/no-such.jpg"), "image/avif");

@@ -77,4 +77,55 @@ class RequestSchemaResourceTest {
         .isEqualTo(RequestSchema.of(Declarations.ALL, Declarations.TARGET_OPTIONS))
         .isEqualTo(validator.schema());
   }
+
+  /**
+   * Issue 30 item 16: the answers of POST /v1/derivatives are typed, every error answer is
+   * problem+json, the uploads body is typed and the image route declares its parameters.
+   */
+  @Test
+  void theOpenApiDocumentTypesAnswersProblemsUploadsAndImageUrls() throws Exception {
+    JsonNode document =
+        JSON.readTree(openApi.getDocument(OpenApiConstants.DEFAULT_DOCUMENT_NAME, Format.JSON));
+    JsonNode post = document.at("/paths/~1v1~1derivatives/post/responses");
+
+    assertThat(post.at("/200/content/application~1json/schema/oneOf").findValuesAsText("$ref"))
+        .containsExactlyInAnyOrder(
+            "#/components/schemas/SubmissionResponse", "#/components/schemas/JobResponse");
+    assertThat(post.at("/202/content/application~1json/schema/$ref").asText())
+        .isEqualTo("#/components/schemas/SubmissionResponse");
+    assertThat(document.at("/components/schemas/SubmissionResponse/properties").has("outcome"))
+        .isTrue();
+    JsonNode problem = document.at("/components/schemas/Problem/properties");
+    assertThat(problem.has("type") && problem.has("title") && problem.has("detail")).isTrue();
+    document
+        .at("/paths")
+        .forEach(
+            path ->
+                path.forEach(
+                    operation ->
+                        operation
+                            .path("responses")
+                            .properties()
+                            .forEach(
+                                answer -> {
+                                  if (answer.getKey().matches("[45]\\d\\d")) {
+                                    assertThat(
+                                            answer
+                                                .getValue()
+                                                .at(
+                                                    "/content/application~1problem+json/schema/$ref")
+                                                .asText())
+                                        .as("%s %s", operation.path("summary"), answer.getKey())
+                                        .isEqualTo("#/components/schemas/Problem");
+                                  }
+                                })));
+    JsonNode upload =
+        document.at("/paths/~1v1~1uploads/post/requestBody/content/application~1json/schema");
+    assertThat(upload.at("/properties/size/type").asText()).isEqualTo("integer");
+    assertThat(upload.path("required").toString()).contains("fileName", "contentType", "size");
+    JsonNode image = document.at("/paths/~1v1~1{signature}~1{path}/get/parameters");
+    // (OpenAPI ignores a header parameter named Accept: the path's description says what f:auto
+    // reads)
+    assertThat(image.findValuesAsText("name")).containsExactlyInAnyOrder("signature", "path");
+  }
 }

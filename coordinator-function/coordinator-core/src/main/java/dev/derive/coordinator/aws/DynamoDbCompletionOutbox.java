@@ -30,10 +30,14 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * list_append} while the job runs.
  */
 public final class DynamoDbCompletionOutbox implements CompletionOutbox {
-  /** {@link #register}: the job runs and has room for one more callback. */
+  /**
+   * {@link #register}: the job runs and has room for one more callback, by count and by size (the
+   * callbacks' bytes so far, {@code callbackBytes}, at most the budget less this one's).
+   */
   static final String REGISTER_CONDITION =
       "attribute_exists(#jobId) AND #status IN (:pending, :running)"
-          + " AND (attribute_not_exists(#callbacks) OR size(#callbacks) < :max)";
+          + " AND (attribute_not_exists(#callbacks) OR size(#callbacks) < :max)"
+          + " AND (attribute_not_exists(#callbackBytes) OR #callbackBytes <= :room)";
 
   /** {@link #markSent}: the notice of this execution is pending. */
   static final String MARK_SENT_CONDITION = "#executionId = :execution AND #completion = :pending";
@@ -95,26 +99,35 @@ public final class DynamoDbCompletionOutbox implements CompletionOutbox {
 
   @Override
   public Registration register(String jobId, Callback callback) {
+    AttributeValue entry = callbackItem(callback);
+    long size = sizeOf(entry);
+    if (size > MAX_CALLBACK_BYTES) {
+      return new Registration(Registered.FULL, null);
+    }
     try {
       dynamoDb.updateItem(
           b ->
               b.tableName(table)
                   .key(Map.of(JobItems.JOB_ID, s(jobId)))
                   .updateExpression(
-                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :one)")
+                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :one)"
+                          + " ADD #callbackBytes :size")
                   .conditionExpression(REGISTER_CONDITION)
                   .expressionAttributeNames(
                       Map.of(
                           "#jobId", JobItems.JOB_ID,
                           "#status", JobItems.STATUS,
-                          "#callbacks", JobItems.CALLBACKS))
+                          "#callbacks", JobItems.CALLBACKS,
+                          "#callbackBytes", JobItems.CALLBACK_BYTES))
                   .expressionAttributeValues(
                       Map.of(
                           ":pending", s(JobStatus.PENDING.name()),
                           ":running", s(JobStatus.RUNNING.name()),
                           ":max", n(MAX_CALLBACKS),
+                          ":room", n(MAX_CALLBACK_BYTES - size),
+                          ":size", n(size),
                           ":none", AttributeValue.fromL(List.of()),
-                          ":one", AttributeValue.fromL(List.of(callbackItem(callback)))))
+                          ":one", AttributeValue.fromL(List.of(entry))))
                   .returnValuesOnConditionCheckFailure(
                       ReturnValuesOnConditionCheckFailure.ALL_OLD));
       return new Registration(Registered.ON_JOB, null);
@@ -142,6 +155,21 @@ public final class DynamoDbCompletionOutbox implements CompletionOutbox {
     } catch (SdkException e) {
       throw new JobStoreException("GetItem of job " + jobId + " failed", e);
     }
+  }
+
+  /**
+   * The bytes a callback entry adds to the item, as DynamoDB counts a map (the UTF-8 lengths of its
+   * names and strings, plus a few bytes per element; rounded up generously).
+   */
+  static long sizeOf(AttributeValue callbackItem) {
+    long bytes = 16;
+    for (Map.Entry<String, AttributeValue> e : callbackItem.m().entrySet()) {
+      bytes +=
+          e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+              + e.getValue().s().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+              + 4;
+    }
+    return bytes;
   }
 
   private static AttributeValue callbackItem(Callback callback) {

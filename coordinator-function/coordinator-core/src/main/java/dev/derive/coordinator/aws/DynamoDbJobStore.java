@@ -12,6 +12,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,15 +40,28 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * step guard, the execution guard) in one place. {@link JobItems} holds the item mapping.
  */
 public final class DynamoDbJobStore implements JobStore {
+  /**
+   * An ended record is replaced only once its end is published (its notice is not pending): the end
+   * of an execution is announced before its record goes, so no callback registered on it is carried
+   * to the next execution after it was queued with this one's end.
+   */
+  static final String NOTICE_NOT_PENDING =
+      "(attribute_not_exists(#completion) OR #completion <> :completionPending)";
+
   /** {@link JobStore#claim}: the record may be taken over. */
   static final String CLAIM_CONDITION =
       "attribute_not_exists(#jobId)"
           + " OR (#status IN (:pending, :running) AND #lease < :nowSeconds)"
-          + " OR (#status = :failed AND #error.#retryable = :true)"
-          + " OR (#status = :failed AND #updatedAt < :cutoffMillis)";
+          + " OR (#status = :failed AND #error.#retryable = :true AND "
+          + NOTICE_NOT_PENDING
+          + " AND (attribute_not_exists(#retryAfter) OR #retryAfter < :nowSeconds))"
+          + " OR (#status = :failed AND #updatedAt < :cutoffMillis AND "
+          + NOTICE_NOT_PENDING
+          + ")";
 
   /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
-  static final String REPLACE_SUCCEEDED_CONDITION = "#status = :succeeded AND #executionId = :seen";
+  static final String REPLACE_SUCCEEDED_CONDITION =
+      "#status = :succeeded AND #executionId = :seen AND " + NOTICE_NOT_PENDING;
 
   /** Every step write: the job is at the step, in the execution named. */
   static final String AT_STEP_CONDITION =
@@ -79,14 +93,17 @@ public final class DynamoDbJobStore implements JobStore {
             "#lease", JobItems.LEASE_EXPIRES_AT,
             "#error", JobItems.ERROR,
             "#retryable", JobItems.RETRYABLE,
-            "#updatedAt", JobItems.UPDATED_AT),
+            "#updatedAt", JobItems.UPDATED_AT,
+            "#completion", JobItems.COMPLETION,
+            "#retryAfter", JobItems.RETRY_AFTER),
         Map.of(
             ":pending", s(JobStatus.PENDING.name()),
             ":running", s(JobStatus.RUNNING.name()),
             ":failed", s(JobStatus.FAILED.name()),
             ":true", AttributeValue.fromBool(true),
             ":nowSeconds", n(now.getEpochSecond()),
-            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli())));
+            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli()),
+            ":completionPending", s(JobItems.COMPLETION_PENDING)));
   }
 
   @Override
@@ -94,8 +111,14 @@ public final class DynamoDbJobStore implements JobStore {
     return put(
         candidate,
         REPLACE_SUCCEEDED_CONDITION,
-        Map.of("#status", JobItems.STATUS, "#executionId", JobItems.EXECUTION_ID),
-        Map.of(":succeeded", s(JobStatus.SUCCEEDED.name()), ":seen", s(seenExecutionId)));
+        Map.of(
+            "#status", JobItems.STATUS,
+            "#executionId", JobItems.EXECUTION_ID,
+            "#completion", JobItems.COMPLETION),
+        Map.of(
+            ":succeeded", s(JobStatus.SUCCEEDED.name()),
+            ":seen", s(seenExecutionId),
+            ":completionPending", s(JobItems.COMPLETION_PENDING)));
   }
 
   private ClaimResult put(
@@ -115,11 +138,13 @@ public final class DynamoDbJobStore implements JobStore {
                       .returnValues(ReturnValue.ALL_OLD)
                       .returnValuesOnConditionCheckFailure(
                           ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      carryOverCallbacks(candidate, replaced.attributes());
-      return new ClaimResult(true, candidate);
+      return new ClaimResult(true, carryOver(candidate, replaced.attributes()));
     } catch (ConditionalCheckFailedException lost) {
       if (lost.hasItem() && !lost.item().isEmpty()) {
-        return new ClaimResult(false, JobItems.fromItem(lost.item()));
+        Job found = JobItems.fromItem(lost.item());
+        // The SDK retried a PutItem whose first attempt applied: the record is this claim's own.
+        // (What it replaced is unknown now, so its callbacks are not carried over.)
+        return new ClaimResult(found.executionId().equals(candidate.executionId()), found);
       }
       // An endpoint that does not return the old item: fall back to a consistent read.
       Job existing =
@@ -129,56 +154,83 @@ public final class DynamoDbJobStore implements JobStore {
                       new JobStoreException(
                           "claim of " + candidate.jobId() + " lost to a record that vanished",
                           lost));
-      return new ClaimResult(false, existing);
+      return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
     } catch (SdkException e) {
       throw new JobStoreException("PutItem of job " + candidate.jobId() + " failed", e);
     }
   }
 
   /**
-   * Moves the callbacks of a record a claim replaced onto the new one, unless the replaced
-   * execution's completion notice was SENT (its callbacks were called back with its end). A
-   * replaced record that never announced an end is a lost execution (lease lapsed while PENDING or
-   * RUNNING) or one whose notice is still pending: its requests are called back when the new
-   * execution ends ({@code docs/completion-events.md}). The new record holds no callbacks yet (they
-   * are registered after a request is answered), so the list is at most {@link
-   * dev.derive.coordinator.completion.CompletionOutbox#MAX_CALLBACKS}. A claimer that dies between
-   * the two writes loses them.
+   * Carries what a replaced record hands on to the claim that replaced it, in one conditional
+   * write: the callbacks of an execution that never ended (a lost execution: its lease lapsed while
+   * PENDING or RUNNING), called back when the new execution ends; and the failure streak of a
+   * retryable failure or a lost execution, so the backoff keeps growing. An ended record is
+   * replaced only once its end was published ({@link #NOTICE_NOT_PENDING}), its callbacks with it,
+   * so they stay behind ({@code docs/completion-events.md}). The new record holds no callbacks yet
+   * (they are registered after a request is answered), so the list stays within its bounds. A
+   * claimer that dies between the two writes loses both.
+   *
+   * @return the candidate as it now is (its failure streak carried)
    */
-  private void carryOverCallbacks(Job candidate, Map<String, AttributeValue> replaced) {
-    if (replaced == null || !replaced.containsKey(JobItems.CALLBACKS)) {
-      return;
+  private Job carryOver(Job candidate, Map<String, AttributeValue> replaced) {
+    if (replaced == null || replaced.isEmpty() || !replaced.containsKey(JobItems.STATUS)) {
+      return candidate;
     }
-    AttributeValue notice = replaced.get(JobItems.COMPLETION);
+    JobStatus status = JobStatus.valueOf(replaced.get(JobItems.STATUS).s());
+    boolean lost = !status.isTerminal();
+    AttributeValue error = replaced.get(JobItems.ERROR);
+    boolean retryableFailure =
+        status == JobStatus.FAILED
+            && error != null
+            && error.hasM()
+            && Boolean.TRUE.equals(error.m().get(JobItems.RETRYABLE).bool());
+    AttributeValue streakItem = replaced.get(JobItems.FAILURE_STREAK);
+    int streak =
+        (lost || retryableFailure) && streakItem != null ? Integer.parseInt(streakItem.n()) : 0;
     AttributeValue callbacks = replaced.get(JobItems.CALLBACKS);
-    if ((notice != null && JobItems.COMPLETION_SENT.equals(notice.s()))
-        || !callbacks.hasL()
-        || callbacks.l().isEmpty()) {
-      return;
+    boolean carryCallbacks =
+        lost && callbacks != null && callbacks.hasL() && !callbacks.l().isEmpty();
+    if (!carryCallbacks && streak == 0) {
+      return candidate;
     }
+    List<String> sets = new ArrayList<>();
+    Map<String, String> names = new HashMap<>();
+    Map<String, AttributeValue> values = new HashMap<>();
+    names.put("#executionId", JobItems.EXECUTION_ID);
+    values.put(":execution", s(candidate.executionId()));
+    String add = "";
+    if (carryCallbacks) {
+      sets.add("#callbacks = list_append(if_not_exists(#callbacks, :none), :carried)");
+      names.put("#callbacks", JobItems.CALLBACKS);
+      names.put("#callbackBytes", JobItems.CALLBACK_BYTES);
+      values.put(":none", AttributeValue.fromL(List.of()));
+      values.put(":carried", callbacks);
+      values.put(
+          ":bytes", n(callbacks.l().stream().mapToLong(DynamoDbCompletionOutbox::sizeOf).sum()));
+      add = " ADD #callbackBytes :bytes";
+    }
+    if (streak > 0) {
+      sets.add("#failureStreak = :streak");
+      names.put("#failureStreak", JobItems.FAILURE_STREAK);
+      values.put(":streak", n(streak));
+    }
+    String expression = "SET " + String.join(", ", sets) + add;
     try {
       dynamoDb.updateItem(
           b ->
               b.tableName(table)
                   .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
-                  .updateExpression(
-                      "SET #callbacks = list_append(if_not_exists(#callbacks, :none), :carried)")
+                  .updateExpression(expression)
                   .conditionExpression("#executionId = :execution")
-                  .expressionAttributeNames(
-                      Map.of(
-                          "#callbacks", JobItems.CALLBACKS,
-                          "#executionId", JobItems.EXECUTION_ID))
-                  .expressionAttributeValues(
-                      Map.of(
-                          ":none", AttributeValue.fromL(List.of()),
-                          ":carried", callbacks,
-                          ":execution", s(candidate.executionId()))));
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values));
     } catch (ConditionalCheckFailedException claimedAgain) {
       // another claim replaced this one at once: it carries what it replaced
     } catch (SdkException e) {
       throw new JobStoreException(
           "UpdateItem carrying callbacks over to job " + candidate.jobId() + " failed", e);
     }
+    return candidate.withFailureStreak(streak);
   }
 
   @Override
@@ -331,26 +383,99 @@ public final class DynamoDbJobStore implements JobStore {
       int stepIndex,
       StepRecord run,
       JobError error,
-      Instant now) {
+      Instant now,
+      int failureStreak,
+      Instant retryAfter) {
+    Map<String, String> names = new HashMap<>();
+    names.put("#steps", JobItems.STEPS);
+    names.put("#error", JobItems.ERROR);
+    names.put("#updatedAt", JobItems.UPDATED_AT);
+    names.put("#completion", JobItems.COMPLETION);
+    names.put("#failureStreak", JobItems.FAILURE_STREAK);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":run", JobItems.runItem(run));
+    values.put(":newStatus", s(JobStatus.FAILED.name()));
+    values.put(":error", JobItems.errorItem(error));
+    values.put(":now", n(now.toEpochMilli()));
+    values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
+    values.put(":streak", n(failureStreak));
+    String hold = "";
+    if (retryAfter != null) {
+      names.put("#retryAfter", JobItems.RETRY_AFTER);
+      values.put(":retryAfter", n(retryAfter.getEpochSecond()));
+      hold = ", #retryAfter = :retryAfter";
+    }
     return updateAtStep(
         jobId,
         executionId,
         stepIndex,
         "SET #steps["
             + stepIndex
-            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now, "
+            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now,"
+            + " #failureStreak = :streak"
+            + hold
+            + ", "
             + COMPLETION_PENDING_UPDATE,
-        Map.of(
-            "#steps", JobItems.STEPS,
-            "#error", JobItems.ERROR,
-            "#updatedAt", JobItems.UPDATED_AT,
-            "#completion", JobItems.COMPLETION),
-        Map.of(
-            ":run", JobItems.runItem(run),
-            ":newStatus", s(JobStatus.FAILED.name()),
-            ":error", JobItems.errorItem(error),
-            ":now", n(now.toEpochMilli()),
-            ":completionPending", s(JobItems.COMPLETION_PENDING)));
+        names,
+        values);
+  }
+
+  @Override
+  public boolean recordAdopted(
+      String jobId,
+      String executionId,
+      JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now) {
+    boolean failed = seen == JobStatus.FAILED;
+    Map<String, String> names = new HashMap<>();
+    names.put("#executionId", JobItems.EXECUTION_ID);
+    names.put("#status", JobItems.STATUS);
+    names.put("#currentStep", JobItems.CURRENT_STEP);
+    names.put("#steps", JobItems.STEPS);
+    names.put("#updatedAt", JobItems.UPDATED_AT);
+    names.put("#completion", JobItems.COMPLETION);
+    names.put("#error", JobItems.ERROR);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":execution", s(executionId));
+    values.put(":seen", s(seen.name()));
+    values.put(":new", s(newExecutionId));
+    values.put(":succeeded", s(JobStatus.SUCCEEDED.name()));
+    values.put(":run", JobItems.runItem(run));
+    values.put(":count", n(lastStep + 1L));
+    values.put(":now", n(now.toEpochMilli()));
+    values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
+    String condition = "#executionId = :execution AND #status = :seen";
+    String remove = " REMOVE #error";
+    if (failed) {
+      condition += " AND (attribute_not_exists(#completion) OR #completion <> :completionPending)";
+      names.put("#callbacks", JobItems.CALLBACKS);
+      remove += ", #callbacks";
+    }
+    String finalCondition = condition + " AND size(#steps) = :count";
+    String expression =
+        "SET #status = :succeeded, #executionId = :new, #currentStep = :count, #steps["
+            + lastStep
+            + "] = :run, #updatedAt = :now, "
+            + COMPLETION_PENDING_UPDATE
+            + remove;
+    try {
+      dynamoDb.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(Map.of(JobItems.JOB_ID, s(jobId)))
+                  .updateExpression(expression)
+                  .conditionExpression(finalCondition)
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values));
+      return true;
+    } catch (ConditionalCheckFailedException changed) {
+      return false;
+    } catch (SdkException e) {
+      throw new JobStoreException("UpdateItem (adopt) of job " + jobId + " failed", e);
+    }
   }
 
   private boolean updateAtStep(

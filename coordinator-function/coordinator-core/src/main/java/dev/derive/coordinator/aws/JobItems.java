@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * stepCount}, {@code source} and {@code output} (maps), {@code steps} (a list of per-step maps with
  * epoch-millisecond timings), {@code error}, {@code createdAt}/{@code updatedAt} (epoch ms), {@code
  * leaseExpiresAt} (epoch s), {@code expiresAt} (epoch s, the table's TTL attribute), {@code
- * traceId} and {@code executionId}; {@code completion} and {@code callbacks} belong to the {@link
- * DynamoDbCompletionOutbox}.
+ * traceId}, {@code executionId}, {@code failureStreak} (N) and {@code retryAfter} (epoch s); {@code
+ * completion} and {@code callbacks} belong to the {@link DynamoDbCompletionOutbox}.
  */
 final class JobItems {
   static final String JOB_ID = "jobId";
@@ -44,6 +44,8 @@ final class JobItems {
   static final String EXPIRES_AT = "expiresAt";
   static final String TRACE_ID = "traceId";
   static final String EXECUTION_ID = "executionId";
+  static final String FAILURE_STREAK = "failureStreak";
+  static final String RETRY_AFTER = "retryAfter";
 
   /**
    * The completion notice (outbox): {@value #COMPLETION_PENDING}, then {@value #COMPLETION_SENT}.
@@ -55,6 +57,9 @@ final class JobItems {
 
   /** Callbacks registered while the job runs ({@link DynamoDbCompletionOutbox}). */
   static final String CALLBACKS = "callbacks";
+
+  /** The bytes of {@link #CALLBACKS} so far (N), bounding the item's size. */
+  static final String CALLBACK_BYTES = "callbackBytes";
 
   private static final ObjectMapper JSON =
       JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -84,6 +89,12 @@ final class JobItems {
       item.put(TRACE_ID, s(job.traceId()));
     }
     item.put(EXECUTION_ID, s(job.executionId()));
+    if (job.failureStreak() > 0) {
+      item.put(FAILURE_STREAK, n(job.failureStreak()));
+    }
+    if (job.retryAfter() != null) {
+      item.put(RETRY_AFTER, n(job.retryAfter().getEpochSecond()));
+    }
     return item;
   }
 
@@ -115,7 +126,11 @@ final class JobItems {
         Instant.ofEpochSecond(Long.parseLong(item.get(LEASE_EXPIRES_AT).n())),
         Instant.ofEpochSecond(Long.parseLong(item.get(EXPIRES_AT).n())),
         item.containsKey(TRACE_ID) ? item.get(TRACE_ID).s() : null,
-        item.containsKey(EXECUTION_ID) ? item.get(EXECUTION_ID).s() : "");
+        item.containsKey(EXECUTION_ID) ? item.get(EXECUTION_ID).s() : "",
+        item.containsKey(FAILURE_STREAK) ? Integer.parseInt(item.get(FAILURE_STREAK).n()) : 0,
+        item.containsKey(RETRY_AFTER)
+            ? Instant.ofEpochSecond(Long.parseLong(item.get(RETRY_AFTER).n()))
+            : null);
   }
 
   static AttributeValue runItem(StepRecord run) {

@@ -24,11 +24,15 @@ public interface JobStore {
   /**
    * Writes {@code candidate} (a fresh PENDING job) unless a job that may not be taken over holds
    * its id. It may be taken over when: no record exists; or it is PENDING or RUNNING with its lease
-   * expired before {@code now}; or it FAILED with a retryable error; or it FAILED permanently
-   * before {@code permanentFailureCutoff} (a permanent failure is answered only for a bounded
-   * time). A SUCCEEDED record is never taken over here: see {@link #replaceSucceeded}.
+   * expired before {@code now}; or it FAILED with a retryable error whose {@link Job#retryAfter} is
+   * before {@code now}; or it FAILED permanently before {@code permanentFailureCutoff} (a permanent
+   * failure is answered only for a bounded time). An ended record is taken over only once its
+   * completion notice is not pending. A SUCCEEDED record is never taken over here: see {@link
+   * #replaceSucceeded}. A claim that takes over a retryable failure or a lost execution carries its
+   * {@link Job#failureStreak} on; a claim that finds its own record (a retried write that had
+   * applied) is won.
    *
-   * @return won, or lost with the existing job to join
+   * @return won (with the job as written), or lost with the existing job to join
    * @throws JobStoreException on a store failure
    */
   ClaimResult claim(Job candidate, Instant now, Instant permanentFailureCutoff);
@@ -132,9 +136,41 @@ public interface JobStore {
    * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error} and, in
    * the same write, its completion notice pending.
    *
+   * @param failureStreak the job's {@link Job#failureStreak} after this failure
+   * @param retryAfter for a retryable error, the earliest a claim may take the job over ({@link
+   *     #claim}); {@code null} for a permanent one
    * @return whether the record changed; false for a duplicate, stale or superseded result
    * @throws JobStoreException on a store failure
    */
   boolean recordFailure(
-      String jobId, String executionId, int stepIndex, StepRecord run, JobError error, Instant now);
+      String jobId,
+      String executionId,
+      int stepIndex,
+      StepRecord run,
+      JobError error,
+      Instant now,
+      int failureStreak,
+      Instant retryAfter);
+
+  /**
+   * Ends job {@code jobId} SUCCEEDED with the derivative the last step of some execution wrote
+   * (content-addressed, so the right bytes whichever execution made them), when the record is still
+   * execution {@code executionId} with status {@code seen}: PENDING or RUNNING (an execution that
+   * replaced the one that made it, and would make the same bytes again), or FAILED with its notice
+   * no longer pending (the failure was announced; the success is a new end). The record becomes
+   * SUCCEEDED at the end of its plan under execution {@code newExecutionId} (the same id for a
+   * running execution; a new one for a FAILED record, whose callbacks were called back with the
+   * failure and are dropped), its last step {@code run}, its completion notice pending.
+   *
+   * @return whether the record changed
+   * @throws JobStoreException on a store failure
+   */
+  boolean recordAdopted(
+      String jobId,
+      String executionId,
+      dev.derive.protocol.JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now);
 }

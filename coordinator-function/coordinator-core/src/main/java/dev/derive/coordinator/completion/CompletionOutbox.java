@@ -26,7 +26,10 @@ public interface CompletionOutbox {
     ON_JOB,
     /** The job had already ended (given): the caller delivers the callback itself. */
     JOB_ENDED,
-    /** The job holds {@link #MAX_CALLBACKS} callbacks already: refused. */
+    /**
+     * The job holds {@link #MAX_CALLBACKS} callbacks, or {@link #MAX_CALLBACK_BYTES} would be
+     * exceeded: refused.
+     */
     FULL,
     /** There is no such job. */
     NO_JOB
@@ -35,8 +38,15 @@ public interface CompletionOutbox {
   /** The outcome of {@link #register}: how, and the job as found when it was not stored. */
   record Registration(Registered outcome, Job job) {}
 
-  /** Most callbacks one job record holds (each up to 2 KB of URL; an item holds 400 KB). */
+  /** Most callbacks one job record holds. */
   int MAX_CALLBACKS = 100;
+
+  /**
+   * Most bytes of callbacks (URL, delivery id and request echo) one job record holds: a DynamoDB
+   * item holds 400 KB, the job itself a few, and callbacks carried over from a lost execution may
+   * land beside ones registered meanwhile, so twice this still fits.
+   */
+  long MAX_CALLBACK_BYTES = 150_000;
 
   /**
    * The job's completion to publish: present when the job ended and its notice is PENDING (read

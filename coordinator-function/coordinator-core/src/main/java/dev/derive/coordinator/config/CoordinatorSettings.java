@@ -137,19 +137,41 @@ public record CoordinatorSettings(
   }
 
   /**
-   * The lease of a dispatched step of {@code capability}: how long it may take through every
-   * delivery its queue allows. Read from {@code <CAPABILITY>_STEP_LEASE_SECONDS} (e.g. {@code
+   * The lease of a dispatched step of {@code capability}: as long as a message of the step may
+   * still be delivered, so a job is neither read as stalled nor claimed again while its step waits
+   * in a backlog (issue 26 item 13: GET said FAILED "stalled" and later SUCCEEDED). It is the time
+   * the message may wait in its queue ({@link #stepQueueRetention()}) plus how long it may take
+   * through every delivery its queue allows: {@code <CAPABILITY>_STEP_LEASE_SECONDS} (e.g. {@code
    * IMAGE_STEP_LEASE_SECONDS}) where a deployment overrides it, else the declaration's {@code
-   * timeBudget.leaseSeconds}.
+   * timeBudget.leaseSeconds}. A step that can no longer end any other way ends by its dead letter
+   * long before.
    *
    * @throws MissingSettingException if it is set but not a positive integer
    */
   public Duration stepLease(CapabilityDescriptor capability) {
     return Duration.ofSeconds(
-        positive(
-            lookup,
-            variable(capability.name(), "_STEP_LEASE_SECONDS"),
-            capability.timeBudget().leaseSeconds()));
+            positive(
+                lookup,
+                variable(capability.name(), "_STEP_LEASE_SECONDS"),
+                capability.timeBudget().leaseSeconds()))
+        .plus(stepQueueRetention());
+  }
+
+  /**
+   * SQS's default message retention, which {@code template.yaml}'s capability queues keep: the
+   * longest a step message may wait in a queue's backlog before it is delivered or dropped.
+   */
+  public static final long DEFAULT_STEP_QUEUE_RETENTION_SECONDS = 4 * 24 * 3600;
+
+  /**
+   * How long a step message may wait in its queue's backlog: {@code STEP_QUEUE_RETENTION_SECONDS},
+   * default {@value #DEFAULT_STEP_QUEUE_RETENTION_SECONDS} s.
+   *
+   * @throws MissingSettingException if it is set but not a positive integer
+   */
+  public Duration stepQueueRetention() {
+    return Duration.ofSeconds(
+        positive(lookup, "STEP_QUEUE_RETENTION_SECONDS", DEFAULT_STEP_QUEUE_RETENTION_SECONDS));
   }
 
   /**
@@ -157,11 +179,12 @@ public record CoordinatorSettings(
    * planned before it was removed): {@code <CAPABILITY>_STEP_LEASE_SECONDS}, else {@link
    * #jobLease()}.
    *
-   * @throws MissingSettingException if it is set but not a positive integer
+   * @throws MissingSettingException if either is set but not a positive integer
    */
   public Duration stepLease(String capability) {
     return Duration.ofSeconds(
-        positive(lookup, variable(capability, "_STEP_LEASE_SECONDS"), jobLease.toSeconds()));
+            positive(lookup, variable(capability, "_STEP_LEASE_SECONDS"), jobLease.toSeconds()))
+        .plus(stepQueueRetention());
   }
 
   /**

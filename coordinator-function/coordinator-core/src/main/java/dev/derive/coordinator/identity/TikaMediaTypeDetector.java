@@ -1,6 +1,7 @@
 package dev.derive.coordinator.identity;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.io.TextEncodings;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,9 +20,22 @@ import org.apache.tika.mime.MimeTypes;
  * Detects media types with Apache Tika's detector ({@code tika-core} only: the magic-byte patterns
  * and file-name globs of its MIME database, no parsers). The bytes decide; the file name only
  * refines a type the bytes leave open, as Tika does (ZIP + {@code .docx}; plain text + {@code
- * .md}). A type no capability reads is widened along Tika's type hierarchy until one is found
- * ({@code text/x-java-source} is {@code text/plain}); aliases are mapped to the names the
- * capabilities declare ({@code text/x-web-markdown} is {@code text/markdown}).
+ * .md}), with two differences:
+ *
+ * <ul>
+ *   <li>bytes that are no known format (Tika's octet-stream: no magic, not text) are nothing,
+ *       whatever the name; Tika would take the name's type ({@code .pptx}) for them;
+ *   <li>text whose bytes only look like HTML (Tika's HTML patterns are a leading tag such as {@code
+ *       <div} or {@code <h1}) takes the type of its name when the name says another text format:
+ *       Markdown, and other text formats, embed HTML, and many READMEs open with an HTML block;
+ *   <li>UTF-16 text is detected as the text it is ({@link TextEncodings#evident}, without a byte
+ *       order mark too), where Tika's magic patterns, written for ASCII-compatible bytes, see
+ *       binary.
+ * </ul>
+ *
+ * A type no capability reads is widened along Tika's type hierarchy until one is found ({@code
+ * text/x-java-source} is {@code text/plain}); aliases are mapped to the names the capabilities
+ * declare ({@code text/x-web-markdown} is {@code text/markdown}).
  */
 public final class TikaMediaTypeDetector implements MediaTypeDetector {
   private static final Map<String, String> ALIASES =
@@ -73,15 +87,20 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
         && (accepted.isEmpty() || accepted.contains(MediaTypes.IMAGE_TIFF))) {
       return Optional.of(MediaTypes.IMAGE_TIFF);
     }
-    Metadata metadata = new Metadata();
-    if (fileName != null && !fileName.isBlank()) {
-      metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
+    prefix = utf8IfUtf16(prefix);
+    MediaType byBytes = tikaDetect(prefix, new Metadata());
+    if (byBytes.equals(MediaType.OCTET_STREAM)) {
+      return Optional.empty();
     }
-    MediaType type;
-    try {
-      type = mimeTypes.detect(new ByteArrayInputStream(prefix), metadata);
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading an in-memory prefix cannot fail", e);
+    MediaType type = byBytes;
+    if (fileName != null && !fileName.isBlank()) {
+      Metadata metadata = new Metadata();
+      metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
+      type = tikaDetect(prefix, metadata);
+      MediaType byName = byName(fileName);
+      if (type.equals(MediaType.TEXT_HTML) && isOtherTextFormat(byName)) {
+        type = byName;
+      }
     }
     for (MediaType t = registry.normalize(type); t != null; t = registry.getSupertype(t)) {
       String name = t.getBaseType().toString();
@@ -94,6 +113,42 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
       }
     }
     return Optional.empty();
+  }
+
+  /** UTF-16 text transcoded to UTF-8, without its byte order mark; other bytes as they are. */
+  private static byte[] utf8IfUtf16(byte[] prefix) {
+    return TextEncodings.evident(prefix)
+        .filter(c -> c.equals(StandardCharsets.UTF_16LE) || c.equals(StandardCharsets.UTF_16BE))
+        .map(
+            c -> {
+              int bom = TextEncodings.byteOrderMark(prefix).isPresent() ? 2 : 0;
+              String text = new String(prefix, bom, (prefix.length - bom) & ~1, c);
+              return text.getBytes(StandardCharsets.UTF_8);
+            })
+        .orElse(prefix);
+  }
+
+  private MediaType tikaDetect(byte[] prefix, Metadata metadata) {
+    try {
+      return mimeTypes.detect(new ByteArrayInputStream(prefix), metadata);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading an in-memory prefix cannot fail", e);
+    }
+  }
+
+  /** The type Tika's globs give {@code fileName}, octet-stream for none. */
+  private MediaType byName(String fileName) {
+    Metadata metadata = new Metadata();
+    metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
+    return tikaDetect(new byte[0], metadata);
+  }
+
+  /** A text format other than plain text and HTML themselves (Markdown, CSV …). */
+  private boolean isOtherTextFormat(MediaType type) {
+    MediaType normalized = registry.normalize(type);
+    return !normalized.equals(MediaType.TEXT_PLAIN)
+        && !normalized.equals(MediaType.TEXT_HTML)
+        && registry.isSpecializationOf(normalized, MediaType.TEXT_PLAIN);
   }
 
   /** The OLE2 (Compound File Binary) signature, [MS-CFB] section 2.2. */

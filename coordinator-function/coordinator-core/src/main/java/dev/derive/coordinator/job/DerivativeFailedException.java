@@ -7,6 +7,8 @@ public class DerivativeFailedException extends CoordinatorException {
   /** The stable error kind. */
   public static final String KIND = "derivative-failed";
 
+  private final String jobId;
+
   /** Names the job and, when known, why and at which step it failed. */
   public DerivativeFailedException(String jobId, JobError error) {
     super(
@@ -22,5 +24,11 @@ public class DerivativeFailedException extends CoordinatorException {
                     + error.type()
                     + ": "
                     + error.detail()));
+    this.jobId = jobId;
+  }
+
+  /** The job (the derivative's fingerprint). */
+  public String jobId() {
+    return jobId;
   }
 }

@@ -28,6 +28,10 @@ import java.util.List;
  * @param traceId id correlating the logs of every function that worked on the job
  * @param executionId the current execution: a new random id on every claim, carried by each step
  *     message and its results; results of any other execution change nothing
+ * @param failureStreak how many executions in a row failed retryably, this one included once it
+ *     FAILED so (a claim that takes over a retryable failure or a lost execution carries it on)
+ * @param retryAfter when FAILED retryably: the earliest time a request may claim it again (the
+ *     backoff of {@code failureStreak}); {@code null} otherwise
  */
 public record Job(
     String jobId,
@@ -43,7 +47,9 @@ public record Job(
     Instant leaseExpiresAt,
     Instant expiresAt,
     String traceId,
-    String executionId) {
+    String executionId,
+    int failureStreak,
+    Instant retryAfter) {
   public Job {
     steps = List.copyOf(steps);
   }
@@ -78,7 +84,30 @@ public record Job(
         leaseExpiresAt,
         expiresAt,
         traceId,
-        executionId);
+        executionId,
+        failureStreak,
+        retryAfter);
+  }
+
+  /** This job carrying {@code failureStreak} retryable failures of the executions before it. */
+  public Job withFailureStreak(int failureStreak) {
+    return new Job(
+        jobId,
+        status,
+        plan,
+        currentStep,
+        source,
+        output,
+        steps,
+        error,
+        createdAt,
+        updatedAt,
+        leaseExpiresAt,
+        expiresAt,
+        traceId,
+        executionId,
+        failureStreak,
+        retryAfter);
   }
 
   /**
@@ -135,6 +164,8 @@ public record Job(
         now.plus(lease),
         now.plus(retention),
         traceId,
-        java.util.UUID.randomUUID().toString());
+        java.util.UUID.randomUUID().toString(),
+        0,
+        null);
   }
 }

@@ -19,6 +19,9 @@ import java.util.Optional;
  * step of that execution.
  */
 final class DeadLetterFailures {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(DeadLetterFailures.class.getName());
+
   private final JobStore store;
   private final Clock clock;
   private final CompletionNotifier notifier;
@@ -49,26 +52,61 @@ final class DeadLetterFailures {
         new JobError(StepErrorTypes.DEAD_LETTERED, detail, step.stepIndex(), true));
   }
 
-  /** See {@link JobLifecycle#resultDeadLettered}. */
-  ProgressOutcome stepResult(StepResult result) {
+  /**
+   * See {@link JobLifecycle#resultDeadLettered}: a result fails its job only where the job still
+   * waits on it. A started report never does (the step's own result or dead letter ends it); a
+   * finished result is applied once more, and only if that throws again is the job failed, at the
+   * result's step if the job is still there, or at the next step if the result's success was
+   * recorded but that step never queued. A result of a step the job has left behind changes nothing
+   * (issue 26 item 8: a progress batch that timed out after applying some of its messages).
+   *
+   * @param results applies the result once more
+   */
+  ProgressOutcome stepResult(StepResult result, StepResultTransitions results) {
+    if (result.isStarted()) {
+      return announceIfEnded(result);
+    }
+    RuntimeException cause;
+    try {
+      return results.apply(result);
+    } catch (RuntimeException e) {
+      cause = e;
+    }
     Optional<Job> found = store.find(result.jobId());
     if (found.isEmpty()) {
       return ProgressOutcome.UNKNOWN_JOB;
     }
     Job job = found.get();
-    int index = job.currentStep();
+    int index = result.stepIndex();
+    boolean nextNeverQueued =
+        result.succeeded()
+            && job.currentStep() == index + 1
+            && index + 1 < job.steps().size()
+            && StepRecord.PENDING.equals(job.steps().get(index + 1).status());
+    int failing = nextNeverQueued ? index + 1 : index;
     String detail =
         "the result of step "
-            + (result.stepIndex() + 1)
+            + (index + 1)
             + " ("
             + result.capability()
             + ") could not be applied in any of its deliveries;"
             + " request the derivative again to retry";
+    LOG.warning(() -> "dead-lettered result of job " + job.jobId() + ": " + cause.getMessage());
     return failAt(
         job.jobId(),
         result.executionId(),
-        index,
-        new JobError(StepErrorTypes.DEAD_LETTERED, detail, index, true));
+        failing,
+        new JobError(StepErrorTypes.DEAD_LETTERED, detail, failing, true));
+  }
+
+  private ProgressOutcome announceIfEnded(StepResult result) {
+    Optional<Job> found = store.find(result.jobId());
+    if (found.isPresent()
+        && found.get().status().isTerminal()
+        && Objects.equals(found.get().executionId(), result.executionId())) {
+      notifier.announce(result.jobId()); // a dead letter may be the last message about an end
+    }
+    return ProgressOutcome.IGNORED;
   }
 
   private ProgressOutcome failAt(String jobId, String executionId, int index, JobError error) {
@@ -98,7 +136,16 @@ final class DeadLetterFailures {
             0,
             false,
             before.attempts());
-    boolean changed = store.recordFailure(jobId, executionId, index, failed, error, now);
+    boolean changed =
+        store.recordFailure(
+            jobId,
+            executionId,
+            index,
+            failed,
+            error,
+            now,
+            RetryBackoff.streakAfter(job, error.retryable()),
+            RetryBackoff.retryAfter(job, error.retryable(), now));
     if (!changed) {
       return ProgressOutcome.IGNORED;
     }

@@ -103,7 +103,14 @@ public final class JobLifecycle {
    */
   public ClaimOutcome claim(Job candidate) {
     Instant now = clock.instant();
-    ClaimResult claim = store.claim(candidate, now, now.minus(permanentFailureHold));
+    Instant cutoff = now.minus(permanentFailureHold);
+    ClaimResult claim = store.claim(candidate, now, cutoff);
+    if (!claim.won()
+        && mayBeTakenOver(claim.job(), cutoff)
+        && notifier.announce(claim.job().jobId())) {
+      // lost only because the failure's end was not yet published: published now, claim again
+      claim = store.claim(candidate, now, cutoff);
+    }
     if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
       Job made = claim.job();
       if (cache.stepOutputExists(made.output())) {
@@ -112,6 +119,9 @@ public final class JobLifecycle {
       LOG.info(
           () -> "job " + made.jobId() + " SUCCEEDED but its derivative is gone: making it again");
       claim = store.replaceSucceeded(candidate, made.executionId());
+      if (!claim.won() && made.equals(claim.job()) && notifier.announce(made.jobId())) {
+        claim = store.replaceSucceeded(candidate, made.executionId());
+      }
       if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
         return new ClaimOutcome(ClaimOutcome.Kind.MADE, claim.job());
       }
@@ -132,11 +142,28 @@ public final class JobLifecycle {
           index,
           job.steps().get(index),
           new JobError(DispatchFailedException.KIND, e.getMessage(), index, true),
-          clock.instant());
+          clock.instant(),
+          RetryBackoff.streakAfter(job, true),
+          RetryBackoff.retryAfter(job, true, clock.instant()));
       announceBesides(job.jobId(), e);
       throw e;
     }
     return new ClaimOutcome(ClaimOutcome.Kind.WON, job);
+  }
+
+  /**
+   * Whether {@code job}, an ended record a claim lost to, is one a claim may take over once its end
+   * is published: a retryable failure, or a permanent one older than {@code cutoff}.
+   */
+  private boolean mayBeTakenOver(Job job, Instant cutoff) {
+    return job.status() == JobStatus.FAILED
+        && (job.error().retryable()
+            ? job.retryAfter() == null || job.retryAfter().isBefore(clockNow())
+            : job.updatedAt().isBefore(cutoff));
+  }
+
+  private Instant clockNow() {
+    return clock.instant();
   }
 
   /**
@@ -164,11 +191,11 @@ public final class JobLifecycle {
 
   /**
    * A step result the progress function could not apply in all its deliveries (the store or the
-   * next dispatch kept failing): its job, if still in that execution, becomes FAILED at its current
-   * step with a retryable error.
+   * next dispatch kept failing): applied once more, and if that fails too, its job becomes FAILED
+   * with a retryable error where it still waits on the result (see {@link DeadLetterFailures}).
    */
   public ProgressOutcome resultDeadLettered(StepResult result) {
-    return deadLetters.stepResult(result);
+    return deadLetters.stepResult(result, results);
   }
 
   /**

@@ -18,6 +18,16 @@ import java.util.logging.Logger;
 final class StepDispatch {
   private static final Logger LOG = Logger.getLogger(StepDispatch.class.getName());
 
+  /**
+   * How long after an advance was recorded its next step counts as being sent by whoever recorded
+   * it: the progress function's {@code Timeout} in {@code template.yaml} (30 s), the longest its
+   * applier can still be at work. Until then a copy of the same result that finds the step not yet
+   * queued is {@link StepInProgressException in progress}; after it, the applier has died and the
+   * copy sends the step (Powertools' idempotency records expire with the function's remaining time
+   * likewise).
+   */
+  static final Duration IN_PROGRESS_WINDOW = Duration.ofSeconds(30);
+
   private final JobStore store;
   private final StepDispatcher dispatcher;
   private final StepLeases stepLease;

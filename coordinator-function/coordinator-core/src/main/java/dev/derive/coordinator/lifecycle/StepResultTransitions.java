@@ -8,6 +8,7 @@ import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.plan.DerivativeFingerprint;
+import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepResult;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.logging.Logger;
 
 /**
@@ -88,6 +90,9 @@ final class StepResultTransitions {
   /** Applies {@code result} to {@code job} as read, after the one-write paths did not apply. */
   private ProgressOutcome applyTo(Job job, StepResult result) {
     int index = result.stepIndex();
+    if (endsItsJob(result) && job.status() != JobStatus.SUCCEEDED && !atItsStep(job, result)) {
+      return adopt(job, result);
+    }
     if (!Objects.equals(result.executionId(), job.executionId())) {
       LOG.info(
           () ->
@@ -100,6 +105,10 @@ final class StepResultTransitions {
                   + ", not the current "
                   + job.executionId()
                   + ": ignored");
+      if (job.status().isTerminal()) {
+        // an end this result brought about under another execution id (adopted) may be pending
+        notifier.announce(job.jobId());
+      }
       return ProgressOutcome.SUPERSEDED;
     }
     if (job.status().isTerminal()) {
@@ -135,8 +144,12 @@ final class StepResultTransitions {
               index,
               run(result, StepRecord.FAILED),
               new JobError(error.type(), error.detail(), index, error.retryable()),
-              now);
+              now,
+              RetryBackoff.streakAfter(job, error.retryable()),
+              RetryBackoff.retryAfter(job, error.retryable(), now));
       if (!changed) {
+        // An SDK retry of a write whose first attempt applied finds it done: publish its end.
+        notifier.announce(job.jobId());
         return ignored(result, job);
       }
       notifier.announce(job.jobId());
@@ -154,6 +167,7 @@ final class StepResultTransitions {
             now,
             now.plus(nextLease));
     if (!changed) {
+      notifier.announce(job.jobId()); // as after a failure's write that did not apply
       return ignored(result, job);
     }
     if (last) {
@@ -164,11 +178,68 @@ final class StepResultTransitions {
     return ProgressOutcome.ADVANCED;
   }
 
-  /** Step {@code index - 1}'s success came again: dispatch step {@code index} if never queued. */
+  /**
+   * The derivative is in the bucket (a last step's success, content-addressed: the right bytes) but
+   * the record is of another execution or FAILED: the bytes decide. A running execution that
+   * replaced the one that made them ends SUCCEEDED with them (its own step would make the same
+   * bytes; its callbacks are called back with this end); a FAILED record, once its failure is
+   * announced, becomes a new execution that SUCCEEDED, announced with its own event ({@code
+   * docs/job-lifecycle.md}, "POST, GET and the events agree").
+   */
+  private ProgressOutcome adopt(Job job, StepResult result) {
+    boolean failed = job.status() == JobStatus.FAILED;
+    if (failed) {
+      notifier.announce(job.jobId()); // its failure first, if still pending
+    }
+    int last = job.plan().size() - 1;
+    boolean changed =
+        store.recordAdopted(
+            job.jobId(),
+            job.executionId(),
+            job.status(),
+            failed ? UUID.randomUUID().toString() : job.executionId(),
+            last,
+            run(result, StepRecord.SUCCEEDED),
+            clock.instant());
+    if (!changed) {
+      notifier.announce(job.jobId());
+      return ignored(result, job);
+    }
+    LOG.info(
+        () ->
+            "job "
+                + job.jobId()
+                + " was "
+                + job.status()
+                + " in execution "
+                + job.executionId()
+                + "; its derivative, made by execution "
+                + result.executionId()
+                + ", ends it SUCCEEDED");
+    notifier.announce(job.jobId());
+    return ProgressOutcome.SUCCEEDED;
+  }
+
+  /** Whether {@code job} is at {@code result}'s step of {@code result}'s execution, not ended. */
+  private static boolean atItsStep(Job job, StepResult result) {
+    return Objects.equals(result.executionId(), job.executionId())
+        && !job.status().isTerminal()
+        && job.currentStep() == result.stepIndex();
+  }
+
+  /**
+   * Step {@code index - 1}'s success came again: dispatch step {@code index} if never queued, once
+   * the delivery that recorded the advance can no longer be sending it itself.
+   *
+   * @throws StepInProgressException within {@link StepDispatch#IN_PROGRESS_WINDOW} of the advance
+   */
   private ProgressOutcome redispatchIfNeverQueued(Job job, ObjectRef previousOutput) {
     int index = job.currentStep();
     if (!StepRecord.PENDING.equals(job.steps().get(index).status())) {
       return ProgressOutcome.IGNORED;
+    }
+    if (clock.instant().isBefore(job.updatedAt().plus(StepDispatch.IN_PROGRESS_WINDOW))) {
+      throw new StepInProgressException(job.jobId(), index);
     }
     sendNext(job, index, previousOutput);
     LOG.info(() -> "step " + index + " of job " + job.jobId() + " was never queued: dispatched");

@@ -105,21 +105,7 @@ final class ExplicitChain {
       }
     }
     if (chosen == null) {
-      throw NoConversionException.forSteps(
-          pointer
-              + ": capability "
-              + capability.name()
-              + " cannot apply "
-              + given.keySet()
-              + " to "
-              + input
-              + (wanted == null ? "" : " writing " + wanted)
-              + "; it reads "
-              + capability.reads()
-              + " and applies its operations in the declared order "
-              + capability.operations().stream().map(OperationDescriptor::name).toList(),
-          sourceType,
-          graph.reachable(sourceType));
+      throw refusal(capability, sourceType, input, specs, first, end, wanted);
     }
     List<Operation> operations = new ArrayList<>();
     for (String name : chosen.operations()) {
@@ -133,6 +119,107 @@ final class ExplicitChain {
               operation, spec == null ? Map.of() : spec.params(), chosen.target()));
     }
     return new PlannedStep(capability.name(), operations, input, chosen.target(), null);
+  }
+
+  /**
+   * Why no conversion of {@code capability} applies {@code specs[first, end)} to {@code input}: it
+   * does not read the input (422), the operations are out of its declared order (400 at the one out
+   * of place), or it does not write the wanted type from the input (422); otherwise its conversions
+   * from the input.
+   */
+  private RuntimeException refusal(
+      CapabilityDescriptor capability,
+      String sourceType,
+      String input,
+      List<StepSpec> specs,
+      int first,
+      int end,
+      String wanted) {
+    String pointer = "/steps/" + first;
+    String name = capability.name();
+    if (!capability.reads().contains(input)) {
+      return NoConversionException.forSteps(
+          pointer
+              + ": capability "
+              + name
+              + " does not read "
+              + input
+              + (first == 0 ? " (the source)" : " (what /steps/" + (first - 1) + " writes)")
+              + "; it reads "
+              + capability.reads(),
+          sourceType,
+          graph.reachable(sourceType));
+    }
+    List<String> declared =
+        capability.operations().stream().map(OperationDescriptor::name).toList();
+    int latest = first;
+    for (int i = first; i < end; i++) {
+      String operation = specs.get(i).operation();
+      if (!declared.contains(operation)) {
+        return new InvalidRequestException(
+            List.of(
+                new Violation(
+                    "/steps/" + i + "/operation",
+                    "capability "
+                        + name
+                        + " has no operation "
+                        + operation
+                        + "; it has "
+                        + declared)));
+      }
+      if (declared.indexOf(operation) < declared.indexOf(specs.get(latest).operation())) {
+        return new InvalidRequestException(
+            List.of(
+                new Violation(
+                    "/steps/" + i + "/operation",
+                    operation
+                        + " must come before "
+                        + specs.get(latest).operation()
+                        + ": capability "
+                        + name
+                        + " applies its operations in the order "
+                        + String.join(", ", declared))));
+      }
+      latest = i;
+    }
+    List<String> writes =
+        capability.conversions().stream()
+            .filter(c -> c.source().equals(input))
+            .map(Conversion::target)
+            .distinct()
+            .toList();
+    if (wanted != null && !writes.contains(wanted)) {
+      return NoConversionException.forSteps(
+          pointer
+              + ": capability "
+              + name
+              + " does not write "
+              + wanted
+              + " from "
+              + input
+              + "; it writes "
+              + writes,
+          sourceType,
+          graph.reachable(sourceType));
+    }
+    return NoConversionException.forSteps(
+        pointer
+            + ": capability "
+            + name
+            + " applies "
+            + specs.subList(first, end).stream().map(StepSpec::operation).toList()
+            + " to "
+            + input
+            + (wanted == null ? "" : " writing " + wanted)
+            + " in none of its conversions; from "
+            + input
+            + " they are "
+            + capability.conversions().stream()
+                .filter(c -> c.source().equals(input))
+                .map(c -> c.target() + " " + c.operations())
+                .toList(),
+        sourceType,
+        graph.reachable(sourceType));
   }
 
   /** Whether {@code names} all occur in {@code declared}, in the same relative order. */

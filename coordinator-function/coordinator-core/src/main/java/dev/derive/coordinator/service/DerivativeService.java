@@ -144,7 +144,12 @@ public final class DerivativeService {
                 EmbeddedMetrics.event()
                     .value(Metric.REQUESTS, 1)
                     .dimension(Metric.Dimension.OUTCOME, "failed-recently"));
-            throw new JobFailedException(job.jobId(), job.error());
+            throw new JobFailedException(
+                job.jobId(),
+                job.error(),
+                job.error().retryable() && job.retryAfter() != null && job.retryAfter().isAfter(now)
+                    ? job.retryAfter()
+                    : null);
           }
           case JOINED -> {
             LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");

@@ -16,11 +16,51 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class DynamoDbJobStoreTest extends JobStoreContract {
   private static DynamoDbClient dynamoDb;
   private static JobStore store;
+  private static DynamoDbCompletionOutbox outbox;
 
   @BeforeAll
   static void createTable() {
     dynamoDb = LocalAws.dynamoDb();
-    store = new DynamoDbJobStore(dynamoDb, LocalAws.createJobsTable(dynamoDb));
+    String table = LocalAws.createJobsTable(dynamoDb);
+    store = new DynamoDbJobStore(dynamoDb, table);
+    outbox = new DynamoDbCompletionOutbox(dynamoDb, table);
+  }
+
+  @Override
+  protected void published(String jobId, String executionId) {
+    org.assertj.core.api.Assertions.assertThat(outbox.markSent(jobId, executionId)).isTrue();
+  }
+
+  /**
+   * Issue 26 item 10: an ended record is replaced only once its end was published, so the callbacks
+   * queued with that end are never carried to the next execution as well.
+   */
+  @org.junit.jupiter.api.Test
+  void anEndedRecordWhoseNoticeIsPendingIsNotTakenOver() {
+    java.time.Instant t0 = java.time.Instant.parse("2030-01-01T00:00:00Z");
+    dev.derive.coordinator.job.Job job =
+        dev.derive.coordinator.Jobs.claimed(
+            dev.derive.coordinator.Jobs.newId(), 1, t0, java.time.Duration.ofSeconds(60));
+    store.claim(job, t0, java.time.Instant.EPOCH);
+    store.recordFailure(
+        job.jobId(),
+        job.executionId(),
+        0,
+        dev.derive.coordinator.job.StepRecord.pending("image"),
+        new dev.derive.coordinator.job.JobError("timeout", "slow", 0, true),
+        t0,
+        1,
+        null);
+    dev.derive.coordinator.job.Job retry =
+        dev.derive.coordinator.Jobs.claimed(job.jobId(), 1, t0, java.time.Duration.ofSeconds(60));
+
+    org.assertj.core.api.Assertions.assertThat(
+            store.claim(retry, t0, java.time.Instant.EPOCH).won())
+        .isFalse();
+    published(job.jobId(), job.executionId());
+    org.assertj.core.api.Assertions.assertThat(
+            store.claim(retry, t0, java.time.Instant.EPOCH).won())
+        .isTrue();
   }
 
   @AfterAll

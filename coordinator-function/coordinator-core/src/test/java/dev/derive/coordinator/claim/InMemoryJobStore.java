@@ -29,7 +29,10 @@ public class InMemoryJobStore implements JobStore {
         existing == null
             || (!existing.status().isTerminal()
                 && existing.leaseExpiresAt().getEpochSecond() < now.getEpochSecond())
-            || (existing.status() == JobStatus.FAILED && existing.error().retryable())
+            || (existing.status() == JobStatus.FAILED
+                && existing.error().retryable()
+                && (existing.retryAfter() == null
+                    || existing.retryAfter().getEpochSecond() < now.getEpochSecond()))
             || (existing.status() == JobStatus.FAILED
                 && existing.updatedAt().toEpochMilli() < cutoff.toEpochMilli());
     return put(candidate, existing, claimable);
@@ -50,10 +53,16 @@ public class InMemoryJobStore implements JobStore {
       if (existing == null) {
         throw new JobStoreException("claim of " + candidate.jobId() + " lost to nothing", null);
       }
-      return new ClaimResult(false, existing);
+      // a repeated claim finds its own record (an SDK retry of a write that applied): won
+      return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
     }
-    jobs.put(candidate.jobId(), stored(candidate));
-    return new ClaimResult(true, candidate);
+    boolean carries =
+        existing != null
+            && (!existing.status().isTerminal()
+                || (existing.status() == JobStatus.FAILED && existing.error().retryable()));
+    Job written = carries ? candidate.withFailureStreak(existing.failureStreak()) : candidate;
+    jobs.put(candidate.jobId(), stored(written));
+    return new ClaimResult(true, written);
   }
 
   @Override
@@ -158,22 +167,83 @@ public class InMemoryJobStore implements JobStore {
       int stepIndex,
       StepRecord run,
       JobError error,
-      Instant now) {
+      Instant now,
+      int failureStreak,
+      Instant retryAfter) {
     if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
       return false;
     }
     return update(
         jobId,
-        j ->
-            with(
-                j,
-                JobStatus.FAILED,
-                j.currentStep(),
-                stepIndex,
-                run,
-                error,
-                now,
-                j.leaseExpiresAt()));
+        j -> {
+          Job failed =
+              with(
+                  j,
+                  JobStatus.FAILED,
+                  j.currentStep(),
+                  stepIndex,
+                  run,
+                  error,
+                  now,
+                  j.leaseExpiresAt());
+          return new Job(
+              failed.jobId(),
+              failed.status(),
+              failed.plan(),
+              failed.currentStep(),
+              failed.source(),
+              failed.output(),
+              failed.steps(),
+              failed.error(),
+              failed.createdAt(),
+              failed.updatedAt(),
+              failed.leaseExpiresAt(),
+              failed.expiresAt(),
+              failed.traceId(),
+              failed.executionId(),
+              failureStreak,
+              retryAfter);
+        });
+  }
+
+  @Override
+  public synchronized boolean recordAdopted(
+      String jobId,
+      String executionId,
+      JobStatus seen,
+      String newExecutionId,
+      int lastStep,
+      StepRecord run,
+      Instant now) {
+    Job job = jobs.get(jobId);
+    if (job == null
+        || !job.executionId().equals(executionId)
+        || job.status() != seen
+        || job.steps().size() != lastStep + 1) {
+      return false;
+    }
+    Job done = with(job, JobStatus.SUCCEEDED, lastStep + 1, lastStep, run, null, now, now);
+    jobs.put(
+        jobId,
+        stored(
+            new Job(
+                done.jobId(),
+                done.status(),
+                done.plan(),
+                done.currentStep(),
+                done.source(),
+                done.output(),
+                done.steps(),
+                null,
+                done.createdAt(),
+                done.updatedAt(),
+                done.leaseExpiresAt(),
+                done.expiresAt(),
+                done.traceId(),
+                newExecutionId,
+                done.failureStreak(),
+                null)));
+    return true;
   }
 
   private static boolean atStep(Job job, String executionId, int stepIndex) {
@@ -213,7 +283,9 @@ public class InMemoryJobStore implements JobStore {
         lease,
         j.expiresAt(),
         j.traceId(),
-        j.executionId());
+        j.executionId(),
+        j.failureStreak(),
+        j.retryAfter());
   }
 
   /** The job as DynamoDB keeps it: instants in whole seconds or milliseconds. */
@@ -238,7 +310,9 @@ public class InMemoryJobStore implements JobStore {
         Instant.ofEpochSecond(j.leaseExpiresAt().getEpochSecond()),
         Instant.ofEpochSecond(j.expiresAt().getEpochSecond()),
         j.traceId(),
-        j.executionId());
+        j.executionId(),
+        j.failureStreak(),
+        j.retryAfter() == null ? null : Instant.ofEpochSecond(j.retryAfter().getEpochSecond()));
   }
 
   private static StepRecord storedRun(StepRecord r) {

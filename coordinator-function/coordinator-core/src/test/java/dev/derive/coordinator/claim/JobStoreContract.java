@@ -29,6 +29,13 @@ public abstract class JobStoreContract {
   /** The store under test. */
   protected abstract JobStore store();
 
+  /**
+   * Marks the end of job {@code jobId}'s execution published, as the completion notifier does after
+   * a terminal write: an ended record is taken over only then. A store that keeps no completion
+   * notice (the in-memory one) has nothing to mark.
+   */
+  protected void published(String jobId, String executionId) {}
+
   private List<ClaimResult> claimConcurrently(String id, int threads, Instant now)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -69,8 +76,11 @@ public abstract class JobStoreContract {
                     0,
                     StepRecord.pending("image"),
                     new JobError("timeout", "slow", 0, retryable),
-                    at))
+                    at,
+                    1,
+                    null))
         .isTrue();
+    published(job.jobId(), job.executionId());
   }
 
   @Test
@@ -87,6 +97,25 @@ public abstract class JobStoreContract {
         .filteredOn(r -> !r.won())
         .extracting(r -> r.job().executionId())
         .containsOnly(winner);
+  }
+
+  /**
+   * Issue 26 item 9: the SDK retries a claim whose first attempt applied but whose answer was lost;
+   * the retry finds the record it wrote itself, which is a won claim, not another's to join.
+   */
+  @Test
+  void aClaimRetriedAfterItAppliedIsWonNotJoined() {
+    String id = Jobs.newId();
+    Job candidate = Jobs.claimed(id, 1, T0, LEASE);
+    assertThat(store().claim(candidate, T0, NO_CUTOFF).won()).isTrue();
+
+    ClaimResult retried = store().claim(candidate, T0, NO_CUTOFF);
+
+    assertThat(retried.won()).isTrue();
+    assertThat(retried.job().executionId()).isEqualTo(candidate.executionId());
+    assertThat(store().claim(Jobs.claimed(id, 1, T0, LEASE), T0, NO_CUTOFF).won())
+        .as("another request's claim still joins")
+        .isFalse();
   }
 
   @Test
@@ -124,6 +153,40 @@ public abstract class JobStoreContract {
 
     assertThat(store().claim(Jobs.claimed(job.jobId(), 1, later, LEASE), later, NO_CUTOFF).won())
         .isTrue();
+  }
+
+  /**
+   * Issue 26 item 7: a retryable failure is taken over only after its retry-after, and the claim
+   * that takes it over carries its failure streak on, so the next failure's backoff grows.
+   */
+  @Test
+  void aRetryableFailureIsHeldUntilItsRetryAfterAndItsStreakIsCarriedOn() {
+    Job job = claim(Jobs.newId(), 1, T0);
+    assertThat(
+            store()
+                .recordFailure(
+                    job.jobId(),
+                    job.executionId(),
+                    0,
+                    StepRecord.pending("image"),
+                    new JobError("timeout", "slow", 0, true),
+                    T0,
+                    2,
+                    T0.plusSeconds(30)))
+        .isTrue();
+    published(job.jobId(), job.executionId());
+    Instant within = T0.plusSeconds(20);
+    Instant after = T0.plusSeconds(31);
+
+    ClaimResult held =
+        store().claim(Jobs.claimed(job.jobId(), 1, within, LEASE), within, NO_CUTOFF);
+    ClaimResult retry = store().claim(Jobs.claimed(job.jobId(), 1, after, LEASE), after, NO_CUTOFF);
+
+    assertThat(held.won()).isFalse();
+    assertThat(held.job().retryAfter()).isEqualTo(T0.plusSeconds(30));
+    assertThat(retry.won()).isTrue();
+    assertThat(retry.job().failureStreak()).isEqualTo(2);
+    assertThat(store().find(job.jobId()).orElseThrow().failureStreak()).isEqualTo(2);
   }
 
   @Test
@@ -166,6 +229,7 @@ public abstract class JobStoreContract {
     store()
         .recordSuccess(
             job.jobId(), job.executionId(), 0, StepRecord.pending("image"), true, T0, T0);
+    published(job.jobId(), job.executionId());
     Job second = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
     Job third = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
 

@@ -196,6 +196,124 @@ class CompletionEventsTest {
         .isEqualTo(id + ":" + result.executionId());
   }
 
+  /**
+   * Issue 26 item 9: the terminal write applied, its answer was lost and the SDK sent it again; the
+   * repeat's condition fails. The end must be published all the same, by this delivery.
+   */
+  @Test
+  void aTerminalWriteRetriedAfterItAppliedIsPublished() {
+    for (String write : List.of("recordFailure", "recordLastSuccess")) {
+      String id = Jobs.newId();
+      StepMessage step = started(id, 1);
+      JobLifecycle retrying =
+          new JobLifecycle(
+              new dev.derive.coordinator.claim.AmbiguousWrites(
+                  store,
+                  name ->
+                      name.equals(write)
+                          ? dev.derive.coordinator.claim.AmbiguousWrites.Outcome.RETRIED
+                          : dev.derive.coordinator.claim.AmbiguousWrites.Outcome.CLEAN),
+              dispatcher,
+              null,
+              c -> LEASE,
+              Duration.ofSeconds(60),
+              Duration.ofDays(1),
+              clock,
+              notifier);
+      StepResult result =
+          write.equals("recordFailure")
+              ? StepResult.failure(step, new StepError("timeout", "slow", true), 1000, 2000)
+                  .withAttempt(3)
+              : success(step);
+
+      retrying.apply(result);
+
+      assertThat(drain(eventsQueue)).as(write).hasSize(1);
+      assertThat(outbox.pending(id)).as(write).isEmpty();
+    }
+  }
+
+  /**
+   * Issue 26 item 10: the progress function queued a failure's callbacks and died before marking
+   * the notice sent; the next request claims the job again. The callbacks belong to the failure:
+   * they must not be carried to the retry and called back again, under the same delivery id, with
+   * the retry's success.
+   */
+  @Test
+  void callbacksQueuedWithAFailureWhoseNoticeWasNotMarkedAreNeverCalledBackWithTheRetry() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    String delivery = registrar.register(id, false, "https://hooks.example.com/a", Map.of());
+    CompletionOutbox diesBeforeMarking =
+        new CompletionOutbox() {
+          @Override
+          public java.util.Optional<PendingCompletion> pending(String jobId) {
+            return outbox.pending(jobId);
+          }
+
+          @Override
+          public boolean markSent(String jobId, String executionId) {
+            throw new IllegalStateException("injected crash before marking the notice sent");
+          }
+
+          @Override
+          public Registration register(String jobId, Callback callback) {
+            return outbox.register(jobId, callback);
+          }
+        };
+    JobLifecycle dying =
+        new JobLifecycle(
+            store,
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            new CompletionNotifier(
+                diesBeforeMarking, publisher, new SqsCallbackQueue(sqs, callbackQueue)));
+    StepResult timedOut =
+        StepResult.failure(step, new StepError("timeout", "slow", true), 1000, 2000).withAttempt(3);
+    assertThatThrownBy(() -> dying.apply(timedOut)).hasMessageContaining("injected crash");
+
+    StepMessage retry = started(id, 1);
+    lifecycle.apply(success(retry));
+
+    List<JsonNode> calls = drain(callbackQueue);
+    assertThat(calls).isNotEmpty();
+    for (JsonNode call : calls) {
+      JsonNode body = json(call.path("body").asText());
+      if (body.path("id").asText().equals(delivery)) {
+        assertThat(body.path("type").asText()).isEqualTo("Derivative Failed");
+        assertThat(body.path("eventId").asText()).isEqualTo(id + ":" + step.executionId());
+      }
+    }
+  }
+
+  /**
+   * Also seen in issue 26: a step that ran late after its job was dead-lettered wrote the
+   * derivative; GET, POST and /content said SUCCEEDED, the record and its one event FAILED. The
+   * bytes decide: the late success ends the job SUCCEEDED as a new execution, with its own event.
+   */
+  @Test
+  void aLateSuccessAfterTheJobFailedEndsItSucceededWithANewEvent() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    assertThat(lifecycle.deadLettered(step, 3)).isEqualTo(ProgressOutcome.FAILED);
+
+    assertThat(lifecycle.apply(success(step))).isEqualTo(ProgressOutcome.SUCCEEDED);
+
+    Job done = store.find(id).orElseThrow();
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.executionId()).isNotEqualTo(step.executionId());
+    List<JsonNode> published = drain(eventsQueue);
+    assertThat(published)
+        .extracting(e -> e.path("detail-type").asText())
+        .containsExactly("Derivative Failed", "Derivative Succeeded");
+    assertThat(published.get(1).path("detail").path("eventId").asText())
+        .isEqualTo(id + ":" + done.executionId());
+  }
+
   @Test
   void aFailedStepPublishesDerivativeFailedWithTheErrorCountedFromOne() {
     String id = Jobs.newId();
@@ -362,11 +480,48 @@ class CompletionEventsTest {
         .isInstanceOf(TooManyCallbacksException.class);
   }
 
+  /**
+   * Issue 26 item 14: request echoes of 40 KB each fill the 400 KB item long before 100 callbacks.
+   * The list is bounded by size too: the one that would not fit is refused as "too many" (503 with
+   * Retry-After), never a store failure, and the job still ends and calls back every one it took.
+   */
+  @Test
+  void callbacksAreBoundedBySizeSoTheJobRecordAlwaysFits() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    Map<String, Object> bigEcho = Map.of("note", "x".repeat(40_000));
+    List<String> taken = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      try {
+        taken.add(registrar.register(id, false, "https://a.example/" + i, bigEcho));
+      } catch (TooManyCallbacksException full) {
+        break;
+      }
+    }
+    assertThat(taken).hasSizeBetween(2, 4);
+
+    lifecycle.apply(success(step));
+
+    List<String> delivered = new ArrayList<>();
+    for (JsonNode call : drain(callbackQueue)) {
+      delivered.add(call.path("id").asText());
+    }
+    assertThat(delivered).containsExactlyInAnyOrderElementsOf(taken);
+  }
+
   private static JsonNode read(String json) {
     try {
       return JSON.readTree(json);
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
+    }
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.derive.protocol.capability.CapabilityDescriptor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -205,6 +206,62 @@ class TikaMediaTypeDetectorTest {
     Path pdf = samples().resolve("pdf/standard_fonts.pdf");
 
     assertThat(detector.detect(prefix(pdf), "photo.jpg")).hasValue("application/pdf");
+  }
+
+  /**
+   * Many READMEs open with an HTML block ({@code <div align="center">}); the name says which text
+   * format embeds it (issue 30 item 2).
+   */
+  @Test
+  void aMarkdownFileThatStartsWithAnHtmlBlockIsMarkdown() {
+    byte[] readme =
+        ("""
+            <div align="center">
+              <img src="logo.svg" width="120">
+              <h1>Project</h1>
+            </div>
+
+            # Install
+
+            ```sh
+            npm install project
+            ```
+            """)
+            .getBytes(StandardCharsets.UTF_8);
+
+    assertThat(detector.detect(readme, "README.md")).hasValue("text/markdown");
+    assertThat(detector.detect(readme, "notes.markdown")).hasValue("text/markdown");
+    assertThat(detector.detect(readme, "page.html")).hasValue("text/html");
+    assertThat(detector.detect(readme, "upload")).as("bytes alone").hasValue("text/html");
+  }
+
+  /** A name never names bytes that are no known format: identification goes by bytes. */
+  @Test
+  void unknownBytesNamedLikeADocumentAreNoSupportedType() {
+    byte[] noise = new byte[4096];
+    new java.util.Random(30).nextBytes(noise);
+
+    assertThat(detector.detect(noise, "slides.pptx")).isEmpty();
+    assertThat(detector.detect(noise, "report.docx")).isEmpty();
+    assertThat(detector.detect(noise, "photo.jpg")).isEmpty();
+  }
+
+  /** UTF-16 without a byte order mark is text all the same (issue 30 item 4). */
+  @ParameterizedTest
+  @CsvSource({
+    "UTF-16LE, page.html, text/html",
+    "UTF-16BE, page.html, text/html",
+    "UTF-16LE, README.md, text/markdown",
+    "UTF-16LE, notes.txt, text/plain"
+  })
+  void utf16TextWithoutAByteOrderMarkIsText(String charset, String name, String expected) {
+    String text =
+        name.endsWith(".html")
+            ? "<!DOCTYPE html><html><head><title>Grüße</title></head><body><p>Ünïcödé</p></body></html>"
+            : "# Grüße\n\nSome text, long enough to be read as text.\n";
+    byte[] bytes = text.getBytes(java.nio.charset.Charset.forName(charset));
+
+    assertThat(detector.detect(bytes, name)).hasValue(expected);
   }
 
   @Test

@@ -121,6 +121,8 @@ class JobLifecycleTest {
 
     assertThatThrownBy(() -> lifecycle.apply(first)).isInstanceOf(DispatchFailedException.class);
     assertThat(job(id).currentStep()).isEqualTo(1);
+    clock.advance(
+        StepDispatch.IN_PROGRESS_WINDOW); // the redelivery comes after a visibility timeout
     assertThat(lifecycle.apply(first)).isEqualTo(ProgressOutcome.REDISPATCHED);
 
     assertThat(dispatcher.last().stepIndex()).isEqualTo(1);
@@ -164,18 +166,111 @@ class JobLifecycleTest {
         .isEqualTo(ClaimOutcome.Kind.WON);
   }
 
+  /** The result whose dispatch of the next step kept failing: the job waits on nothing else. */
   @Test
-  void aDeadLetteredResultFailsItsJobAtItsCurrentStep() {
+  void aDeadLetteredResultWhoseNextStepWasNeverQueuedFailsItsJobAtThatStep() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 2));
+    StepResult first = success(dispatcher.last());
+    dispatcher.failNext(1);
+    assertThatThrownBy(() -> lifecycle.apply(first)).isInstanceOf(DispatchFailedException.class);
+    clock.advance(Duration.ofMinutes(15)); // five deliveries later
+    dispatcher.failNext(1);
+
+    assertThat(lifecycle.resultDeadLettered(first)).isEqualTo(ProgressOutcome.FAILED);
+
+    assertThat(job(id).error().step()).isEqualTo(1);
+    assertThat(job(id).error().retryable()).isTrue();
+  }
+
+  /**
+   * Issue 26 item 8: a progress batch timed out after applying a started report and the success of
+   * step 1; the started report, redelivered until it dead-lettered, belongs to a step that is done.
+   */
+  @Test
+  void aDeadLetteredReportOfAnEarlierStepLeavesAHealthyJobRunning() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 2));
+    StepMessage first = dispatcher.last();
+    StepResult started = StepResult.started(first, 1500).withAttempt(1);
+    lifecycle.apply(started);
+    StepResult done = success(first);
+    lifecycle.apply(done);
+
+    assertThat(lifecycle.resultDeadLettered(started)).isEqualTo(ProgressOutcome.IGNORED);
+    assertThat(lifecycle.resultDeadLettered(done)).isEqualTo(ProgressOutcome.IGNORED);
+
+    Job running = job(id);
+    assertThat(running.status()).isEqualTo(JobStatus.RUNNING);
+    assertThat(running.currentStep()).isEqualTo(1);
+    assertThat(running.steps().get(1).status()).isEqualTo(StepRecord.QUEUED);
+  }
+
+  /** A dead-lettered started report never ends a job: the step's own result or dead letter does. */
+  @Test
+  void aDeadLetteredStartedReportOfTheCurrentStepDoesNotFailItsJob() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 1));
+    StepResult started = StepResult.started(dispatcher.last(), 1500).withAttempt(1);
+    lifecycle.apply(started);
+
+    assertThat(lifecycle.resultDeadLettered(started)).isEqualTo(ProgressOutcome.IGNORED);
+    assertThat(job(id).status()).isEqualTo(JobStatus.RUNNING);
+  }
+
+  /** A success that dead-lettered because the store kept failing is applied, not failed. */
+  @Test
+  void aDeadLetteredSuccessOfTheCurrentStepIsApplied() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 1));
+
+    assertThat(lifecycle.resultDeadLettered(success(dispatcher.last())))
+        .isEqualTo(ProgressOutcome.SUCCEEDED);
+    assertThat(job(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  /**
+   * Issue 26 item 11: two copies of one result processed at the same time. The second finds the
+   * advance recorded and the next step not yet marked queued because the first is still sending it:
+   * it must not send it too (Powertools' idempotency would raise "already in progress").
+   */
+  @Test
+  void twoCopiesOfOneResultAppliedAtTheSameTimeSendTheNextStepOnce() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 2));
+    StepResult first = success(dispatcher.last());
+    java.util.List<Object> secondCopy = new java.util.ArrayList<>();
+    dispatcher.onSend(
+        step -> {
+          if (step.stepIndex() == 1 && secondCopy.isEmpty()) {
+            try {
+              secondCopy.add(lifecycle.apply(first));
+            } catch (RuntimeException e) {
+              secondCopy.add(e);
+            }
+          }
+        });
+
+    assertThat(lifecycle.apply(first)).isEqualTo(ProgressOutcome.ADVANCED);
+
+    assertThat(dispatcher.sent()).extracting(StepMessage::stepIndex).containsExactly(0, 1);
+    assertThat(secondCopy).singleElement().isInstanceOf(StepInProgressException.class);
+    assertThat(lifecycle.apply(first)).as("redelivered later").isEqualTo(ProgressOutcome.IGNORED);
+  }
+
+  /** After the in-progress window a result whose next step was never queued sends it. */
+  @Test
+  void aResultRedeliveredAfterItsApplierDiedBeforeTheSendSendsTheNextStep() {
     String id = Jobs.newId();
     lifecycle.claim(candidate(id, 2));
     StepResult first = success(dispatcher.last());
     dispatcher.failNext(1);
     assertThatThrownBy(() -> lifecycle.apply(first)).isInstanceOf(DispatchFailedException.class);
 
-    assertThat(lifecycle.resultDeadLettered(first)).isEqualTo(ProgressOutcome.FAILED);
-
-    assertThat(job(id).error().step()).isEqualTo(1);
-    assertThat(job(id).error().retryable()).isTrue();
+    assertThatThrownBy(() -> lifecycle.apply(first)).isInstanceOf(StepInProgressException.class);
+    clock.advance(StepDispatch.IN_PROGRESS_WINDOW);
+    assertThat(lifecycle.apply(first)).isEqualTo(ProgressOutcome.REDISPATCHED);
+    assertThat(dispatcher.sent()).extracting(StepMessage::stepIndex).containsExactly(0, 1);
   }
 
   @Test
@@ -250,6 +345,28 @@ class JobLifecycleTest {
     assertThat(job(id).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
+  /**
+   * A claim replaced an execution whose step was still in a queue's backlog; that step ran and
+   * wrote the derivative. The bytes are right whichever execution made them, so the running
+   * execution ends SUCCEEDED with them (and calls back whoever waits on it), instead of waiting for
+   * its own copy while POST and GET already answer the derivative.
+   */
+  @Test
+  void aSupersededExecutionsLastStepSuccessEndsTheRunningExecution() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 1));
+    StepMessage old = dispatcher.last();
+    clock.advance(STEP_LEASE.plusSeconds(5));
+    Job current = lifecycle.claim(candidate(id, 1)).job();
+
+    assertThat(lifecycle.apply(success(old))).isEqualTo(ProgressOutcome.SUCCEEDED);
+
+    Job done = job(id);
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.executionId()).isEqualTo(current.executionId());
+    assertThat(lifecycle.apply(success(dispatcher.last()))).isEqualTo(ProgressOutcome.IGNORED);
+  }
+
   /** Item 6: the last output landed between a request's cache miss and its claim. */
   @Test
   void aClaimThatMeetsASucceededJobWithItsDerivativeAnswersItAndNeverGoesBackwards() {
@@ -286,6 +403,36 @@ class JobLifecycleTest {
     lifecycle.apply(failure(dispatcher.last(), StepErrorTypes.TIMEOUT, true));
 
     assertThat(lifecycle.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.WON);
+  }
+
+  /**
+   * Issue 26 item 7: an input that always times out is reclaimed at once only after its first
+   * failure; each failure after that holds the next claim off longer (30 s, 2 min, 8 min, ...), so
+   * requests for it, however many, cost a bounded number of executions.
+   */
+  @Test
+  void aJobThatKeepsFailingRetryablyIsHeldWithAGrowingBackoff() {
+    String id = Jobs.newId();
+    lifecycle.claim(candidate(id, 1));
+    int executions = 1;
+    for (Duration hold :
+        new Duration[] {
+          Duration.ZERO, Duration.ofSeconds(30), Duration.ofMinutes(2), Duration.ofMinutes(8)
+        }) {
+      lifecycle.apply(failure(dispatcher.last(), StepErrorTypes.TIMEOUT, true));
+      if (!hold.isZero()) {
+        ClaimOutcome held = lifecycle.claim(candidate(id, 1));
+        assertThat(held.kind()).as("held for %s", hold).isEqualTo(ClaimOutcome.Kind.FAILED);
+        assertThat(held.job().retryAfter()).isEqualTo(clock.instant().plus(hold));
+        clock.advance(hold.minusSeconds(1));
+        assertThat(lifecycle.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.FAILED);
+        clock.advance(Duration.ofSeconds(2));
+      }
+      assertThat(lifecycle.claim(candidate(id, 1)).kind()).isEqualTo(ClaimOutcome.Kind.WON);
+      executions++;
+    }
+    assertThat(dispatcher.sent()).hasSize(executions);
+    assertThat(job(id).failureStreak()).isEqualTo(4);
   }
 
   @Test

@@ -524,6 +524,7 @@ class PlannerTest {
         .containsExactly("resize", "encode");
   }
 
+  /** The refusal names what the step cannot read, not a type it reads (issue 30 item 9). */
   @Test
   void explicitStepsThatCannotReadThePreviousOutputAreRefused() {
     assertThatThrownBy(
@@ -532,10 +533,14 @@ class PlannerTest {
                     source(MediaTypes.APPLICATION_PDF),
                     List.of(new StepSpec("image", "resize", Map.of("width", 10)))))
         .isInstanceOf(NoConversionException.class)
-        .hasMessageContaining("/steps/0")
-        .hasMessageContaining("application/pdf");
+        .hasMessageStartingWith(
+            "/steps/0: capability image does not read application/pdf (the source); it reads ");
   }
 
+  /**
+   * Operations out of the declared order are refused at the one out of place, saying the order
+   * (issue 30 item 9: the refusal said the step could not apply them to a type it reads).
+   */
   @Test
   void explicitOperationsOutOfDeclaredOrderAreRefused() {
     assertThatThrownBy(
@@ -543,8 +548,33 @@ class PlannerTest {
                 planner.plan(
                     source(MediaTypes.IMAGE_PNG),
                     List.of(
-                        new StepSpec("image", "encode", Map.of()),
-                        new StepSpec("image", "resize", Map.of("width", 10)))))
-        .isInstanceOf(NoConversionException.class);
+                        new StepSpec("image", "resize", Map.of("width", 10)),
+                        new StepSpec("image", "rotate", Map.of("angle", 90)))))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .singleElement()
+                    .satisfies(
+                        v -> {
+                          assertThat(v.pointer()).isEqualTo("/steps/1/operation");
+                          assertThat(v.detail())
+                              .isEqualTo(
+                                  "rotate must come before resize: capability image applies its"
+                                      + " operations in the order page, crop, rotate, resize,"
+                                      + " flip, flop, greyscale, encode");
+                        }));
+  }
+
+  @Test
+  void explicitStepsWritingATypeTheCapabilityCannotMakeAreRefused() {
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_PNG),
+                    List.of(new StepSpec("image", "encode", Map.of("mediaType", "text/plain")))))
+        .isInstanceOf(NoConversionException.class)
+        .hasMessageStartingWith(
+            "/steps/0: capability image does not write text/plain from image/png; it writes ");
   }
 }

@@ -97,7 +97,9 @@ class DerivativeStatusTest {
         0,
         StepRecord.pending("image"),
         new JobError(StepErrorTypes.WORKER_FAILED, "ran out of memory", 0, true),
-        clock.instant());
+        clock.instant(),
+        1,
+        null);
     objects.put(job.output().bucket(), job.output().key(), new byte[] {1, 2});
 
     JobView view = service.status(job.jobId());

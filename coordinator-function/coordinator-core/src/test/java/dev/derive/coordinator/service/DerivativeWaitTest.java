@@ -74,7 +74,9 @@ class DerivativeWaitTest {
                     0,
                     run,
                     new JobError(StepErrorTypes.WORKER_FAILED, "out of memory", 0, true),
-                    now);
+                    now,
+                    1,
+                    null);
               }
             });
     return job;

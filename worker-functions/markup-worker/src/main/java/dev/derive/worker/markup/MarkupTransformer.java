@@ -5,22 +5,23 @@ import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
-import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 
 /**
  * The markup capability: Markdown (CommonMark with GFM tables and strikethrough) and HTML to PDF
- * with openhtmltopdf, under a bundled default stylesheet and with bundled fonts for Latin, Chinese,
- * Japanese and Arabic text ({@link PdfWriter}).
+ * with openhtmltopdf, under a bundled default stylesheet and with bundled fonts for every script
+ * {@link BundledFonts} lists ({@link PdfWriter}).
  *
  * <p>Real-world HTML is parsed by jsoup, then {@link SafeHtml} removes scripts, frames, embedded
  * objects and links to anything but {@code data:} URIs; the renderer itself resolves no URI but
@@ -67,27 +68,45 @@ public final class MarkupTransformer implements StepTransformer {
     new PdfWriter(maxOutputBytes).write(html, pageSize, output);
   }
 
-  /** Reads {@code input} as Markdown or HTML, as its media type says. */
+  /**
+   * Reads {@code input} as Markdown or HTML, as its media type says, in the charset {@link
+   * SourceCharset} chooses.
+   */
   static Document parse(String mediaType, Path input) throws IOException {
     String essence = essence(mediaType, input);
-    Charset charset = charset(mediaType);
+    Charset label = charset(mediaType);
+    byte[] bytes = Files.readAllBytes(input);
+    Optional<Charset> evident = SourceCharset.evident(bytes);
     return switch (essence) {
       case MediaTypes.TEXT_MARKDOWN ->
-          // bytes the charset cannot decode become U+FFFD, as in HTML (jsoup) and browsers: a
-          // file cut in the middle of a character is still a document
           MarkdownToHtml.convert(
-              new String(
-                  Files.readAllBytes(input), charset == null ? StandardCharsets.UTF_8 : charset));
+              SourceCharset.decode(
+                  bytes,
+                  evident
+                      .or(
+                          () ->
+                              Optional.ofNullable(label).filter(c -> SourceCharset.reads(c, bytes)))
+                      .orElseGet(() -> SourceCharset.detected(bytes))));
       case MediaTypes.TEXT_HTML -> {
-        try (InputStream in = Files.newInputStream(input)) {
-          yield Jsoup.parse(in, charset == null ? null : charset.name(), SafeHtml.BASE_URI);
+        if (evident.isPresent() || SourceCharset.reads(label, bytes)) {
+          yield html(bytes, evident.orElse(label));
         }
+        // jsoup reads a <meta charset> (UTF-8 without one): believed when the bytes decode in it
+        Document labelled = Jsoup.parse(new ByteArrayInputStream(bytes), null, SafeHtml.BASE_URI);
+        yield SourceCharset.reads(labelled.charset(), bytes)
+            ? labelled
+            : html(bytes, SourceCharset.detected(bytes));
       }
       default ->
           throw new PermanentStepFailure(
               StepErrorTypes.UNSUPPORTED_INPUT,
               "the markup capability reads Markdown and HTML, not " + mediaType);
     };
+  }
+
+  /** {@code bytes} parsed as HTML in {@code charset}, whatever a {@code <meta>} says. */
+  private static Document html(byte[] bytes, Charset charset) {
+    return Jsoup.parse(SourceCharset.decode(bytes, charset), SafeHtml.BASE_URI);
   }
 
   /** The essence of {@code mediaType}; without one, HTML if the text starts with '<'. */

@@ -1,5 +1,8 @@
 package dev.derive.worker.markup;
 
+import com.openhtmltopdf.bidi.support.ICUBidiReorderer;
+import com.openhtmltopdf.bidi.support.ICUBidiSplitter;
+import com.openhtmltopdf.bidi.support.ICUBreakers;
 import com.openhtmltopdf.outputdevice.helper.BaseRendererBuilder;
 import com.openhtmltopdf.pdfboxout.PdfRendererBuilder;
 import dev.derive.protocol.io.ByteCaps;
@@ -16,8 +19,11 @@ import org.jsoup.nodes.Document;
 
 /**
  * Lays out a cleaned HTML document with openhtmltopdf (PDFBox output) on pages of the requested
- * size, with the {@link BundledFonts}. The renderer resolves only {@code data:} URIs: every other
- * URI resolves to nothing, so no file, class-path or network resource is ever read.
+ * size, with the {@link BundledFonts}. Text goes through ICU4J (openhtmltopdf's RTL support): the
+ * Unicode bidirectional algorithm orders right-to-left runs (Hebrew, Arabic) within each line,
+ * Arabic letters take their joined forms, and lines break where ICU's rules allow (Thai has no
+ * spaces between words). The renderer resolves only {@code data:} URIs: every other URI resolves to
+ * nothing, so no file, class-path or network resource is ever read.
  */
 final class PdfWriter {
   static {
@@ -39,6 +45,9 @@ final class PdfWriter {
       builder.useDefaultPageSize(
           pageSize.widthMm(), pageSize.heightMm(), BaseRendererBuilder.PageSizeUnits.MM);
       builder.useUriResolver(PdfWriter::resolveDataOnly);
+      builder.useUnicodeBidiSplitter(new ICUBidiSplitter.ICUBidiSplitterFactory());
+      builder.useUnicodeBidiReorderer(new ICUBidiReorderer());
+      builder.useUnicodeLineBreaker(new ICUBreakers.ICULineBreaker(Locale.ROOT));
       BundledFonts.register(builder);
       builder.toStream(out);
       try {

@@ -12,7 +12,10 @@ import org.jsoup.nodes.Element;
  * Makes a parsed HTML document safe and predictable to render: removes scripts (they are never
  * run), frames, embedded objects, {@code <base>}, refreshes and stylesheet links (remote or local
  * resources are never fetched), and puts the bundled default stylesheet first in the head so the
- * document's own styles still override it.
+ * document's own styles still override it. A {@code <style>} element in the body (HTML mail,
+ * Markdown's raw HTML) is moved to the end of the head, keeping its order: browsers apply it
+ * wherever it stands, while openhtmltopdf reads style sheets from the head only and would print its
+ * rules as text.
  */
 final class SafeHtml {
   /** The base URI documents are parsed against; it names no real location. */
@@ -39,6 +42,9 @@ final class SafeHtml {
           }
         }
       }
+    }
+    for (Element style : document.body().select("style")) {
+      document.head().appendChild(style); // moves it
     }
     document.head().prependElement("style").appendText(DEFAULT_STYLESHEET);
     document.outputSettings().charset(StandardCharsets.UTF_8);

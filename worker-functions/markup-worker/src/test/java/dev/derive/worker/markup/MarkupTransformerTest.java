@@ -134,6 +134,65 @@ class MarkupTransformerTest {
     assertThat(text(tables)).contains("deepest cell");
   }
 
+  /** Issue 30 item 4: the bytes are read before a label is believed, as browsers do. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "UTF-16LE without a byte order mark, UTF-16LE, utf-16, text/html",
+    "UTF-16BE without a byte order mark, UTF-16BE, utf-16, text/html",
+    "windows-1252 labelled UTF-8, windows-1252, utf-8, text/html",
+    "UTF-8 labelled windows-1252, UTF-8, windows-1252, text/html",
+    "Shift_JIS labelled UTF-8, Shift_JIS, utf-8, text/html",
+    "Markdown in windows-1252, windows-1252, , text/markdown",
+    "Markdown in UTF-16LE, UTF-16LE, , text/markdown",
+  })
+  void textIsDecodedAsItsBytesSayWhateverItsLabel(
+      String what, String encoding, String label, String mediaType) throws IOException {
+    String body =
+        encoding.equals("Shift_JIS")
+            ? "日本語のテキストです。東京、大阪、京都。"
+            : "Grüße aus Köln: Straße, Äpfel, Öl und Übermut.";
+    String content =
+        mediaType.equals(MediaTypes.TEXT_HTML)
+            ? "<!DOCTYPE html><html><head><meta charset=\""
+                + label
+                + "\"><title>Seite</title></head><body><p>"
+                + body
+                + "</p></body></html>"
+            : "# Seite\n\n" + body + "\n";
+    Path input = Files.createTempFile(dir, "in", ".txt");
+    Files.write(input, content.getBytes(java.nio.charset.Charset.forName(encoding)));
+    Path output = Files.createTempFile(dir, "out", ".pdf");
+
+    TRANSFORMER.transform(step(mediaType, Map.of()), input, output);
+
+    assertThat(text(output)).doesNotContain("\uFFFD").contains(body);
+  }
+
+  /** HTML mail and Markdown's raw HTML put {@code <style>} in the body; browsers apply it there. */
+  @Test
+  void aStyleElementInTheBodyIsAppliedNotPrinted() throws IOException {
+    Path pdf =
+        render(
+            "<div>\n<style>p { color: rgb(0, 0, 255); font-size: 40pt }</style>\n</div>\n\n"
+                + "# Title\n\nblue text\n",
+            MediaTypes.TEXT_MARKDOWN,
+            Map.of());
+
+    assertThat(text(pdf)).contains("Title", "blue text").doesNotContain("color", "{");
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      java.awt.image.BufferedImage page =
+          new org.apache.pdfbox.rendering.PDFRenderer(document).renderImageWithDPI(0, 72);
+      int blue = 0;
+      for (int y = 0; y < page.getHeight(); y++) {
+        for (int x = 0; x < page.getWidth(); x++) {
+          int rgb = page.getRGB(x, y);
+          blue += (rgb & 0xFF) > 200 && ((rgb >> 16) & 0xFF) < 80 ? 1 : 0;
+        }
+      }
+      assertThat(blue).as("blue pixels of the 40-point paragraph").isGreaterThan(500);
+    }
+  }
+
   @Test
   void scriptsAreIgnored() throws IOException {
     Path pdf =
@@ -226,6 +285,12 @@ class MarkupTransformerTest {
   }
 
   private Path render(String content, String mediaType, Map<String, Object> params)
+      throws IOException {
+    return render(dir, content, mediaType, params);
+  }
+
+  /** The PDF of {@code content} (written as UTF-8 in {@code dir}) as {@code mediaType}. */
+  static Path render(Path dir, String content, String mediaType, Map<String, Object> params)
       throws IOException {
     Path input = Files.createTempFile(dir, "in", ".txt");
     Files.writeString(input, content, StandardCharsets.UTF_8);

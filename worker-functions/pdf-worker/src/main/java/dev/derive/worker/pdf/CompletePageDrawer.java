@@ -2,7 +2,9 @@ package dev.derive.worker.pdf;
 
 import dev.derive.protocol.message.StepErrorTypes;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import org.apache.pdfbox.contentstream.operator.MissingOperandException;
@@ -17,8 +19,12 @@ import org.apache.pdfbox.filter.FilterFactory;
 import org.apache.pdfbox.filter.MissingImageReaderException;
 import org.apache.pdfbox.pdmodel.MissingResourceException;
 import org.apache.pdfbox.pdmodel.PDResources;
+import org.apache.pdfbox.pdmodel.font.PDType3CharProc;
+import org.apache.pdfbox.pdmodel.font.PDType3Font;
 import org.apache.pdfbox.rendering.PageDrawer;
 import org.apache.pdfbox.rendering.PageDrawerParameters;
+import org.apache.pdfbox.util.Matrix;
+import org.apache.pdfbox.util.Vector;
 
 /**
  * A {@link PageDrawer} that refuses to leave holes. PDFBox reports every failure of a
@@ -39,6 +45,10 @@ import org.apache.pdfbox.rendering.PageDrawerParameters;
  *
  * <p>Forms, patterns, soft masks and annotation appearances are drawn by this same drawer, so a
  * hole nested in any of them fails the page too.
+ *
+ * <p>A Type 3 glyph whose procedure shows a glyph already being drawn (itself, or one that shows
+ * it) is drawn once, the cycle cut where it closes, as poppler does; PDFBox recursed until the
+ * stack overflowed. Type 3 glyphs nest at most {@value #MAX_TYPE3_NESTING} deep.
  */
 final class CompletePageDrawer extends PageDrawer {
   /** What each PDF filter makes of an image, with its article, for a sentence. */
@@ -61,8 +71,35 @@ final class CompletePageDrawer extends PageDrawer {
           Map.entry("ASCII85Decode", "an ASCII85-encoded"),
           Map.entry("A85", "an ASCII85-encoded"));
 
+  /** Deepest nesting of Type 3 glyphs drawn inside one another (poppler allows 50 nested). */
+  static final int MAX_TYPE3_NESTING = 16;
+
+  /** The Type 3 glyph procedures being drawn, outermost first, by identity. */
+  private final Deque<COSStream> type3Glyphs = new ArrayDeque<>();
+
   CompletePageDrawer(PageDrawerParameters parameters) throws IOException {
     super(parameters);
+  }
+
+  @Override
+  protected void showType3Glyph(
+      Matrix textRenderingMatrix, PDType3Font font, int code, Vector displacement)
+      throws IOException {
+    PDType3CharProc glyph = font.getCharProc(code);
+    if (glyph == null) {
+      return; // no procedure for the code: nothing to draw, as PDFBox does
+    }
+    COSStream procedure = glyph.getCOSObject();
+    if (type3Glyphs.size() >= MAX_TYPE3_NESTING
+        || type3Glyphs.stream().anyMatch(drawing -> drawing == procedure)) {
+      return; // the glyph is already being drawn: the cycle is cut here
+    }
+    type3Glyphs.push(procedure);
+    try {
+      super.showType3Glyph(textRenderingMatrix, font, code, displacement);
+    } finally {
+      type3Glyphs.pop();
+    }
   }
 
   @Override

@@ -16,10 +16,11 @@ import org.apache.pdfbox.rendering.ImageType;
 /**
  * Draws one page to an opaque RGB PNG. The rendered size is computed from the page's crop box (in
  * points, 1/72 inch, turned by the page's {@code /Rotate}) before drawing, and a page over the
- * pixel limit is refused without allocating it. The page is drawn directly at that size (a
- * 256-pixel thumbnail of an A0 page never exists at 150 DPI first; the planner tells the page the
- * box of a target's resize for this), and whole or not at all: a part PDFBox cannot decode fails
- * the step ({@link CompletePageDrawer}) instead of leaving a hole.
+ * pixel limit is refused without allocating it, as is a page holding an image over it ({@link
+ * PageImageBudget}). The page is drawn directly at that size (a 256-pixel thumbnail of an A0 page
+ * never exists at 150 DPI first; the planner tells the page the box of a target's resize for this),
+ * and whole or not at all: a part PDFBox cannot decode fails the step ({@link CompletePageDrawer})
+ * instead of leaving a hole.
  */
 final class PageRenderer {
   private static final float POINTS_PER_INCH = 72f;
@@ -67,6 +68,7 @@ final class PageRenderer {
               + maxPixels
               + " pixels");
     }
+    new PageImageBudget(maxPixels).check(page, request.page());
     BufferedImage image;
     try {
       image = new CompletePageRenderer(document).renderImage(index, scale, ImageType.RGB);

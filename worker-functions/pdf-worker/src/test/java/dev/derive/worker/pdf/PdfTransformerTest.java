@@ -21,9 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
 import javax.imageio.ImageIO;
+import org.apache.pdfbox.cos.COSArray;
+import org.apache.pdfbox.cos.COSDictionary;
+import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.cos.COSStream;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.encryption.AccessPermission;
 import org.apache.pdfbox.pdmodel.encryption.StandardProtectionPolicy;
@@ -242,6 +247,126 @@ class PdfTransformerTest {
     assertFailure(
         () -> transformer.transform(step("explode", Map.of()), pdf, output),
         StepErrorTypes.INVALID_STEP);
+  }
+
+  /**
+   * A Type 3 glyph that draws a square and then shows itself: PDFBox recursed until the stack
+   * overflowed (issue 30 item 6). The cycle is cut where it closes, as poppler does: the square is
+   * drawn once and the page renders.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void aType3GlyphThatDrawsItselfRendersWithTheCycleCut() throws IOException {
+    Path pdf = Files.createTempFile(dir, "type3-cycle", ".pdf");
+    try (PDDocument document = new PDDocument()) {
+      PDPage page = new PDPage(new PDRectangle(200, 200));
+      document.addPage(page);
+      COSDictionary font = new COSDictionary();
+      font.setItem(COSName.TYPE, COSName.FONT);
+      font.setItem(COSName.SUBTYPE, COSName.getPDFName("Type3"));
+      font.setItem(COSName.FONT_BBOX, rectangle(0, 0, 1000, 1000));
+      font.setItem(COSName.FONT_MATRIX, numbers(0.001f, 0, 0, 0.001f, 0, 0));
+      COSStream square = document.getDocument().createCOSStream();
+      try (var out = square.createOutputStream()) {
+        out.write(
+            "1000 0 0 0 1000 1000 d1 0 0 1000 1000 re f BT /F1 1 Tf (A) Tj ET"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      }
+      COSDictionary procs = new COSDictionary();
+      procs.setItem(COSName.getPDFName("square"), square);
+      font.setItem(COSName.getPDFName("CharProcs"), procs);
+      COSDictionary encoding = new COSDictionary();
+      encoding.setItem(COSName.TYPE, COSName.ENCODING);
+      COSArray differences = new COSArray();
+      differences.add(org.apache.pdfbox.cos.COSInteger.get('A'));
+      differences.add(COSName.getPDFName("square"));
+      encoding.setItem(COSName.DIFFERENCES, differences);
+      font.setItem(COSName.ENCODING, encoding);
+      font.setInt(COSName.FIRST_CHAR, 'A');
+      font.setInt(COSName.LAST_CHAR, 'A');
+      font.setItem(COSName.WIDTHS, numbers(1000));
+      COSDictionary fonts = new COSDictionary();
+      fonts.setItem(COSName.getPDFName("F1"), font);
+      COSDictionary resources = new COSDictionary();
+      resources.setItem(COSName.FONT, fonts);
+      font.setItem(COSName.RESOURCES, resources); // the glyph's F1 is the font itself
+      page.setResources(new org.apache.pdfbox.pdmodel.PDResources(resources));
+      try (var content = new PDPageContentStream(document, page)) {
+        content.appendRawCommands("BT /F1 100 Tf 50 50 Td (A) Tj ET\n");
+      }
+      document.save(pdf.toFile());
+    }
+
+    BufferedImage image = png(render(pdf, Map.of("dpi", 72)));
+
+    assertThat(Ink.coverage(image, 55, 55, 90, 90)).as("the square").isGreaterThan(0.95);
+    assertThat(Ink.coverage(image, 0, 0, 40, 40)).as("outside it").isLessThan(0.05);
+  }
+
+  private static COSArray rectangle(float... values) {
+    return numbers(values);
+  }
+
+  private static COSArray numbers(float... values) {
+    COSArray array = new COSArray();
+    for (float value : values) {
+      array.add(new org.apache.pdfbox.cos.COSFloat(value));
+    }
+    return array;
+  }
+
+  /**
+   * Issue 26 item 15: a page holding a 20000 x 20000 image, drawn as a thumbnail, is refused from
+   * the image's dictionary before anything is decoded (PDFBox decodes an image whole: 1.6 GB),
+   * whether the page draws it itself or through a form that also draws itself.
+   */
+  @Test
+  void aPageHoldingAnImageOverTheBudgetIsRefusedBeforeItIsDecoded() throws IOException {
+    for (boolean inForm : new boolean[] {false, true}) {
+      Path pdf = Files.createTempFile(dir, "huge-image", ".pdf");
+      try (PDDocument document = new PDDocument()) {
+        PDPage page = new PDPage(PDRectangle.A4);
+        document.addPage(page);
+        org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject image =
+            org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(
+                document, new BufferedImage(2, 2, BufferedImage.TYPE_INT_RGB));
+        image.getCOSObject().setInt(org.apache.pdfbox.cos.COSName.WIDTH, 20_000);
+        image.getCOSObject().setInt(org.apache.pdfbox.cos.COSName.HEIGHT, 20_000);
+        org.apache.pdfbox.pdmodel.PDResources resources =
+            new org.apache.pdfbox.pdmodel.PDResources();
+        if (inForm) {
+          org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject form =
+              new org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject(document);
+          form.setBBox(PDRectangle.A4);
+          org.apache.pdfbox.pdmodel.PDResources formResources =
+              new org.apache.pdfbox.pdmodel.PDResources();
+          formResources.put(org.apache.pdfbox.cos.COSName.getPDFName("Self"), form);
+          formResources.put(org.apache.pdfbox.cos.COSName.getPDFName("Im0"), image);
+          form.setResources(formResources);
+          resources.put(org.apache.pdfbox.cos.COSName.getPDFName("Fm0"), form);
+        } else {
+          resources.put(org.apache.pdfbox.cos.COSName.getPDFName("Im0"), image);
+        }
+        page.setResources(resources);
+        try (var content = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page)) {
+          if (inForm) {
+            content.drawForm(
+                (org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject)
+                    resources.getXObject(org.apache.pdfbox.cos.COSName.getPDFName("Fm0")));
+          } else {
+            content.drawImage(image, 0, 0, 595, 842);
+          }
+        }
+        document.save(pdf.toFile());
+      }
+
+      assertThatThrownBy(() -> render(pdf, Map.of("width", 256, "height", 256)))
+          .as(inForm ? "in a form" : "on the page")
+          .isInstanceOf(PermanentStepFailure.class)
+          .hasMessageContaining("20000x20000")
+          .extracting(e -> ((PermanentStepFailure) e).type())
+          .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+    }
   }
 
   private Path render(Path pdf, Map<String, Object> params) throws IOException {

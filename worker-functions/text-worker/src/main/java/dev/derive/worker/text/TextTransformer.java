@@ -12,6 +12,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.tika.detect.EncodingDetector;
 import org.apache.tika.exception.EncryptedDocumentException;
 import org.apache.tika.exception.TikaException;
 import org.apache.tika.exception.ZeroByteFileException;
@@ -30,10 +31,12 @@ import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * The text capability (Apache Tika, standard parsers): {@code extract} writes the document's plain
- * text as UTF-8; {@code metadata} writes the metadata Tika finds as JSON ({@link TextMetadata}).
- * Reads PDF, DOCX, XLSX, PPTX, ODT, RTF, EPUB, HTML, Markdown and plain text in any charset (Tika
- * detects legacy encodings such as windows-1252 or IBM866; where its choice leaves U+FFFD in the
- * text of bytes another charset reads, such as EBCDIC, {@link LegacyText} decodes it).
+ * text as UTF-8, without leading or trailing blank lines ({@link TrimmedWriter}: empty when the
+ * document has no text, such as a scan); {@code metadata} writes the metadata Tika finds as JSON,
+ * with whether there is any text ({@link TextMetadata}). Reads PDF, DOCX, XLSX, PPTX (Strict Open
+ * XML too: {@link StrictOpenXml}), ODT, RTF, EPUB, HTML, Markdown and plain text in any charset
+ * (Tika detects legacy encodings such as windows-1252 or IBM866; where its choice leaves U+FFFD in
+ * the text of bytes another charset reads, such as EBCDIC, {@link LegacyText} decodes it).
  *
  * <p>The text is streamed to the output through a byte counter ({@link TextCapHandler}): the moment
  * it would pass {@code maxTextBytes} the parse is aborted and the step fails with {@code
@@ -64,6 +67,8 @@ public final class TextTransformer implements StepTransformer {
       throw new IllegalArgumentException("max text bytes must be positive: " + maxTextBytes);
     }
     this.maxTextBytes = maxTextBytes;
+    // a part's declared size can lie: POI stops inflating one past the same bound (ZipBudget)
+    org.apache.poi.openxml4j.util.ZipSecureFile.setMaxEntrySize(ZipBudget.MAX_ENTRY_BYTES);
   }
 
   /** Runs {@link TextProbe} in {@code scratch}. */
@@ -76,16 +81,22 @@ public final class TextTransformer implements StepTransformer {
    * {@inheritDoc}
    *
    * @throws PermanentStepFailure {@code password-required}, {@code corrupt-input}, {@code
-   *     unsupported-input}, {@code output-too-large}
+   *     unsupported-input}, {@code input-too-large} (a zip-packaged document that unpacks beyond
+   *     {@link ZipBudget}), {@code output-too-large}
    */
   @Override
   public void transform(DeclaredStep step, Path input, Path output) throws IOException {
     // the type as sent (its charset parameter, if any, is a hint Tika takes)
     String mediaType = step.message().inputMediaType();
+    ZipBudget.check(input, documentName(mediaType));
     // each of the declaration's conversions applies one operation
     switch (step.only().operation()) {
       case EXTRACT -> extract(mediaType, input, output);
-      case METADATA -> TextMetadata.write(parse(mediaType, input, new DefaultHandler()), output);
+      case METADATA -> {
+        TextPresence text = new TextPresence();
+        Metadata metadata = parse(mediaType, input, new BodyContentHandler(text));
+        TextMetadata.write(metadata, text.found(), output);
+      }
       default -> throw new IllegalStateException("undeclared operation " + step.only());
     }
   }
@@ -124,7 +135,24 @@ public final class TextTransformer implements StepTransformer {
   }
 
   private static Writer utf8(Path output) throws IOException {
-    return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);
+    return new TrimmedWriter(
+        new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8));
+  }
+
+  /** Whether a document's body has any character that is not white space. */
+  private static final class TextPresence extends DefaultHandler {
+    private boolean found;
+
+    boolean found() {
+      return found;
+    }
+
+    @Override
+    public void characters(char[] ch, int start, int length) {
+      for (int i = start; i < start + length && !found; i++) {
+        found = !Character.isWhitespace(ch[i]);
+      }
+    }
   }
 
   private TextCapHandler cap(Writer writer) {
@@ -137,8 +165,19 @@ public final class TextTransformer implements StepTransformer {
     if (mediaType != null && !mediaType.isBlank()) {
       metadata.set(Metadata.CONTENT_TYPE, mediaType);
     }
+    if (StrictOpenXml.isStrict(input)) {
+      Path transitional = input.resolveSibling(input.getFileName() + ".transitional");
+      try {
+        StrictOpenXml.toTransitional(input, transitional);
+        return parse(mediaType, transitional, handler);
+      } finally {
+        Files.deleteIfExists(transitional);
+      }
+    }
     try (TikaInputStream in = TikaInputStream.get(input)) {
-      parser.parse(in, handler, metadata, new ParseContext());
+      ParseContext context = new ParseContext();
+      context.set(EncodingDetector.class, new CheckedEncodingDetector());
+      parser.parse(in, handler, metadata, context);
     } catch (ZeroByteFileException e) {
       throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
     } catch (TikaException | SAXException | IOException | RuntimeException e) {

@@ -89,9 +89,30 @@ class TextSampleCorpusTest {
   }
 
   /**
+   * The text starts at its first word and ends with one line break (issue 30 item 7: EPUB and RTF
+   * text started with blank lines, Tika's empty paragraphs and headers).
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "documents/testEPUB.epub",
+    "documents/sample.rtf",
+    "office/testRTFJapanese.rtf",
+    "documents/quick.docx",
+    "documents/quick.pptx",
+    "pdf/standard_fonts.pdf",
+    "markdown-html/quick.html"
+  })
+  void textHasNoLeadingOrTrailingBlankLines(String sample) throws IOException {
+    String text = extract(sample);
+
+    assertThat(text).as("text of %s", sample).isEqualTo(text.strip() + "\n");
+  }
+
+  /**
    * A scan (Flate or JBIG2) or a page of pictures only (JPEG 2000 colour bars) has no text layer,
-   * and this capability does no OCR: the text is Tika's empty page, two line breaks and nothing
-   * else, and the metadata says so (no characters on the page, one page that would need OCR).
+   * and this capability does no OCR: the text is empty (it was Tika's empty page, two line breaks),
+   * and the metadata says so: {@code "hasText": false}, no characters on the page, one page that
+   * would need OCR.
    */
   @ParameterizedTest
   @CsvSource({
@@ -101,8 +122,9 @@ class TextSampleCorpusTest {
     "pdf/JPXTestRGB.pdf"
   })
   void pdfWithoutATextLayerHasNoText(String sample) throws IOException {
-    assertThat(extract(sample)).as("text of %s", sample).isEqualTo("\n\n");
+    assertThat(extract(sample)).as("text of %s", sample).isEmpty();
 
+    assertThat(metadata(sample).get("hasText").asBoolean(true)).isFalse();
     JsonNode metadata = metadata(sample).get("metadata");
     assertThat(metadata.get("pdf:charsPerPage").asText()).isEqualTo("0");
     assertThat(metadata.get("pdf:ocrPageCount").asText()).isEqualTo("1");
@@ -135,6 +157,7 @@ class TextSampleCorpusTest {
   void pdfMetadataCountsPages() throws IOException {
     assertThat(metadata("pdf/testPDF-TIKA-4444.pdf").get("metadata").get("xmpTPg:NPages").asText())
         .isEqualTo("13");
+    assertThat(metadata("pdf/testPDF-TIKA-4444.pdf").get("hasText").asBoolean(false)).isTrue();
   }
 
   @ParameterizedTest

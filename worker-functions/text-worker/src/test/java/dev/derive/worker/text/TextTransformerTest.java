@@ -126,6 +126,55 @@ class TextTransformerTest {
     assertThat(extracted).doesNotContain("\uFFFD").contains(lines);
   }
 
+  /** Issue 30 item 4: the bytes are read before a label is believed, as browsers do. */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "UTF-16LE without a byte order mark, UTF-16LE, utf-16",
+    "UTF-16BE without a byte order mark, UTF-16BE, utf-16",
+    "windows-1252 labelled UTF-8, windows-1252, utf-8",
+    "UTF-8 labelled windows-1252, UTF-8, windows-1252",
+    "Shift_JIS labelled UTF-8, Shift_JIS, utf-8",
+  })
+  void htmlIsDecodedAsItsBytesSayWhateverItsLabel(String what, String encoding, String label)
+      throws IOException {
+    String body =
+        encoding.equals("Shift_JIS")
+            ? "日本語のテキストです。東京、大阪、京都。"
+            : "Grüße aus Köln: Straße, Äpfel, Öl und Übermut.";
+    String page =
+        "<!DOCTYPE html><html><head><meta charset=\""
+            + label
+            + "\"><title>Seite</title></head><body><p>"
+            + body
+            + "</p></body></html>";
+    Path html = dir.resolve("page.html");
+    Files.write(html, page.getBytes(Charset.forName(encoding)));
+
+    assertThat(extract(html, "text/html")).doesNotContain("\uFFFD").contains(body);
+  }
+
+  /**
+   * A workbook saved as Strict Open XML (ISO/IEC 29500 Strict: Excel's "Strict Open XML
+   * Spreadsheet") names its parts' namespaces and relationships under purl.oclc.org; it is read as
+   * a transitional one is (issue 30 item 5: it was corrupt-input).
+   */
+  @Test
+  void aStrictOpenXmlWorkbookIsRead() throws IOException {
+    java.io.ByteArrayOutputStream transitional = new java.io.ByteArrayOutputStream();
+    try (org.apache.poi.xssf.usermodel.XSSFWorkbook workbook =
+        new org.apache.poi.xssf.usermodel.XSSFWorkbook()) {
+      org.apache.poi.ss.usermodel.Sheet sheet = workbook.createSheet("Budget");
+      sheet.createRow(0).createCell(0).setCellValue("Strict quarterly budget");
+      sheet.createRow(1).createCell(0).setCellValue(1234.5);
+      workbook.write(transitional);
+    }
+    Path strict = dir.resolve("budget.xlsx");
+    Files.write(strict, StrictOpenXmlSamples.fromTransitional(transitional.toByteArray()));
+
+    assertThat(extract(strict, StrictOpenXmlSamples.SPREADSHEET))
+        .contains("Budget", "Strict quarterly budget", "1234.5");
+  }
+
   @Test
   void markdownIsReadAsText() throws IOException {
     Path markdown = Files.writeString(dir.resolve("notes.md"), "# Notes\n\nSome *emphasis*.\n");
@@ -143,6 +192,54 @@ class TextTransformerTest {
         .isInstanceOf(PermanentStepFailure.class)
         .extracting(e -> ((PermanentStepFailure) e).type())
         .isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE);
+  }
+
+  /**
+   * Issue 26 item 15: a DOCX whose word/document.xml unpacks to far more than the worker can hold
+   * is refused from its zip directory before anything is inflated (it ran the worker out of memory
+   * in 15 s, and again on every retry).
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aDocxWhosePartsUnpackBeyondTheBudgetIsRefusedBeforeParsing() throws IOException {
+    Path docx = dir.resolve("bomb.docx");
+    byte[] spaces = new byte[1024 * 1024];
+    java.util.Arrays.fill(spaces, (byte) ' ');
+    try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(docx))) {
+      zip.putNextEntry(new java.util.zip.ZipEntry("[Content_Types].xml"));
+      zip.write(
+          ("<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/"
+                  + "content-types\"><Default Extension=\"rels\" ContentType=\"application/"
+                  + "vnd.openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\""
+                  + " ContentType=\"application/xml\"/><Override PartName=\"/word/document.xml\""
+                  + " ContentType=\"application/vnd.openxmlformats-officedocument."
+                  + "wordprocessingml.document.main+xml\"/></Types>")
+              .getBytes(StandardCharsets.UTF_8));
+      zip.putNextEntry(new java.util.zip.ZipEntry("_rels/.rels"));
+      zip.write(
+          ("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/"
+                  + "package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://"
+                  + "schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\""
+                  + " Target=\"word/document.xml\"/></Relationships>")
+              .getBytes(StandardCharsets.UTF_8));
+      zip.putNextEntry(new java.util.zip.ZipEntry("word/document.xml"));
+      zip.write(
+          ("<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/"
+                  + "wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>")
+              .getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 200; i++) {
+        zip.write(spaces);
+      }
+      zip.write("</w:t></w:r></w:p></w:body></w:document>".getBytes(StandardCharsets.UTF_8));
+    }
+    String docxType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+    assertThatThrownBy(
+            () -> TRANSFORMER.transform(step(TextTransformer.EXTRACT, docxType), docx, out()))
+        .isInstanceOf(PermanentStepFailure.class)
+        .hasMessageContaining("word/document.xml unpacks to 201 MiB")
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
   }
 
   /**

@@ -9,9 +9,12 @@ import dev.derive.protocol.message.StepErrorTypes;
  * <ul>
  *   <li>a {@link PermanentStepFailure}: reported as the step's FAILED result (retryable or not as
  *       {@link StepErrorKinds} says), the message is deleted;
- *   <li>a {@link VirtualMachineError} (out of memory, stack overflow) anywhere in the cause chain,
- *       even wrapped in a capability's input error: the worker's failure, never the input's; the
- *       process is marked untrustworthy ({@link WorkerHealth}) and the delivery is transient;
+ *   <li>a {@link StackOverflowError} anywhere in the cause chain: the input's, the same on every
+ *       delivery: a permanent {@code corrupt-input} at once; the process is marked untrustworthy
+ *       ({@link WorkerHealth}) all the same;
+ *   <li>any other {@link VirtualMachineError} (out of memory) anywhere in the cause chain, even
+ *       wrapped in a capability's input error: the worker's failure, never the input's; the process
+ *       is marked untrustworthy and the delivery is transient;
  *   <li>anything else, and a partial budget's {@link DeadlineExceededException}: transient, handed
  *       back to SQS for a redelivery.
  * </ul>
@@ -24,6 +27,11 @@ import dev.derive.protocol.message.StepErrorTypes;
  */
 final class StepFailures {
   private static final System.Logger LOG = System.getLogger(StepFailures.class.getName());
+
+  /** The detail of a step whose input overflowed the stack. */
+  static final String TOO_DEEP =
+      "the file's structure nests too deeply to be read (parts that contain or draw each other"
+          + " without end, such as glyphs or forms that draw one another)";
 
   private final StepReports reports;
   private final WorkerSettings settings;
@@ -38,6 +46,14 @@ final class StepFailures {
   /** Ends {@code attempt}, whose step threw {@code thrown}. */
   StepOutcome failed(StepAttempt attempt, Throwable thrown) {
     VirtualMachineError broken = FailureDescriptions.virtualMachineError(thrown);
+    if (broken instanceof StackOverflowError) {
+      // A property of the input (structures that nest or refer to each other without end), the
+      // same on every delivery: fail it now rather than three deliveries apart. The thread's stack
+      // is unwound, but replace the process all the same, as after any VirtualMachineError.
+      health.poison(
+          "step " + attempt.nameWithCapability() + ": " + FailureDescriptions.describe(thrown));
+      return permanent(attempt, new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, TOO_DEEP));
+    }
     if (broken != null) {
       // e.g. a decoder that wrapped an OutOfMemoryError as corrupt input: the worker's failure
       health.poison(

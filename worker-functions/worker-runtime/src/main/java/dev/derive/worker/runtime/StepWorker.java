@@ -19,6 +19,7 @@ public final class StepWorker {
   public static final int MAX_LAMBDA_TIMEOUT_MILLIS = 900_000;
 
   private final StepBatch batch;
+  private final WorkerHealth health;
 
   /**
    * A worker logging to standard output, which halts the JVM when it can no longer be trusted
@@ -92,6 +93,7 @@ public final class StepWorker {
     Objects.requireNonNull(stepLog, "stepLog");
     Objects.requireNonNull(processExit, "processExit");
     WorkerHealth health = new WorkerHealth();
+    this.health = health;
     StepRunner runner =
         new StepRunner(
             declaration,
@@ -116,5 +118,13 @@ public final class StepWorker {
    */
   public List<String> process(List<StepDelivery> deliveries, LongSupplier remainingMillis) {
     return batch.run(deliveries, remainingMillis);
+  }
+
+  /**
+   * Why this process can no longer be trusted and is being replaced (it starts no step), or {@code
+   * null} while it is healthy.
+   */
+  public String poisonedBy() {
+    return health.poisonedBy();
   }
 }

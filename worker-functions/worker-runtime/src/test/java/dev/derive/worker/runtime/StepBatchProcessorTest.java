@@ -1065,13 +1065,23 @@ class StepBatchProcessorTest {
       assertNoTempFilesQuietly();
     }
 
+    /**
+     * Issue 26 item 15: a stack overflow is a property of the input (a PDF whose Type 3 glyphs draw
+     * each other overflows every time): the job fails at once, permanently, with a stable type,
+     * instead of three deliveries 12 minutes apart ending in a retryable worker-failed. The process
+     * is still replaced, as after any {@link VirtualMachineError}.
+     */
     @Test
-    void aStackOverflowErrorTakesTheProcessDownToo() {
+    void aStackOverflowErrorFailsTheStepPermanentlyAtOnceAndTakesTheProcessDown() {
       store.put(input("a"), "deep".getBytes(StandardCharsets.UTF_8));
 
       SQSBatchResponse response = processor.process(event(record("m1", step("a"))), null);
 
-      assertThat(response.getBatchItemFailures()).hasSize(1);
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      StepResult failed = finished().getFirst();
+      assertThat(failed.error().type()).isEqualTo(StepErrorTypes.CORRUPT_INPUT);
+      assertThat(failed.error().retryable()).isFalse();
+      assertThat(failed.error().detail()).contains("nests too deeply").doesNotContain("Error");
       assertThat(exitReasons).singleElement().asString().contains("stack");
     }
 
@@ -1095,6 +1105,52 @@ class StepBatchProcessorTest {
 
       assertThat(response.getBatchItemFailures()).hasSize(1);
       assertThat(exitReasons).hasSize(1);
+    }
+
+    /**
+     * Issue 26 item 15: invocations that reach a process being replaced (it stays up about a
+     * second) start nothing and put their messages back as fresh copies at once, acknowledged,
+     * instead of handing them back to wait 12 minutes, spend a receive, and dead-letter as
+     * worker-failed without ever having run. A copy that cannot be sent is handed back as before.
+     */
+    @Test
+    void aLaterBatchOnASpoiltProcessIsPutBackAsFreshCopiesAtOnce() {
+      List<String> copies = new java.util.ArrayList<>();
+      StepBatchProcessor requeueing =
+          new StepBatchProcessor(
+              new StepWorker(
+                  TestDeclarations.plainText(CAPABILITY),
+                  upper,
+                  store,
+                  published::add,
+                  new WorkerSettings("http://queue", 10_000, 1_000, tempDir),
+                  new StepLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8)),
+                  Clock.systemUTC(),
+                  exitReasons::add),
+              (arn, body) -> {
+                if (body.contains("in/unsent")) {
+                  throw new IllegalStateException("SendMessage refused");
+                }
+                copies.add(arn + " " + body);
+              });
+      store.put(input("a"), "oom".getBytes(StandardCharsets.UTF_8));
+      requeueing.process(event(record("m1", step("a"))), null);
+      store.put(input("b"), "two".getBytes(StandardCharsets.UTF_8));
+      store.put(input("unsent"), "three".getBytes(StandardCharsets.UTF_8));
+      SQSMessage b = record("m2", step("b"));
+      b.setEventSourceArn("arn:aws:sqs:us-east-1:123456789012:derive-pdf");
+      SQSMessage unsent = record("m3", step("unsent"));
+
+      SQSBatchResponse response = requeueing.process(event(b, unsent), null);
+
+      assertThat(transforms).as("nothing runs on this process").hasValue(1);
+      assertThat(copies)
+          .singleElement()
+          .asString()
+          .startsWith("arn:aws:sqs:us-east-1:123456789012:derive-pdf {");
+      assertThat(response.getBatchItemFailures())
+          .extracting(BatchItemFailure::getItemIdentifier)
+          .containsExactly("m3");
     }
 
     @Test

@@ -53,7 +53,8 @@ public final class TestDeclarations {
             "parameters": [
               {"name": "angle", "type": "integer", "minimum": 90, "maximum": 270,
                "multipleOf": 90},
-              {"name": "colour", "type": "string", "pattern": "#[0-9a-f]{6}"},
+              {"name": "colour", "type": "string", "pattern": "#[0-9a-f]{6}",
+               "examples": ["#00ff7f"]},
               {"name": "mirror", "type": "boolean", "defaultValue": false}],
             "groups": [{"rule": "atLeastOne", "names": ["angle", "colour"]}]},
            {"name": "write", "description": "Write.",

@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.tika.mime.MimeTypeException;
+import org.apache.tika.mime.MimeTypes;
 
 /**
  * {@code derive SOURCE TARGET [--width N] [--height N] [--fit F] [--quality Q] [--page N] [--output
@@ -36,17 +38,9 @@ import java.util.function.Consumer;
  */
 public final class DeriveCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Map<String, String> EXTENSIONS =
-      Map.of(
-          "image/jpeg", "jpg",
-          "image/png", "png",
-          "image/gif", "gif",
-          "image/bmp", "bmp",
-          "image/tiff", "tif",
-          "image/webp", "webp",
-          "application/pdf", "pdf",
-          "text/plain", "txt",
-          "application/json", "json");
+
+  /** Tika's media type registry (its MIME database's globs): the extension of an output. */
+  private static final MimeTypes MEDIA_TYPES = MimeTypes.getDefaultMimeTypes();
 
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -101,11 +95,23 @@ public final class DeriveCommand {
     String name = Path.of(source).getFileName().toString();
     int dot = name.lastIndexOf('.');
     String base = dot > 0 ? name.substring(0, dot) : name;
-    String extension =
-        EXTENSIONS.getOrDefault(
-            mediaType == null ? "" : mediaType.toLowerCase(Locale.ROOT).split(";")[0].trim(),
-            "bin");
-    return Path.of(base + ".derived." + extension);
+    return Path.of(base + ".derived." + extension(mediaType));
+  }
+
+  /** The usual extension of {@code mediaType} without its dot, {@code bin} for none. */
+  static String extension(String mediaType) {
+    if (mediaType == null || mediaType.isBlank()) {
+      return "bin";
+    }
+    try {
+      String extension =
+          MEDIA_TYPES
+              .forName(mediaType.toLowerCase(Locale.ROOT).split(";")[0].trim())
+              .getExtension();
+      return extension.isEmpty() ? "bin" : extension.substring(1);
+    } catch (MimeTypeException e) {
+      return "bin";
+    }
   }
 
   /**

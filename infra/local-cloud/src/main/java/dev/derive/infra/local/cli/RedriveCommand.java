@@ -12,7 +12,14 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
  * dead-letter queue only after it was sent (a crash in between sends it twice, which the
  * coordinator's execution ids make harmless: a second delivery of a step is ignored or redone to
  * the same content-addressed output). Ends when a receive finds the dead-letter queue empty. {@code
- * step-results} redrives the step-results queue.
+ * step-results} redrives the step-results queue, {@code callbacks} the callback queue.
+ *
+ * <p>What it is for: {@code callbacks}, whose dead-letter queue nothing consumes (its messages are
+ * the dead-letter records of callbacks that failed every attempt). The capability and step-results
+ * dead-letter queues are consumed by the progress function, which fails the job at once (the next
+ * request runs it again), so they hold messages only while that consumer is failing or disabled;
+ * then a redrive sends them back to be tried again. Finding nothing there is the normal case, and
+ * it says so.
  */
 public final class RedriveCommand {
   private final OperatorTarget target;
@@ -70,6 +77,14 @@ public final class RedriveCommand {
             + target.queueName(capability + "-dlq")
             + " to "
             + target.queueName(capability));
+    if (moved == 0 && !capability.equals("callbacks")) {
+      out.println(
+          "(the progress function consumes "
+              + target.queueName(capability + "-dlq")
+              + " and fails each dead-lettered step's job at once: request the derivative again"
+              + " to run it again. A redrive is for messages left there while that consumer"
+              + " failed, and for callbacks.)");
+    }
     return moved;
   }
 

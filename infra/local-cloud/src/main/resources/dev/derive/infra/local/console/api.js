@@ -14,6 +14,7 @@ export class Problem extends Error {
       detail: problem.detail || '',
       errors: Array.isArray(problem.errors) ? problem.errors : [],
       reachable: problem.reachable,
+      id: problem.id, // a job's problem: the job's id
     };
   }
 }

@@ -157,7 +157,7 @@ function jobCard(entry, asked) {
     try {
       answer = await request('POST', '/v1/derivatives', body);
     } catch (error) {
-      happened.replaceChildren(el('p', { text: 'The request was refused; nothing ran.' }));
+      happened.replaceChildren(el('p', { class: 'outcome', 'data-outcome': 'refused', text: refusal(error) }));
       fail(error);
       return;
     }
@@ -205,6 +205,19 @@ function jobCard(entry, asked) {
     happened.replaceChildren(...whatHappened(view, outcome));
     steps.replaceChildren(stepsTable(view));
   }
+}
+
+/**
+ * What a problem answer to the POST means: a request refused before anything ran, or the failure
+ * of the derivative's job (it carries the job's `id`), which ran, now or earlier.
+ */
+function refusal(error) {
+  const problem = error instanceof Problem ? error.problem : {};
+  if (problem.id) {
+    return `The job for this derivative ran and failed (job id ${problem.id}); asking again answers `
+      + 'the same failure while it is kept, unless it is retryable.';
+  }
+  return 'The request was refused; nothing ran.';
 }
 
 /** The plan as it ran: how the request was answered, then each step as ran or reused. */
@@ -288,10 +301,26 @@ async function showResult(job, entry, asked, card, result) {
   } else {
     card.dataset.state = 'SHOWN';
   }
-  figure.append(caption, el('p', {}, el('a', { href: url, class: 'download', download: '', text: 'Download' }),
-    el('span', { class: 'hint', text: ` (presigned, until ${job.download.expiresAt})` })));
+  figure.append(caption, el('p', {},
+    el('a', { href: objectUrl, class: 'download', download: derivedName(entry.file.name, type), text: 'Download' }),
+    ' ', el('a', { href: url, class: 'presigned', text: 'presigned URL' }),
+    el('span', { class: 'hint', text: ` (until ${job.download.expiresAt})` })));
   result.append(figure);
   addToGallery(card, type, objectUrl, `${entry.file.name} → ${describe(asked)}`);
+}
+
+/**
+ * The name a derivative downloads under: `<source name>.derived.<extension>`, as `./derive derive`
+ * names it; the extension is the media type's subtype, in its usual spelling (jpeg → jpg,
+ * plain → txt) and without a vendor prefix or structured suffix.
+ */
+export function derivedName(sourceName, mediaType) {
+  const dot = sourceName.lastIndexOf('.');
+  const base = dot > 0 ? sourceName.slice(0, dot) : sourceName;
+  let subtype = (mediaType.split(';')[0].split('/')[1] || 'bin').trim().toLowerCase();
+  subtype = subtype.replace(/^(x-|vnd\.)/, '').replace(/\+.*$/, '');
+  const usual = { jpeg: 'jpg', plain: 'txt', markdown: 'md', 'octet-stream': 'bin' }[subtype];
+  return `${base}.derived.${usual || subtype}`;
 }
 
 function addToGallery(card, type, objectUrl, label) {

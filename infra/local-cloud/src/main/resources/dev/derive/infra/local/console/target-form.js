@@ -24,6 +24,36 @@ export function targetMediaTypes(catalogue) {
   return [...targets].sort();
 }
 
+/**
+ * The target options a request for {@code mediaType} can use: those consumed by an operation of a
+ * conversion writing it, and, going back along the chains, of a conversion writing what those read
+ * (a PDF page's `page` and `dpi` for an image). So `text/plain` takes no `width`.
+ */
+export function optionsFor(catalogue, mediaType) {
+  const wanted = new Set([mediaType]);
+  const names = new Set();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const capability of catalogue.capabilities || []) {
+      const consumes = new Map((capability.operations || []).map((o) => [o.name, o.consumes || []]));
+      for (const conversion of capability.conversions || []) {
+        if (!wanted.has(conversion.target)) continue;
+        for (const operation of conversion.operations || []) {
+          for (const name of consumes.get(operation) || []) names.add(name);
+        }
+        for (const source of conversion.sources || []) {
+          if (!wanted.has(source)) {
+            wanted.add(source);
+            grew = true;
+          }
+        }
+      }
+    }
+  }
+  return names;
+}
+
 /** One input for a target option (a ParameterDescriptor of GET /v1/capabilities). */
 function optionField(option) {
   const id = `option-${option.name}`;
@@ -68,6 +98,14 @@ export function buildTargetForm(form, catalogue, presets) {
     const input = options.querySelector(`[name="${name}"]`);
     if (input) input.value = value;
   }
+  const showOptions = () => {
+    const taken = optionsFor(catalogue, mediaType.value);
+    for (const field of options.querySelectorAll('.option')) {
+      field.hidden = !taken.has(field.querySelector('[name]').name);
+    }
+  };
+  mediaType.addEventListener('change', showOptions);
+  showOptions();
   const preset = form.querySelector('#preset');
   const list = presets.presets || [];
   preset.replaceChildren(...list.map((p) => el('option', { value: p.name, text: p.name })));
@@ -97,6 +135,7 @@ export function readTarget(form) {
   if (mode === 'preset') return { preset: form.querySelector('#preset').value };
   const target = { mediaType: form.querySelector('#mediaType').value };
   for (const input of form.querySelectorAll('#target-options [name]')) {
+    if (input.closest('.option').hidden) continue; // an option the media type does not take
     const raw = input.value.trim();
     if (raw === '') continue;
     if (input.dataset.type === 'integer') target[input.name] = Number(raw);

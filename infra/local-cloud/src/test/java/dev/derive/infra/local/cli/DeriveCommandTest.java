@@ -42,4 +42,24 @@ class DeriveCommandTest {
     assertThat(DeriveCommand.defaultOutput("uploads/x/report", "application/pdf"))
         .isEqualTo(Path.of("report.derived.pdf"));
   }
+
+  /**
+   * The extension comes from Tika's media type registry, so a type no table here lists gets its own
+   * (issue 30 item 15: AVIF was written as .bin).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "image/avif, avif",
+    "image/jpeg, jpg",
+    "image/webp, webp",
+    "text/plain; charset=utf-8, txt",
+    "application/json, json",
+    "video/mp4, mp4",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document, docx",
+    "application/x-derive-unknown, bin"
+  })
+  void theOutputIsNamedWithTheExtensionOfItsMediaType(String mediaType, String extension) {
+    assertThat(DeriveCommand.defaultOutput("photos/cat.jpeg", mediaType))
+        .isEqualTo(Path.of("cat.derived." + extension));
+  }
 }

@@ -118,6 +118,7 @@ public class WorkerBeans {
             settings,
             new StepLog(),
             Clock.systemUTC(),
-            ProcessExit.halting()));
+            ProcessExit.halting()),
+        new dev.derive.worker.runtime.aws.SqsStepRequeue(sqs));
   }
 }

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.worker.runtime.StepDelivery;
+import dev.derive.worker.runtime.StepRequeue;
 import dev.derive.worker.runtime.StepWorker;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +28,24 @@ import java.util.Objects;
  * Lambda-Runtime-Deadline-Ms}) imposes none.
  */
 public final class StepBatchProcessor {
-  private final StepWorker worker;
+  private static final System.Logger LOG = System.getLogger(StepBatchProcessor.class.getName());
 
-  /** The SQS edge of {@code worker}, built once per worker process, at init. */
+  private final StepWorker worker;
+  private final StepRequeue requeue;
+
+  /** The SQS edge of {@code worker}, built once per worker process, at init; no requeue. */
   public StepBatchProcessor(StepWorker worker) {
+    this(worker, StepRequeue.NONE);
+  }
+
+  /**
+   * The SQS edge of {@code worker}; an invocation that reaches a process being replaced puts its
+   * messages back as fresh copies through {@code requeue} and acknowledges them, instead of handing
+   * them back to wait out their visibility timeout.
+   */
+  public StepBatchProcessor(StepWorker worker, StepRequeue requeue) {
     this.worker = Objects.requireNonNull(worker, "worker");
+    this.requeue = Objects.requireNonNull(requeue, "requeue");
   }
 
   /**
@@ -45,9 +59,39 @@ public final class StepBatchProcessor {
     List<SQSMessage> records =
         event == null || event.getRecords() == null ? List.of() : event.getRecords();
     Correlation.invocation(context == null ? null : context.getAwsRequestId());
+    String poisonedBy = worker.poisonedBy();
+    if (poisonedBy != null) {
+      records = requeueAll(records, poisonedBy);
+    }
     List<StepDelivery> deliveries = records.stream().map(StepBatchProcessor::delivery).toList();
     List<String> redeliver = worker.process(deliveries, () -> remainingMillis(context));
     return new SQSBatchResponse(redeliver.stream().map(BatchItemFailure::new).toList());
+  }
+
+  /**
+   * Puts each record back on its queue as a fresh copy (so acknowledged) on a process being
+   * replaced, which starts no step; returns those that could not be, to be handed back.
+   */
+  private List<SQSMessage> requeueAll(List<SQSMessage> records, String poisonedBy) {
+    List<SQSMessage> left = new java.util.ArrayList<>();
+    for (SQSMessage record : records) {
+      try {
+        requeue.requeue(record.getEventSourceArn(), record.getBody());
+        LOG.log(
+            System.Logger.Level.INFO,
+            "message "
+                + record.getMessageId()
+                + " put back as a fresh copy, not started: this process is being replaced ("
+                + poisonedBy
+                + ")");
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "message " + record.getMessageId() + " could not be put back: " + e.getMessage());
+        left.add(record);
+      }
+    }
+    return left;
   }
 
   /** The Derive view of an SQS record. */
