@@ -31,6 +31,7 @@ import dev.derive.worker.runtime.Parameters;
  *     ({@link ImageEncoder#effort})
  * @param blur Gaussian sigma in output pixels, 0 for none
  * @param sharpen unsharp-mask sigma in tenths of a pixel, 0 for none
+ * @param pad the border added around the finished image, or {@code null} for none
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -46,7 +47,8 @@ public record ImageRecipe(
     boolean lossless,
     int effort,
     int blur,
-    int sharpen) {
+    int sharpen,
+    Padding pad) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode. */
   public static final String PAGE = "page";
 
@@ -73,6 +75,9 @@ public record ImageRecipe(
 
   /** Operation sharpening the image (unsharp mask, sigma in tenths of a pixel). */
   public static final String SHARPEN = "sharpen";
+
+  /** Operation adding a border around the finished image. */
+  public static final String PAD = "pad";
 
   /** Operation writing the image in its output format; every step applies it. */
   public static final String ENCODE = "encode";
@@ -102,7 +107,16 @@ public record ImageRecipe(
         encode.bool("lossless"),
         encode.optionalInteger("effort").orElse(FORMAT_EFFORT),
         step.operation(BLUR).map(b -> b.integer("blur")).orElse(0),
-        step.operation(SHARPEN).map(s -> s.integer("sharpen")).orElse(0));
+        step.operation(SHARPEN).map(s -> s.integer("sharpen")).orElse(0),
+        step.operation(PAD)
+            .map(
+                p ->
+                    new Padding(
+                        p.integer("padTop"),
+                        p.integer("padRight"),
+                        p.integer("padBottom"),
+                        p.integer("padLeft")))
+            .orElse(null));
   }
 
   /** A box at {@code left}, {@code top}, or a region placed by its gravity (default centre). */
@@ -145,6 +159,7 @@ public record ImageRecipe(
         false,
         FORMAT_EFFORT,
         0,
-        0);
+        0,
+        null);
   }
 }

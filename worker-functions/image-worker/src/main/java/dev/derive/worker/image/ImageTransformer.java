@@ -27,9 +27,9 @@ import javax.imageio.ImageIO;
  * against the function's budget ({@link MemoryBudget}); large images are subsampled while decoding
  * (never below three times the target size) and resampled to the scaled size in stored orientation;
  * the small result is turned upright, centred on the output size (cropped or padded, {@link
- * Canvas}), then rotated, mirrored and greyed, so padding turns grey with the image. A step with a
- * crop decodes only the region (where it lies in the stored image, subsampled the same way), turns
- * it upright and resamples it.
+ * Canvas}), then rotated, mirrored and greyed, so padding turns grey with the image; effects come
+ * next, and the {@link Padding} border last. A step with a crop decodes only the region (where it
+ * lies in the stored image, subsampled the same way), turns it upright and resamples it.
  */
 public final class ImageTransformer implements StepTransformer {
   /** Decoding keeps at least this many source pixels per target pixel before resampling. */
@@ -132,6 +132,12 @@ public final class ImageTransformer implements StepTransformer {
               : recipe.box().place(shownWidth, shownHeight);
       checkOutputSize(shown.scaledWidth(), shown.scaledHeight());
       checkOutputSize(shown.width(), shown.height());
+      Padding pad = recipe.pad();
+      long paddedPixels =
+          pad == null ? 0 : (long) pad.width(shown.width()) * pad.height(shown.height());
+      if (pad != null) {
+        checkOutputSize(pad.width(shown.width()), pad.height(shown.height()));
+      }
       // Resampling and cropping or padding happen before the rotation: transpose the placement.
       Placement upright = turned ? shown.transposed() : shown;
       Color background = background(recipe);
@@ -140,8 +146,10 @@ public final class ImageTransformer implements StepTransformer {
       int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
       long outputPixels =
           Math.max(
-              (long) upright.scaledWidth() * upright.scaledHeight(),
-              (long) upright.width() * upright.height());
+              Math.max(
+                  (long) upright.scaledWidth() * upright.scaledHeight(),
+                  (long) upright.width() * upright.height()),
+              paddedPixels);
       BufferedImage sized;
       if (crop == null) {
         Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
@@ -180,6 +188,9 @@ public final class ImageTransformer implements StepTransformer {
                   .gravity()
                   .crop(sized, upright.width(), upright.height(), background, recipe.rotate());
       BufferedImage shaped = Effects.apply(Geometry.apply(placed, recipe), recipe);
+      if (pad != null) {
+        shaped = pad.apply(shaped, background, ImageEncoder.keepsAlpha(recipe.mediaType()));
+      }
       ImageEncoder.write(shaped, recipe, output);
     }
   }
