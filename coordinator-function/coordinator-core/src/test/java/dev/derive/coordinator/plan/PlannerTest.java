@@ -603,7 +603,7 @@ class PlannerTest {
                           assertThat(v.detail())
                               .startsWith(
                                   "rotate must come before resize: capability image applies its"
-                                      + " operations in the order page, crop, rotate, resize, ")
+                                      + " operations in the order page, trim, crop, rotate, resize, ")
                               .endsWith(", encode");
                         }));
   }

@@ -62,6 +62,8 @@ class ImageUrlTest {
         "/sig/rt:cover/w:200/h:100/g:fp:30:70/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100,\"fit\":\"cover\",\"gravity\":\"focus\",\"focusX\":30,\"focusY\":70}",
         "/sig/rt:cover/w:200/h:100/gravity:noea/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100,\"fit\":\"cover\",\"gravity\":\"northeast\"}",
         "/sig/w:64/pd:10:20:30:40/f:png/photos/cat.jpg | {\"mediaType\":\"image/png\",\"width\":64,\"padTop\":10,\"padRight\":20,\"padBottom\":30,\"padLeft\":40}",
+        "/sig/t:10/w:64/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":64,\"trim\":10}",
+        "/sig/t:25:ffffff/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"trim\":25,\"trimColour\":\"#ffffff\"}",
         "/sig/pr:preview/w:0/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"height\":1024}",
         "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
         "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",

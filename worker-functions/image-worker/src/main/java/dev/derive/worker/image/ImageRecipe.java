@@ -32,6 +32,8 @@ import dev.derive.worker.runtime.Parameters;
  * @param blur Gaussian sigma in output pixels, 0 for none
  * @param sharpen unsharp-mask sigma in tenths of a pixel, 0 for none
  * @param pad the border added around the finished image, or {@code null} for none
+ * @param trim the uniform border cut off the upright image before anything else, or {@code null} to
+ *     keep it
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -48,9 +50,13 @@ public record ImageRecipe(
     int effort,
     int blur,
     int sharpen,
-    Padding pad) {
+    Padding pad,
+    Trim trim) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode. */
   public static final String PAGE = "page";
+
+  /** Operation cutting a uniform border off the upright image. */
+  public static final String TRIM = "trim";
 
   /** Operation cutting a region out of the upright image. */
   public static final String CROP = "crop";
@@ -116,6 +122,13 @@ public record ImageRecipe(
                         p.integer("padRight"),
                         p.integer("padBottom"),
                         p.integer("padLeft")))
+            .orElse(null),
+        step.operation(TRIM)
+            .map(
+                t ->
+                    new Trim(
+                        t.integer("trim"),
+                        t.optionalString("trimColour").map(HexColour::parse).orElse(null)))
             .orElse(null));
   }
 
@@ -160,6 +173,7 @@ public record ImageRecipe(
         FORMAT_EFFORT,
         0,
         0,
+        null,
         null);
   }
 }
