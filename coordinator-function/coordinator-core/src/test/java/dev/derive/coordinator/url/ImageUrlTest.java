@@ -69,6 +69,7 @@ class ImageUrlTest {
         "/sig/rs:fit:100:0/dpr:1.5/pd:2:2:2:3/q:80/f:png/photos/cat.jpg | {\"mediaType\":\"image/png\",\"width\":150,\"fit\":\"inside\",\"padTop\":3,\"padRight\":3,\"padBottom\":3,\"padLeft\":5,\"quality\":80}",
         "/sig/dpr:2/pr:thumb/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":512,\"height\":512}",
         "/sig/w:64/dpr:1/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":64}",
+        "/sig/w:64/f:webp/anim:1/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":64,\"animated\":true}",
         "/sig/pr:preview/w:0/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"height\":1024}",
         "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
         "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",

@@ -32,6 +32,8 @@ import dev.derive.worker.runtime.Parameters;
  * @param blur Gaussian sigma in output pixels, 0 for none
  * @param sharpen unsharp-mask sigma in tenths of a pixel, 0 for none
  * @param pad the border added around the finished image, or {@code null} for none
+ * @param animated whether an animated GIF or WebP source keeps every frame in a GIF or WebP output
+ *     ({@link Animation})
  * @param trim the uniform border cut off the upright image before anything else, or {@code null} to
  *     keep it
  */
@@ -51,7 +53,8 @@ public record ImageRecipe(
     int blur,
     int sharpen,
     Padding pad,
-    Trim trim) {
+    Trim trim,
+    boolean animated) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode. */
   public static final String PAGE = "page";
 
@@ -129,7 +132,8 @@ public record ImageRecipe(
                     new Trim(
                         t.integer("trim"),
                         t.optionalString("trimColour").map(HexColour::parse).orElse(null)))
-            .orElse(null));
+            .orElse(null),
+        encode.bool("animated"));
   }
 
   /** A box at {@code left}, {@code top}, or a region placed by its gravity (default centre). */
@@ -174,6 +178,7 @@ public record ImageRecipe(
         0,
         0,
         null,
-        null);
+        null,
+        false);
   }
 }

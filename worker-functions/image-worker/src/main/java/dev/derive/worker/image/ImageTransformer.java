@@ -114,9 +114,14 @@ public final class ImageTransformer implements StepTransformer {
     ImageRecipe recipe = ImageRecipe.of(step);
     if (ImageEncoder.needsLibvips(recipe.mediaType())
         || Effects.any(recipe)
-        || recipe.trim() != null) {
+        || recipe.trim() != null
+        || recipe.animated()) {
       Vips.shared(); // WebP/AVIF/GIF, an effect or a trim: fail (retryably) before decoding if it
       // is missing
+    }
+    if (recipe.animated() && Animation.applies(recipe, input)) {
+      Animation.write(recipe, input, maxPixels, budget, output);
+      return;
     }
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
