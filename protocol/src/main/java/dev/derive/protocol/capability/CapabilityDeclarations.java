@@ -403,7 +403,10 @@ public final class CapabilityDeclarations {
       if (p.has("url")) {
         JsonNode u = p.get("url");
         String where = at + "/url";
-        object(u, where, Set.of("names", "aliases", "prefix", "zeroIsAbsent", "negate"));
+        object(
+            u,
+            where,
+            Set.of("names", "aliases", "prefix", "zeroIsAbsent", "negate", "scaledByDpr"));
         Map<String, String> aliases = new LinkedHashMap<>();
         if (u.has("aliases")) {
           object(u.get("aliases"), where + "/aliases", null);
@@ -418,7 +421,8 @@ public final class CapabilityDeclarations {
                 aliases,
                 u.has("prefix") ? text(u, where + "/prefix") : null,
                 u.has("zeroIsAbsent") && bool(u.get("zeroIsAbsent"), where + "/zeroIsAbsent"),
-                u.has("negate") && bool(u.get("negate"), where + "/negate"));
+                u.has("negate") && bool(u.get("negate"), where + "/negate"),
+                u.has("scaledByDpr") && bool(u.get("scaledByDpr"), where + "/scaledByDpr"));
       }
       ParameterDescriptor parameter =
           new ParameterDescriptor(

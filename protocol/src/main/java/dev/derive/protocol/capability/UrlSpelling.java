@@ -21,6 +21,8 @@ import java.util.Map;
  * @param negate whether the argument is the opposite of a boolean option (imgproxy's {@code el:1},
  *     "enlarge", for {@code withoutEnlargement: false}); a value equal to the consuming parameter's
  *     default removes the option instead
+ * @param scaledByDpr whether a URL's {@code dpr:<ratio>} (imgproxy's device pixel ratio) multiplies
+ *     the option's whole-number value, rounded: sizes in CSS pixels become device pixels
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record UrlSpelling(
@@ -28,7 +30,8 @@ public record UrlSpelling(
     Map<String, String> aliases,
     String prefix,
     boolean zeroIsAbsent,
-    boolean negate) {
+    boolean negate,
+    boolean scaledByDpr) {
   /** What an option name may be: lower-case letters and underscores (imgproxy's). */
   public static final String NAME_PATTERN = "[a-z][a-z_]*";
 

@@ -69,10 +69,12 @@ final class TargetRoute {
   }
 
   /**
-   * Refuses a plan whose target options landed on an operation that still lacks one of the
-   * parameters a {@linkplain ParameterGroup.Rule#AT_LEAST_ONE group} of it asks for, as the worker
-   * would refuse the step: a {@code fit}, {@code background} or {@code withoutEnlargement} with
-   * neither {@code width} nor {@code height} sets a resize with no box.
+   * Refuses a plan whose target options break a {@linkplain ParameterGroup group} of the operation
+   * they landed on, as the worker would refuse the step (late, as a failed job): an operation that
+   * still lacks every parameter of an {@code atLeastOne} group (a {@code fit}, {@code background}
+   * or {@code withoutEnlargement} with neither {@code width} nor {@code height} sets a resize with
+   * no box), part of an {@code allOrNone} group ({@code focusX} without {@code focusY}, one side of
+   * a padding), or more than one of an {@code atMostOne} group.
    *
    * @throws InvalidRequestException naming each such option
    */
@@ -87,9 +89,40 @@ final class TargetRoute {
       for (Operation operation : step.operations()) {
         OperationDescriptor declared = capability.operation(operation.operation()).orElseThrow();
         for (ParameterGroup group : declared.groups()) {
-          boolean unmet =
-              group.rule() == ParameterGroup.Rule.AT_LEAST_ONE
-                  && group.names().stream().noneMatch(operation.params()::containsKey);
+          List<String> given =
+              group.names().stream().filter(operation.params()::containsKey).toList();
+          if (group.rule() == ParameterGroup.Rule.ALL_OR_NONE
+              && !given.isEmpty()
+              && given.size() < group.names().size()) {
+            group.names().stream()
+                .filter(name -> !given.contains(name))
+                .forEach(
+                    name ->
+                        violations.add(
+                            new Violation(
+                                "/target/" + name,
+                                "is needed with "
+                                    + String.join(" and ", given)
+                                    + " (the "
+                                    + declared.name()
+                                    + " takes all of "
+                                    + String.join(", ", group.names())
+                                    + " or none)")));
+            continue;
+          }
+          if (group.rule() == ParameterGroup.Rule.AT_MOST_ONE && given.size() > 1) {
+            given.forEach(
+                name ->
+                    violations.add(
+                        new Violation(
+                            "/target/" + name,
+                            "cannot be given with "
+                                + String.join(
+                                    " or ",
+                                    given.stream().filter(n -> !n.equals(name)).toList()))));
+            continue;
+          }
+          boolean unmet = group.rule() == ParameterGroup.Rule.AT_LEAST_ONE && given.isEmpty();
           if (!unmet) {
             continue;
           }

@@ -17,11 +17,12 @@ import java.util.Map;
  * <ul>
  *   <li>options are segments {@code name:arg[:arg…]}: the grammar's own {@code f:<format|auto>}
  *       ({@code format}), {@code pr:<preset>:<digest>} ({@code preset}, {@link
- *       #requirePresetInForce}) and {@code exp:<unix seconds>} ({@code expires}), and those the
- *       deployed capabilities declare ({@link UrlOptions}: with the image and pdf capabilities
- *       {@code rs:<fit>:<width>:<height>[:<enlarge>]}, {@code s:}, {@code w:}, {@code h:}, {@code
- *       rt:}, {@code el:}, {@code q:}, {@code bg:}, {@code pg:}, {@code dpi:}); a width or height
- *       of 0 means "not given", as in imgproxy;
+ *       #requirePresetInForce}), {@code exp:<unix seconds>} ({@code expires}) and {@code
+ *       dpr:<ratio>} (sizes declared {@code scaledByDpr} multiplied by it), and those the deployed
+ *       capabilities declare ({@link UrlOptions}: with the image and pdf capabilities {@code
+ *       rs:<fit>:<width>:<height>[:<enlarge>]}, {@code s:}, {@code w:}, {@code h:}, {@code rt:},
+ *       {@code el:}, {@code q:}, {@code bg:}, {@code pg:}, {@code dpi:}); a width or height of 0
+ *       means "not given", as in imgproxy;
  *   <li>the source key is the rest of the path, as the function received it (API Gateway decodes
  *       percent escapes before it invokes); it starts at the first segment that is not an option,
  *       or after a {@code plain} segment (for a key whose first segment looks like an option);
@@ -216,6 +217,9 @@ public record ImageUrl(
     }
     for (Map.Entry<String, List<String>> option : options.entrySet()) {
       grammar.apply(option.getKey(), option.getValue(), target, autoMediaType);
+    }
+    if (options.containsKey(UrlOptions.DPR)) {
+      grammar.scaleByDpr(options.get(UrlOptions.DPR), target);
     }
     body.set("target", target);
     return body;

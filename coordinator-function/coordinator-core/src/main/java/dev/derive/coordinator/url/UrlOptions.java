@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The image URL options of a deployment and what each means in the {@code POST /v1/derivatives}
@@ -34,6 +36,10 @@ public final class UrlOptions {
 
   static final String PRESET = "preset";
   static final String EXPIRES = "expires";
+  static final String DPR = "dpr";
+
+  /** What {@code dpr:} takes: a ratio of 1 to 4 with at most two decimals (imgproxy's). */
+  private static final Pattern RATIO = Pattern.compile("[1-4](\\.[0-9]{1,2})?");
 
   /** The value of {@code f:} that asks for the best format the client accepts. */
   public static final String AUTO = "auto";
@@ -46,6 +52,7 @@ public final class UrlOptions {
   private final Map<String, UrlOption> declared;
   private final Map<String, String> formats;
   private final Optional<ImageUrlFormats> made;
+  private final Set<String> scaledByDpr;
 
   private UrlOptions(CapabilityCatalogue capabilities) {
     Map<String, String> names = new LinkedHashMap<>();
@@ -56,6 +63,7 @@ public final class UrlOptions {
     names.put(PRESET, PRESET);
     names.put("exp", EXPIRES);
     names.put(EXPIRES, EXPIRES);
+    names.put(DPR, DPR);
     Map<String, UrlOption> options = new LinkedHashMap<>();
     capabilities
         .urlOptions()
@@ -68,6 +76,11 @@ public final class UrlOptions {
     this.declared = Map.copyOf(options);
     this.formats = capabilities.formatNames();
     this.made = capabilities.imageUrls();
+    this.scaledByDpr =
+        capabilities.targetOptions().stream()
+            .filter(p -> p.url() != null && p.url().scaledByDpr())
+            .map(ParameterDescriptor::name)
+            .collect(Collectors.toUnmodifiableSet());
   }
 
   /** The options of the image URLs of {@code capabilities}. */
@@ -125,6 +138,7 @@ public final class UrlOptions {
       }
       case PRESET -> arity(name, args, 2); // name, and the digest ImageUrl checks
       case EXPIRES -> arity(name, args, 1);
+      case DPR -> ratio(args); // applied last, by scaleByDpr, whatever the options' order
       default -> {
         UrlOption option = declared.get(name);
         if (option == null) {
@@ -142,13 +156,41 @@ public final class UrlOptions {
     }
   }
 
+  /**
+   * Multiplies the whole-number target options declared {@code scaledByDpr} (the resize box, the
+   * padding) by the URL's {@code dpr:} arguments {@code args}, rounded, as imgproxy does: {@code
+   * dpr:2/w:100} asks for what {@code w:200} does and shares its fingerprint. The request validator
+   * then checks the products against the declared bounds.
+   *
+   * @throws InvalidRequestException for a ratio that is not 1 to 4
+   */
+  void scaleByDpr(List<String> args, ObjectNode target) {
+    double ratio = ratio(args);
+    for (String name : scaledByDpr) {
+      JsonNode value = target.get(name);
+      if (value != null && value.isIntegralNumber()) {
+        target.put(name, Math.round(value.longValue() * ratio));
+      }
+    }
+  }
+
+  private static double ratio(List<String> args) {
+    arity(DPR, args, 1);
+    String ratio = args.get(0);
+    if (!RATIO.matcher(ratio).matches() || Double.parseDouble(ratio) > 4) {
+      throw ImageUrl.invalid(
+          "/url/" + DPR, "dpr takes a device pixel ratio from 1 to 4, e.g. 2 or 1.5");
+    }
+    return Double.parseDouble(ratio);
+  }
+
   /** Sets the target option {@code name}, consumed by {@code operation}, from one argument. */
   private static void set(
       OperationDescriptor operation, String name, String value, ObjectNode target) {
     ParameterDescriptor parameter = operation.parameter(name).orElseThrow();
     UrlSpelling spelling =
         parameter.url() == null
-            ? new UrlSpelling(List.of(), Map.of(), null, false, false)
+            ? new UrlSpelling(List.of(), Map.of(), null, false, false, false)
             : parameter.url();
     String shown = spelling.names().isEmpty() ? name : spelling.names().getLast();
     if (spelling.zeroIsAbsent() && (value.isEmpty() || value.equals("0"))) {

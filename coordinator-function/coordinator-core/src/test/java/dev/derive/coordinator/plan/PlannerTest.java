@@ -457,6 +457,47 @@ class PlannerTest {
   }
 
   @Test
+  void partOfAnAllOrNoneGroupIsRefusedNotLeftForTheWorker() {
+    InvalidRequestException e =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_JPEG),
+                    target(MediaTypes.IMAGE_PNG, "padTop", 10, "padLeft", 5)));
+
+    assertThat(e.violations())
+        .extracting(Violation::pointer)
+        .containsExactlyInAnyOrder("/target/padRight", "/target/padBottom");
+    assertThat(e.violations().getFirst().detail()).contains("is needed with padTop and padLeft");
+    InvalidRequestException focus =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () ->
+                planner.plan(
+                    source(MediaTypes.IMAGE_JPEG),
+                    target(MediaTypes.IMAGE_PNG, "width", 10, "focusX", 30)));
+    assertThat(focus.violations()).extracting(Violation::pointer).containsExactly("/target/focusY");
+    // all four sides plan
+    assertThat(
+            planner
+                .plan(
+                    source(MediaTypes.IMAGE_JPEG),
+                    target(
+                        MediaTypes.IMAGE_PNG,
+                        "padTop",
+                        10,
+                        "padRight",
+                        0,
+                        "padBottom",
+                        10,
+                        "padLeft",
+                        0))
+                .steps())
+        .hasSize(1);
+  }
+
+  @Test
   void onlyTheOptionNoChainTakesIsBlamedNotTheOnesBesideIt() {
     InvalidRequestException e =
         catchThrowableOfType(
@@ -558,10 +599,11 @@ class PlannerTest {
                     .satisfies(
                         v -> {
                           assertThat(v.pointer()).isEqualTo("/steps/1/operation");
+                          // the declared order, whatever operations a later change adds
                           assertThat(v.detail())
                               .startsWith(
                                   "rotate must come before resize: capability image applies its"
-                                      + " operations in the order page, crop, rotate, resize, ")
+                                      + " operations in the order page, trim, crop, rotate, resize, ")
                               .endsWith(", encode");
                         }));
   }

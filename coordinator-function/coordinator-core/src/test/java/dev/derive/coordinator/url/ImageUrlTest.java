@@ -18,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The image URL grammar and its canonical form: the JSON request it stands for. */
 class ImageUrlTest {
@@ -61,6 +62,14 @@ class ImageUrlTest {
         "/sig/rs:fill:200:200/g:sm/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":200,\"fit\":\"fill\",\"gravity\":\"smart\"}",
         "/sig/rt:cover/w:200/h:100/g:fp:30:70/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100,\"fit\":\"cover\",\"gravity\":\"focus\",\"focusX\":30,\"focusY\":70}",
         "/sig/rt:cover/w:200/h:100/gravity:noea/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100,\"fit\":\"cover\",\"gravity\":\"northeast\"}",
+        "/sig/w:64/pd:10:20:30:40/f:png/photos/cat.jpg | {\"mediaType\":\"image/png\",\"width\":64,\"padTop\":10,\"padRight\":20,\"padBottom\":30,\"padLeft\":40}",
+        "/sig/t:10/w:64/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":64,\"trim\":10}",
+        "/sig/t:25:ffffff/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"trim\":25,\"trimColour\":\"#ffffff\"}",
+        "/sig/dpr:2/w:100/h:50/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":200,\"height\":100}",
+        "/sig/rs:fit:100:0/dpr:1.5/pd:2:2:2:3/q:80/f:png/photos/cat.jpg | {\"mediaType\":\"image/png\",\"width\":150,\"fit\":\"inside\",\"padTop\":3,\"padRight\":3,\"padBottom\":3,\"padLeft\":5,\"quality\":80}",
+        "/sig/dpr:2/pr:thumb/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":512,\"height\":512}",
+        "/sig/w:64/dpr:1/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":64}",
+        "/sig/w:64/f:webp/anim:1/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":64,\"animated\":true}",
         "/sig/pr:preview/w:0/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"height\":1024}",
         "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
         "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
@@ -208,6 +217,17 @@ class ImageUrlTest {
     return catchThrowableOfType(InvalidRequestException.class, action::run).violations().stream()
         .map(Violation::pointer)
         .toList();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"dpr:5", "dpr:0.5", "dpr:2x", "dpr:1.125", "dpr:4.01", "dpr:1:2"})
+  void aDprOutsideOneToFourIsA400(String dpr) {
+    assertThat(
+            pointers(
+                () ->
+                    ImageUrl.parse("/sig/w:10/" + dpr + "/x.jpg", options)
+                        .requestBody(presets, null)))
+        .containsExactly("/url/dpr");
   }
 
   @Test

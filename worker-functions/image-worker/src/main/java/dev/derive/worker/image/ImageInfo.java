@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -21,8 +22,8 @@ import java.util.Optional;
  * The {@code info} derivative (issue 29): what an image is, as JSON, from its header and a small
  * decode: media type, upright width and height, EXIF orientation, colour space, bits per sample and
  * ICC profile description, alpha, frames (pages), camera and taken-at from EXIF (GPS never: a
- * deployment that allows it is not built yet), the dominant colour and a BlurHash, computed on a
- * copy of at most {@value #SAMPLE} pixels a side.
+ * deployment that allows it is not built yet), the dominant colour, a BlurHash and a ThumbHash
+ * (base64), computed on a copy of at most {@value #SAMPLE} pixels a side.
  */
 final class ImageInfo {
   /** The operation of the conversion to {@code application/json}. */
@@ -58,6 +59,12 @@ final class ImageInfo {
       BufferedImage sample = fitInside(small, SAMPLE);
       info.put("dominantColour", dominantColour(sample));
       info.put("blurHash", BlurHash.encode(sample, 4, 3));
+      int[] argb =
+          sample.getRGB(0, 0, sample.getWidth(), sample.getHeight(), null, 0, sample.getWidth());
+      info.put(
+          "thumbHash",
+          Base64.getEncoder()
+              .encodeToString(ThumbHash.encode(sample.getWidth(), sample.getHeight(), argb)));
     }
     JSON.writerWithDefaultPrettyPrinter().writeValue(output.toFile(), info);
   }

@@ -31,6 +31,11 @@ import dev.derive.worker.runtime.Parameters;
  *     ({@link ImageEncoder#effort})
  * @param blur Gaussian sigma in output pixels, 0 for none
  * @param sharpen unsharp-mask sigma in tenths of a pixel, 0 for none
+ * @param pad the border added around the finished image, or {@code null} for none
+ * @param animated whether an animated GIF or WebP source keeps every frame in a GIF or WebP output
+ *     ({@link Animation})
+ * @param trim the uniform border cut off the upright image before anything else, or {@code null} to
+ *     keep it
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -46,9 +51,15 @@ public record ImageRecipe(
     boolean lossless,
     int effort,
     int blur,
-    int sharpen) {
+    int sharpen,
+    Padding pad,
+    Trim trim,
+    boolean animated) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode. */
   public static final String PAGE = "page";
+
+  /** Operation cutting a uniform border off the upright image. */
+  public static final String TRIM = "trim";
 
   /** Operation cutting a region out of the upright image. */
   public static final String CROP = "crop";
@@ -73,6 +84,9 @@ public record ImageRecipe(
 
   /** Operation sharpening the image (unsharp mask, sigma in tenths of a pixel). */
   public static final String SHARPEN = "sharpen";
+
+  /** Operation adding a border around the finished image. */
+  public static final String PAD = "pad";
 
   /** Operation writing the image in its output format; every step applies it. */
   public static final String ENCODE = "encode";
@@ -102,7 +116,24 @@ public record ImageRecipe(
         encode.bool("lossless"),
         encode.optionalInteger("effort").orElse(FORMAT_EFFORT),
         step.operation(BLUR).map(b -> b.integer("blur")).orElse(0),
-        step.operation(SHARPEN).map(s -> s.integer("sharpen")).orElse(0));
+        step.operation(SHARPEN).map(s -> s.integer("sharpen")).orElse(0),
+        step.operation(PAD)
+            .map(
+                p ->
+                    new Padding(
+                        p.integer("padTop"),
+                        p.integer("padRight"),
+                        p.integer("padBottom"),
+                        p.integer("padLeft")))
+            .orElse(null),
+        step.operation(TRIM)
+            .map(
+                t ->
+                    new Trim(
+                        t.integer("trim"),
+                        t.optionalString("trimColour").map(HexColour::parse).orElse(null)))
+            .orElse(null),
+        encode.bool("animated"));
   }
 
   /** A box at {@code left}, {@code top}, or a region placed by its gravity (default centre). */
@@ -145,6 +176,9 @@ public record ImageRecipe(
         false,
         FORMAT_EFFORT,
         0,
-        0);
+        0,
+        null,
+        null,
+        false);
   }
 }

@@ -27,9 +27,11 @@ import javax.imageio.ImageIO;
  * against the function's budget ({@link MemoryBudget}); large images are subsampled while decoding
  * (never below three times the target size) and resampled to the scaled size in stored orientation;
  * the small result is turned upright, centred on the output size (cropped or padded, {@link
- * Canvas}), then rotated, mirrored and greyed, so padding turns grey with the image. A step with a
- * crop decodes only the region (where it lies in the stored image, subsampled the same way), turns
- * it upright and resamples it.
+ * Canvas}), then rotated, mirrored and greyed, so padding turns grey with the image; effects come
+ * next, and the {@link Padding} border last. A {@link Trim} decodes the whole image first, finds
+ * its border, and cuts the rest (and a crop of it) from that decode. A step with a crop decodes
+ * only the region (where it lies in the stored image, subsampled the same way), turns it upright
+ * and resamples it.
  */
 public final class ImageTransformer implements StepTransformer {
   /** Decoding keeps at least this many source pixels per target pixel before resampling. */
@@ -110,16 +112,35 @@ public final class ImageTransformer implements StepTransformer {
       return;
     }
     ImageRecipe recipe = ImageRecipe.of(step);
-    if (ImageEncoder.needsLibvips(recipe.mediaType()) || Effects.any(recipe)) {
-      Vips.shared(); // WebP/AVIF/GIF or an effect: fail (retryably) before decoding if it is
-      // missing
+    if (ImageEncoder.needsLibvips(recipe.mediaType())
+        || Effects.any(recipe)
+        || recipe.trim() != null
+        || recipe.animated()) {
+      Vips.shared(); // WebP/AVIF/GIF, an effect or a trim: fail (retryably) before decoding if it
+      // is missing
+    }
+    if (recipe.animated() && Animation.applies(recipe, input)) {
+      Animation.write(recipe, input, maxPixels, budget, output);
+      return;
     }
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
       Orientation orientation = source.orientation();
       boolean swap = orientation.swapsAxes();
       int uprightWidth = swap ? source.height() : source.width();
       int uprightHeight = swap ? source.width() : source.height();
-      Rectangle crop = recipe.crop() == null ? null : recipe.crop().on(uprightWidth, uprightHeight);
+      // A trim decodes the whole image first to find its border; the crop is cut from what is left.
+      BufferedImage whole = recipe.trim() == null ? null : decodeWhole(source, orientation);
+      Rectangle trimmed = whole == null ? null : recipe.trim().on(whole);
+      Rectangle crop = trimmed;
+      if (recipe.crop() != null) {
+        crop =
+            trimmed == null
+                ? recipe.crop().on(uprightWidth, uprightHeight)
+                : recipe.crop().on(trimmed.width, trimmed.height);
+        if (trimmed != null) {
+          crop.translate(trimmed.x, trimmed.y);
+        }
+      }
       int croppedWidth = crop == null ? uprightWidth : crop.width;
       int croppedHeight = crop == null ? uprightHeight : crop.height;
       // The box is fitted to the image as the caller will see it: upright, cropped, then rotated.
@@ -132,6 +153,12 @@ public final class ImageTransformer implements StepTransformer {
               : recipe.box().place(shownWidth, shownHeight);
       checkOutputSize(shown.scaledWidth(), shown.scaledHeight());
       checkOutputSize(shown.width(), shown.height());
+      Padding pad = recipe.pad();
+      long paddedPixels =
+          pad == null ? 0 : (long) pad.width(shown.width()) * pad.height(shown.height());
+      if (pad != null) {
+        checkOutputSize(pad.width(shown.width()), pad.height(shown.height()));
+      }
       // Resampling and cropping or padding happen before the rotation: transpose the placement.
       Placement upright = turned ? shown.transposed() : shown;
       Color background = background(recipe);
@@ -140,8 +167,10 @@ public final class ImageTransformer implements StepTransformer {
       int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
       long outputPixels =
           Math.max(
-              (long) upright.scaledWidth() * upright.scaledHeight(),
-              (long) upright.width() * upright.height());
+              Math.max(
+                  (long) upright.scaledWidth() * upright.scaledHeight(),
+                  (long) upright.width() * upright.height()),
+              paddedPixels);
       BufferedImage sized;
       if (crop == null) {
         Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
@@ -157,6 +186,19 @@ public final class ImageTransformer implements StepTransformer {
         sized =
             orientation.apply(
                 Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
+      } else if (whole != null) {
+        checkMemory(
+            source,
+            source.decodeCost(source.width(), source.height()),
+            (long) source.width() * source.height(),
+            outputPixels,
+            shown);
+        boolean keepAlpha = keepAlpha(recipe, whole, upright, background);
+        BufferedImage cut =
+            Pixels.normalize(
+                Pixels.copy(whole.getSubimage(crop.x, crop.y, crop.width, crop.height)), keepAlpha);
+        whole = null;
+        sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
       } else {
         Rectangle region = orientation.toStored(crop, source.width(), source.height());
         int subsampling = subsampling(region.width, region.height, storedWidth, storedHeight);
@@ -180,8 +222,28 @@ public final class ImageTransformer implements StepTransformer {
                   .gravity()
                   .crop(sized, upright.width(), upright.height(), background, recipe.rotate());
       BufferedImage shaped = Effects.apply(Geometry.apply(placed, recipe), recipe);
+      if (pad != null) {
+        shaped = pad.apply(shaped, background, ImageEncoder.keepsAlpha(recipe.mediaType()));
+      }
       ImageEncoder.write(shaped, recipe, output);
     }
+  }
+
+  /**
+   * The whole image, upright, at full size, in sRGB with its alpha ({@value ImageRecipe#TRIM} needs
+   * every pixel), once the decode and {@value #DECODED_COPIES} copies fit the budget.
+   *
+   * @throws PermanentStepFailure {@code input-too-large} when they do not
+   */
+  private BufferedImage decodeWhole(ImageSource source, Orientation orientation) {
+    long pixels = (long) source.width() * source.height();
+    budget.check(
+        source
+            .decodeCost(source.width(), source.height())
+            .plus(MemoryEstimate.heap((double) INT_PIXEL_BYTES * DECODED_COPIES * pixels)),
+        "decoding " + source.describe() + " whole to trim its border");
+    BufferedImage decoded = ColourManagement.toSrgb(source.decode(1));
+    return orientation.apply(Pixels.normalize(decoded, decoded.getColorModel().hasAlpha()));
   }
 
   private static boolean keepAlpha(

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.TestFactory;
 class DeclarationContractTest {
   @TestFactory
   Stream<DynamicTest> theRuntimeAcceptsExactlyWhatTheDeclarationAllows() {
-    return DeclarationContract.ofThisWorker(Map.of("#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", "#a0B1c2"));
+    return DeclarationContract.ofThisWorker(
+        Map.of("#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", "#a0B1c2", "#[0-9a-fA-F]{6}", "#a0B1c2"));
   }
 }

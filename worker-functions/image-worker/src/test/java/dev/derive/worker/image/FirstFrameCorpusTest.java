@@ -24,8 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Animated files of the corpus as a still derivative (a JPEG or PNG thumbnail) and the bilevel
  * scan: the first frame as a viewer shows it first, checked against the JDK's own decode of that
- * frame. Keeping the animation in GIF/WebP/AVIF output is issue 29 ({@link
- * SampleCorpusTest#PENDING}).
+ * frame. The animation kept in GIF/WebP output ({@code animated}) is {@link AnimatedCorpusTest}.
  */
 class FirstFrameCorpusTest {
   private static final int BOX = 256;

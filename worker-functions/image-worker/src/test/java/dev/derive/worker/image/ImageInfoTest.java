@@ -70,6 +70,11 @@ class ImageInfoTest {
     assertThat(blurHash)
         .hasSize(1 + 1 + 4 + 2 * (4 * 3 - 1))
         .matches("[0-9A-Za-z#$%*+,-.:;=?@\\[\\]^_{|}~]+");
+    // ThumbHash of an opaque landscape: 5 header bytes, no alpha flag, the landscape flag set
+    byte[] thumbHash = java.util.Base64.getDecoder().decode(info.path("thumbHash").asText());
+    assertThat(thumbHash.length).isBetween(15, 30);
+    assertThat(thumbHash[2] & 0x80).as("no alpha").isZero();
+    assertThat(thumbHash[4] & 0x80).as("landscape").isNotZero();
   }
 
   @Test

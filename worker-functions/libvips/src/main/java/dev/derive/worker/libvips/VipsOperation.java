@@ -176,10 +176,13 @@ public final class VipsOperation {
       } else if (fundamental == G_TYPE_OBJECT && value instanceof VipsImage image) {
         h.setObject.invokeExact(gvalue, image.pointer());
       } else if (fundamental == G_TYPE_BOXED && value instanceof double[] doubles) {
-        h.setArrayDouble.invokeExact(
-            gvalue, call.allocateFrom(JAVA_DOUBLE, doubles), doubles.length);
+        int unused =
+            (int)
+                h.setArrayDouble.invokeExact(
+                    gvalue, call.allocateFrom(JAVA_DOUBLE, doubles), doubles.length);
       } else if (fundamental == G_TYPE_BOXED && value instanceof int[] ints) {
-        h.setArrayInt.invokeExact(gvalue, call.allocateFrom(JAVA_INT, ints), ints.length);
+        int unused =
+            (int) h.setArrayInt.invokeExact(gvalue, call.allocateFrom(JAVA_INT, ints), ints.length);
       } else if (fundamental == G_TYPE_BOXED && value instanceof byte[] bytes) {
         MemorySegment blob =
             (MemorySegment)

@@ -1,0 +1,231 @@
+package dev.derive.worker.image;
+
+import static dev.derive.worker.image.TestImages.step;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Color;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.ImageTypeSpecifier;
+import javax.imageio.ImageWriter;
+import javax.imageio.metadata.IIOMetadata;
+import javax.imageio.metadata.IIOMetadataNode;
+import javax.imageio.stream.ImageInputStream;
+import javax.imageio.stream.ImageOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Animated output (issue 29 part 2): every frame, in order, resized, with its delay; read back by
+ * the JDK's GIF reader and by libvips over all pages.
+ */
+class AnimationTest {
+  @TempDir Path dir;
+
+  private final ImageTransformer transformer = new ImageTransformer(100_000_000);
+
+  private static final Color[] FRAMES = {Color.RED, Color.GREEN, Color.BLUE, Color.YELLOW};
+
+  /** Centiseconds each frame of {@link #gif} shows. */
+  private static final int[] DELAYS = {10, 20, 30, 40};
+
+  /**
+   * A looping GIF of 200 x 100 frames, each flat {@link #FRAMES}[i] with a white 20 px square at
+   * its top left, shown {@link #DELAYS}[i] centiseconds.
+   */
+  private static byte[] gif() throws IOException {
+    ImageWriter writer = ImageIO.getImageWritersByFormatName("gif").next();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ImageOutputStream out = ImageIO.createImageOutputStream(bytes)) {
+      writer.setOutput(out);
+      writer.prepareWriteSequence(null);
+      for (int i = 0; i < FRAMES.length; i++) {
+        BufferedImage frame = TestImages.bands(200, 100, FRAMES[i]);
+        for (int y = 0; y < 20; y++) {
+          for (int x = 0; x < 20; x++) {
+            frame.setRGB(x, y, 0xFFFFFF);
+          }
+        }
+        IIOMetadata metadata =
+            writer.getDefaultImageMetadata(ImageTypeSpecifier.createFromRenderedImage(frame), null);
+        String format = metadata.getNativeMetadataFormatName();
+        IIOMetadataNode root = (IIOMetadataNode) metadata.getAsTree(format);
+        IIOMetadataNode control = new IIOMetadataNode("GraphicControlExtension");
+        control.setAttribute("disposalMethod", "none");
+        control.setAttribute("userInputFlag", "FALSE");
+        control.setAttribute("transparentColorFlag", "FALSE");
+        control.setAttribute("delayTime", Integer.toString(DELAYS[i]));
+        control.setAttribute("transparentColorIndex", "0");
+        root.appendChild(control);
+        if (i == 0) {
+          IIOMetadataNode applications = new IIOMetadataNode("ApplicationExtensions");
+          IIOMetadataNode netscape = new IIOMetadataNode("ApplicationExtension");
+          netscape.setAttribute("applicationID", "NETSCAPE");
+          netscape.setAttribute("authenticationCode", "2.0");
+          netscape.setUserObject(new byte[] {1, 0, 0}); // loop forever
+          applications.appendChild(netscape);
+          root.appendChild(applications);
+        }
+        metadata.setFromTree(format, root);
+        writer.writeToSequence(new IIOImage(frame, null, metadata), null);
+      }
+      writer.endWriteSequence();
+    } finally {
+      writer.dispose();
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void anAnimatedGifKeepsEveryFrameInOrderResizedWithItsDelay() throws IOException {
+    Path out = run(gif(), MediaTypes.IMAGE_GIF, TestImages.resize(100, 100));
+
+    List<BufferedImage> frames = frames(out);
+    assertThat(frames).hasSize(FRAMES.length);
+    for (int i = 0; i < FRAMES.length; i++) {
+      BufferedImage frame = frames.get(i);
+      assertThat(frame.getWidth()).isEqualTo(100);
+      assertThat(frame.getHeight()).isEqualTo(50);
+      assertNear(new Color(frame.getRGB(70, 30)), FRAMES[i], "frame " + i);
+      assertNear(new Color(frame.getRGB(4, 4)), Color.WHITE, "frame " + i + "'s square");
+    }
+    assertThat(gifDelays(out)).containsExactly(10, 20, 30, 40);
+  }
+
+  @Test
+  void anAnimatedWebpOfTheGifHasEveryFrameInOrder() throws IOException {
+    Path out = run(gif(), MediaTypes.IMAGE_WEBP, TestImages.resize(64, 64));
+
+    List<BufferedImage> frames = frames(out);
+    assertThat(frames).hasSize(FRAMES.length);
+    for (int i = 0; i < FRAMES.length; i++) {
+      assertThat(frames.get(i).getWidth()).isEqualTo(64);
+      assertThat(frames.get(i).getHeight()).isEqualTo(32);
+      assertNear(new Color(frames.get(i).getRGB(50, 20)), FRAMES[i], "frame " + i);
+    }
+  }
+
+  @Test
+  void withoutAnimatedTheFirstFrameIsMade() throws IOException {
+    Path in = Files.write(dir.resolve("in.gif"), gif());
+    Path out = dir.resolve("first.gif");
+    transformer.transform(
+        step(
+            TestImages.resize(100, 100),
+            new Operation(ImageRecipe.ENCODE, Map.of("mediaType", MediaTypes.IMAGE_GIF))),
+        in,
+        out);
+
+    assertThat(frames(out)).hasSize(1);
+  }
+
+  @Test
+  void anOperationAnimationsDoNotTakeIsRefusedNamingIt() throws IOException {
+    byte[] gif = gif();
+    assertThatThrownBy(
+            () ->
+                run(
+                    gif,
+                    MediaTypes.IMAGE_GIF,
+                    TestImages.resize(100, 100),
+                    new Operation("blur", Map.of("blur", 2))))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            f -> {
+              assertThat(f.type()).isEqualTo(StepErrorTypes.INVALID_STEP);
+              assertThat(f.detail()).contains("blur or sharpen").contains("leave out animated");
+            });
+  }
+
+  @Test
+  void framesOverThePixelLimitTogetherAreRefused() throws IOException {
+    // 4 frames of 200 x 100 are 80 000 pixels; each alone is within 50 000
+    ImageTransformer small = new ImageTransformer(50_000);
+    Path in = Files.write(dir.resolve("in.gif"), gif());
+    assertThatThrownBy(
+            () ->
+                small.transform(
+                    step(
+                        new Operation(
+                            ImageRecipe.ENCODE,
+                            Map.of("mediaType", MediaTypes.IMAGE_GIF, "animated", true))),
+                    in,
+                    dir.resolve("out.gif")))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            f -> assertThat(f.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE));
+  }
+
+  private Path run(byte[] input, String mediaType, Operation... before) throws IOException {
+    Path in = Files.createTempFile(dir, "in", ".gif");
+    Path out = Files.createTempFile(dir, "out", ".bin");
+    Files.write(in, input);
+    List<Operation> operations = new ArrayList<>(List.of(before));
+    operations.add(
+        new Operation(ImageRecipe.ENCODE, Map.of("mediaType", mediaType, "animated", true)));
+    transformer.transform(step(operations.toArray(Operation[]::new)), in, out);
+    return out;
+  }
+
+  /** Every frame of {@code file}, composited, as libvips loads all its pages. */
+  private static List<BufferedImage> frames(Path file) {
+    Vips vips = Vips.shared();
+    int pages;
+    try (VipsImage header = vips.open(file)) {
+      pages = header.pages();
+    }
+    List<BufferedImage> frames = new ArrayList<>();
+    try (VipsImage all = vips.thumbnail(file, 10_000, 10_000, "n=-1")) {
+      BufferedImage tall = VipsPixels.toJava(all);
+      int height = tall.getHeight() / pages;
+      for (int i = 0; i < pages; i++) {
+        frames.add(tall.getSubimage(0, i * height, tall.getWidth(), height));
+      }
+    }
+    return frames;
+  }
+
+  /** The delay of each frame of a GIF, in centiseconds, as the JDK's reader sees it. */
+  private static List<Integer> gifDelays(Path gif) throws IOException {
+    List<Integer> delays = new ArrayList<>();
+    ImageReader reader = ImageIO.getImageReadersByFormatName("gif").next();
+    try (ImageInputStream in = ImageIO.createImageInputStream(gif.toFile())) {
+      reader.setInput(in);
+      int count = reader.getNumImages(true);
+      for (int i = 0; i < count; i++) {
+        IIOMetadataNode root =
+            (IIOMetadataNode) reader.getImageMetadata(i).getAsTree("javax_imageio_gif_image_1.0");
+        IIOMetadataNode control =
+            (IIOMetadataNode) root.getElementsByTagName("GraphicControlExtension").item(0);
+        delays.add(Integer.parseInt(control.getAttribute("delayTime")));
+      }
+    } finally {
+      reader.dispose();
+    }
+    return delays;
+  }
+
+  private static void assertNear(Color actual, Color expected, String what) {
+    assertThat(Math.abs(actual.getRed() - expected.getRed())).as(what + " red").isLessThan(40);
+    assertThat(Math.abs(actual.getGreen() - expected.getGreen()))
+        .as(what + " green")
+        .isLessThan(40);
+    assertThat(Math.abs(actual.getBlue() - expected.getBlue())).as(what + " blue").isLessThan(40);
+  }
+}
