@@ -19,10 +19,11 @@ import java.util.Map;
 /**
  * The rows measured through the local cloud ({@code infra/local-cloud} running {@code
  * template.yaml} on the same AWS endpoint), over HTTP as a client sees it: {@code e2e_1step},
- * {@code e2e_3step}, {@code dedup_storm}, {@code burst_300}, {@code cold_start_<function>}, {@code
- * first_invoke_<function>} and {@code rss_<function>}. Function output goes to {@code
- * bench/target/run/cloud.log}; durations, init durations and peak memory come from the Lambda-style
- * {@code REPORT} lines the local cloud writes (its {@code Max Memory Used} is the process's VmHWM).
+ * {@code e2e_3step}, {@code e2e_video}, {@code dedup_storm}, {@code burst_300}, {@code
+ * cold_start_<function>}, {@code first_invoke_<function>} and {@code rss_<function>}. Function
+ * output goes to {@code bench/target/run/cloud.log}; durations, init durations and peak memory come
+ * from the Lambda-style {@code REPORT} lines the local cloud writes (its {@code Max Memory Used} is
+ * the process's VmHWM).
  */
 public final class CloudRows {
   private final Path root;
@@ -66,7 +67,7 @@ public final class CloudRows {
     if (!missing.isEmpty()) {
       String why =
           missing + " missing: run ./derive build (./derive bench builds unless --no-build)";
-      for (String id : List.of("e2e_1step", "e2e_3step", "dedup_storm", "burst_300")) {
+      for (String id : List.of("e2e_1step", "e2e_3step", "e2e_video", "dedup_storm", "burst_300")) {
         results.add(Row.unmeasured(id, "ms", "-", null, why));
       }
       return;
@@ -95,6 +96,7 @@ public final class CloudRows {
         if (scale.includes("e2e")) {
           oneStep(api, key12);
           threeStep(api, upload);
+          videoToWebp(api, upload);
         }
         if (scale.includes("storm")) {
           load.dedupStorm(cloud, key12);
@@ -168,6 +170,35 @@ public final class CloudRows {
             "e2e_3step",
             "sum of the 3 workers' reported step times",
             "POST with wait → 200, Markdown → PDF → PNG → JPEG 256 px"));
+  }
+
+  /**
+   * A 1080p MP4 to a 320 px WebP: a poster step (the representative frame) chained into an image
+   * step. Each request sends another source (the same movie with a mark of its own), so neither
+   * step is answered from the cache.
+   */
+  private void videoToWebp(BenchApi api, UploadCommand upload) throws Exception {
+    Inputs inputs = new Inputs(work.resolve("inputs"));
+    Path movie = inputs.video("e2e-1080p.mp4", 10);
+    EndToEnd measured =
+        endToEnd(
+            i -> {
+              Path marked = inputs.marked(movie, "e2e-" + i);
+              String key = upload.upload(marked);
+              Files.delete(marked);
+              ObjectNode target =
+                  BenchApi.JSON.createObjectNode().put("mediaType", "image/webp").put("width", 320);
+              JsonNode job = api.postWaiting(key, target);
+              if (job.path("steps").size() != 2) {
+                throw new IllegalStateException("expected a poster and an image step: " + job);
+              }
+              return job;
+            });
+    results.add(
+        measured.row(
+            "e2e_video",
+            "sum of the 2 workers' reported step times",
+            "POST with wait → 200, 10 s 1080p H.264 MP4 → poster → 320 px WebP"));
   }
 
   /** One waited-for request of an end-to-end row (the {@code i}th); returns the ended job. */

@@ -4,11 +4,17 @@ import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.ffmpeg.Ffmpeg;
 import dev.derive.worker.markup.MarkupTransformer;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +28,9 @@ import javax.imageio.stream.ImageOutputStream;
 /**
  * The bench's inputs, generated on each run (no sample file is committed): photo-like JPEGs (smooth
  * colour fields, soft shapes and sensor-like noise, so the encoder and decoder work as on a photo,
- * not on flat colour), a Markdown document of several pages, and the PDF the markup capability
- * makes from it (real text and embedded fonts, as pdftotext and pdftoppm expect). Seeded: every run
- * gets the same bytes.
+ * not on flat colour), a 1080p MP4, a Markdown document of several pages, and the PDF the markup
+ * capability makes from it (real text and embedded fonts, as pdftotext and pdftoppm expect).
+ * Seeded: every run gets the same bytes.
  */
 public final class Inputs {
   private static final String[] WORDS = {
@@ -67,6 +73,54 @@ public final class Inputs {
   /** Generates into {@code folder} (created). */
   public Inputs(Path folder) throws IOException {
     this.folder = Files.createDirectories(folder);
+  }
+
+  /**
+   * A 1080p H.264 MP4 at 30 frames a second, 6 Mbit/s, a keyframe every 2 s, of FFmpeg's {@code
+   * testsrc2} pattern, {@code seconds} long, named {@code name}; made by the FFmpeg the video
+   * worker runs.
+   */
+  public Path video(String name, int seconds) throws IOException {
+    Path video = folder.resolve(name);
+    Ffmpeg.shared()
+        .run(
+            Ffmpeg.Tool.FFMPEG,
+            List.of(
+                "-v",
+                "error",
+                "-nostdin",
+                "-y",
+                "-f",
+                "lavfi",
+                "-i",
+                "testsrc2=s=1920x1080:r=30:d=" + seconds,
+                "-c:v",
+                "libopenh264",
+                "-b:v",
+                "6M",
+                "-g",
+                "60",
+                "-f",
+                "mp4",
+                "file:" + video),
+            null,
+            1 << 20,
+            Duration.ofMinutes(5));
+    return video;
+  }
+
+  /**
+   * {@code video} with a {@code free} box holding {@code mark} appended: the same movie to FFmpeg,
+   * another source to Derive (its identity is the bytes' digest), so no derivative of it is cached.
+   */
+  public Path marked(Path video, String mark) throws IOException {
+    byte[] payload = mark.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer box = ByteBuffer.allocate(8 + payload.length);
+    box.putInt(8 + payload.length).put("free".getBytes(StandardCharsets.US_ASCII)).put(payload);
+    Path copy = folder.resolve(mark + "-" + video.getFileName());
+    Files.copy(video, copy, StandardCopyOption.REPLACE_EXISTING);
+    Files.write(copy, box.array(), StandardOpenOption.APPEND);
+    return copy;
   }
 
   /**

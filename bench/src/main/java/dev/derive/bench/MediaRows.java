@@ -102,30 +102,7 @@ public final class MediaRows {
 
   private void videoPoster() throws Exception {
     Ffmpeg ffmpeg = Ffmpeg.shared();
-    Path video = scratch.resolve("video-1080p.mp4");
-    ffmpeg.run(
-        Ffmpeg.Tool.FFMPEG,
-        List.of(
-            "-v",
-            "error",
-            "-nostdin",
-            "-y",
-            "-f",
-            "lavfi",
-            "-i",
-            "testsrc2=s=1920x1080:r=30:d=" + (scale.smoke() ? 2 : 10),
-            "-c:v",
-            "libopenh264",
-            "-b:v",
-            "6M",
-            "-g",
-            "60",
-            "-f",
-            "mp4",
-            "file:" + video),
-        null,
-        1 << 20,
-        Duration.ofMinutes(5));
+    Path video = new Inputs(scratch).video("video-1080p.mp4", scale.smoke() ? 2 : 10);
     double at = scale.smoke() ? 1 : 5;
     VideoTransformer transformer = new VideoTransformer(VideoLimits.DEFAULTS);
     Path poster = scratch.resolve("poster.png");

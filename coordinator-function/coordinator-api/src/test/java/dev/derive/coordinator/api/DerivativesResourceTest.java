@@ -481,8 +481,10 @@ class DerivativesResourceTest {
         .body("type", equalTo("https://derive.dev/problems/no-conversion"))
         .body(
             "reachable",
-            org.hamcrest.Matchers.contains(
-                "image/avif", "image/gif", "image/jpeg", "image/png", "image/webp"));
+            org.hamcrest.Matchers.allOf(
+                org.hamcrest.Matchers.hasItems(
+                    "image/avif", "image/gif", "image/jpeg", "image/png", "image/webp"),
+                org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("text/plain"))));
   }
 
   @Test

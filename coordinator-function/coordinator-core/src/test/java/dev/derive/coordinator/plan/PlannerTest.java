@@ -559,10 +559,10 @@ class PlannerTest {
                         v -> {
                           assertThat(v.pointer()).isEqualTo("/steps/1/operation");
                           assertThat(v.detail())
-                              .isEqualTo(
+                              .startsWith(
                                   "rotate must come before resize: capability image applies its"
-                                      + " operations in the order page, crop, rotate, resize,"
-                                      + " flip, flop, greyscale, encode");
+                                      + " operations in the order page, crop, rotate, resize, ")
+                              .endsWith(", encode");
                         }));
   }
 
