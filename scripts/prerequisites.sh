@@ -16,13 +16,27 @@ derive_needs() {
   echo "aarch64-linux-gnu-ld|binutils-aarch64-linux-gnu|the arm64 FFmpeg layer (worker-functions/ffmpeg)|lean"
   echo "x86_64-linux-gnu-ld|binutils-x86-64-linux-gnu|the x86_64 FFmpeg layer (worker-functions/ffmpeg)|lean"
   case "$1" in
-    up) ;;
+    up) derive_office_needs ;;
     test)
       echo "heif-convert|libheif-examples|HeicCorpusTest's reference decoder (libheif with libde265)|lean"
       echo "chromium|chromium|the console's browser tests (ConsoleEndToEndTest)"
       echo "chromedriver|chromium-driver|the console's browser tests (ConsoleEndToEndTest)"
+      derive_office_needs
       ;;
   esac
+}
+
+# The office capability: LibreOffice (the full packages: the -nogui ones leave out .ui files that
+# LibreOffice 7.4 aborts without when a document is loaded through UNO) and the fonts documents
+# need: Latin metric-compatible (Arial, Times, Courier, Calibri, Cambria), Arabic and Hebrew, CJK.
+# The same list as OfficeProcess.INSTALL and the office worker's Dockerfile.
+derive_office_needs() {
+  local package
+  for package in libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw \
+    libreoffice-math fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
+    fonts-noto-core fonts-noto-cjk; do
+    echo "dpkg:$package|$package|the office capability (LibreOffice and its fonts)|lean"
+  done
 }
 
 # True when $1 (a command, or dpkg:<package>) is present.

@@ -114,6 +114,7 @@ public final class BenchMain {
             : inputs.photo("photo-24mp.jpg", 6000, 4000, 24);
     Path markdown = inputs.markdown("document.md", scale.smoke() ? 1 : 8, 1);
     Path pdf = inputs.pdfFrom(markdown, "document.pdf");
+    Path docx = inputs.docx("document.docx", Inputs.documentPages(scale), 1);
     if (scale.smoke()) {
       results.note("smoke run: tiny inputs and few repetitions; the numbers mean nothing");
     }
@@ -135,7 +136,7 @@ public final class BenchMain {
       if (scale.includes("workers")) {
         WorkerRows workers =
             new WorkerRows(scale, results, tools, work.resolve("scratch"), install);
-        workers.run(photo12, photo24, pdf, markdown);
+        workers.run(photo12, photo24, pdf, markdown, docx);
         new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
       }
     } catch (Exception | LinkageError e) {
@@ -147,7 +148,7 @@ public final class BenchMain {
     if (!inProcessOnly && cloudRows) {
       try {
         new CloudRows(root, endpoint, scale, results, properties, work, tools)
-            .run(photo12, photo24, pdf, markdown);
+            .run(photo12, photo24, pdf, markdown, docx);
       } catch (Exception | LinkageError e) {
         failures.add("local cloud rows: " + e);
         e.printStackTrace();

@@ -19,11 +19,11 @@ import java.util.Map;
 /**
  * The rows measured through the local cloud ({@code infra/local-cloud} running {@code
  * template.yaml} on the same AWS endpoint), over HTTP as a client sees it: {@code e2e_1step},
- * {@code e2e_3step}, {@code e2e_video}, {@code dedup_storm}, {@code burst_300}, {@code
- * cold_start_<function>}, {@code first_invoke_<function>} and {@code rss_<function>}. Function
- * output goes to {@code bench/target/run/cloud.log}; durations, init durations and peak memory come
- * from the Lambda-style {@code REPORT} lines the local cloud writes (its {@code Max Memory Used} is
- * the process's VmHWM).
+ * {@code e2e_3step}, {@code e2e_video}, {@code office_thumbnail}, {@code dedup_storm}, {@code
+ * burst_300}, {@code cold_start_<function>}, {@code first_invoke_<function>} and {@code
+ * rss_<function>}. Function output goes to {@code bench/target/run/cloud.log}; durations, init
+ * durations and peak memory come from the Lambda-style {@code REPORT} lines the local cloud writes
+ * (its {@code Max Memory Used} is the process's VmHWM).
  */
 public final class CloudRows {
   private final Path root;
@@ -62,12 +62,19 @@ public final class CloudRows {
   }
 
   /** Starts the local cloud, measures every row, stops it. */
-  public void run(Path photo12, Path photo24, Path pdf, Path markdown) throws Exception {
+  public void run(Path photo12, Path photo24, Path pdf, Path markdown, Path docx) throws Exception {
     List<String> missing = missingZips();
     if (!missing.isEmpty()) {
       String why =
           missing + " missing: run ./derive build (./derive bench builds unless --no-build)";
-      for (String id : List.of("e2e_1step", "e2e_3step", "e2e_video", "dedup_storm", "burst_300")) {
+      for (String id :
+          List.of(
+              "e2e_1step",
+              "e2e_3step",
+              "e2e_video",
+              "office_thumbnail",
+              "dedup_storm",
+              "burst_300")) {
         results.add(Row.unmeasured(id, "ms", "-", null, why));
       }
       return;
@@ -97,6 +104,7 @@ public final class CloudRows {
           oneStep(api, key12);
           threeStep(api, upload);
           videoToWebp(api, upload);
+          officeThumbnail(api, upload);
         }
         if (scale.includes("storm")) {
           load.dedupStorm(cloud, key12);
@@ -108,7 +116,7 @@ public final class CloudRows {
           load.burst(cloud, key12, aloneStepMillis);
         }
         if (scale.includes("cold")) {
-          functions.coldStarts(cloud, upload, pdf, markdown);
+          functions.coldStarts(cloud, upload, pdf, markdown, docx);
         }
         if (scale.includes("rss")) {
           functions.peakMemory();
@@ -201,6 +209,35 @@ public final class CloudRows {
             "POST with wait → 200, 10 s 1080p H.264 MP4 → poster → 320 px WebP"));
   }
 
+  /**
+   * DOCX → PDF → PNG → JPEG 256 px, a new document like {@code office_pdf}'s each time (its pages,
+   * pictures and text, another seed): the office step converts page 1 only, the page the pdf step
+   * renders. Fewer jobs than the other end-to-end rows: each is a LibreOffice conversion.
+   */
+  private void officeThumbnail(BenchApi api, UploadCommand upload) throws Exception {
+    Inputs inputs = new Inputs(work.resolve("inputs"));
+    int pages = Inputs.documentPages(scale);
+    EndToEnd measured =
+        endToEnd(
+            scale.workerWarmups(),
+            scale.e2eRuns(),
+            i -> {
+              String key = upload.upload(inputs.docx("office-" + i + ".docx", pages, 2000 + i));
+              JsonNode job = api.postWaiting(key, WorkerRows.thumbnailTarget());
+              if (job.path("steps").size() != 3) {
+                throw new IllegalStateException("expected office, pdf, image: " + job);
+              }
+              return job;
+            });
+    results.add(
+        measured.row(
+            "office_thumbnail",
+            "sum of the 3 workers' reported step times",
+            "POST with wait → 200, "
+                + pages
+                + "-page DOCX with pictures → PDF of page 1 → PNG → JPEG 256 px"));
+  }
+
   /** One waited-for request of an end-to-end row (the {@code i}th); returns the ended job. */
   @FunctionalInterface
   private interface WaitedRequest {
@@ -230,9 +267,13 @@ public final class CloudRows {
 
   /** Sends the row's requests one after another; the first {@link Scale#e2eWarmups} only warm. */
   private EndToEnd endToEnd(WaitedRequest request) throws Exception {
+    return endToEnd(scale.e2eWarmups(), scale.e2eRuns(), request);
+  }
+
+  /** Sends {@code warm} untimed requests, then {@code runs} timed ones, one after another. */
+  private EndToEnd endToEnd(int warm, int runs, WaitedRequest request) throws Exception {
     EndToEnd measured = new EndToEnd(new ArrayList<>(), new ArrayList<>(), new JobPhases());
-    int warm = scale.e2eWarmups();
-    for (int i = 0; i < scale.e2eRuns() + warm; i++) {
+    for (int i = 0; i < runs + warm; i++) {
       long startEpoch = System.currentTimeMillis();
       long start = System.nanoTime();
       JsonNode job = request.send(i);

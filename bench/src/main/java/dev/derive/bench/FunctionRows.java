@@ -52,10 +52,10 @@ final class FunctionRows {
   /**
    * Each function's cold start alone: every instance is stopped, then requests that need one
    * function after another start them one at a time (API, then markup → pdf → image with the
-   * progress function between them, then text); the same requests again on new sources give the
-   * warm invocation each first one is compared with.
+   * progress function between them, then text, then office → pdf → image); the same requests again
+   * on new sources give the warm invocation each first one is compared with.
    */
-  void coldStarts(LocalCloud cloud, UploadCommand upload, Path pdf, Path markdown)
+  void coldStarts(LocalCloud cloud, UploadCommand upload, Path pdf, Path markdown, Path docx)
       throws Exception {
     double jvm = jvmStartMillis();
     boolean alone = !scale.smoke();
@@ -68,6 +68,8 @@ final class FunctionRows {
       api.postWaiting(md, WorkerRows.thumbnailTarget());
       String pdfKey = upload.upload(pdf);
       api.postWaiting(pdfKey, BenchApi.JSON.createObjectNode().put("mediaType", "text/plain"));
+      String docxKey = upload.upload(docx);
+      api.postWaiting(docxKey, WorkerRows.thumbnailTarget());
       Thread.sleep(500);
     }
     List<String> after;

@@ -19,6 +19,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageWriteParam;
@@ -199,6 +201,115 @@ public final class Inputs {
     Path file = folder.resolve(name);
     Files.writeString(file, text);
     return file;
+  }
+
+  /** Pages of the office rows' DOCX: 20, or 2 in a smoke run. */
+  public static int documentPages(Scale scale) {
+    return scale.smoke() ? 2 : 20;
+  }
+
+  /**
+   * A DOCX of {@code pages} pages of generated text, each second page with a photo-like JPEG of
+   * 1200 × 800 pixels shown 6 × 4 inches (one picture file per four pages, as documents reuse a
+   * logo or a chart), named {@code name}: the office rows' multi-page document with pictures.
+   */
+  public Path docx(String name, int pages, long seed) throws IOException {
+    Random random = new Random(seed);
+    int pictures = Math.max(1, pages / 4);
+    StringBuilder body = new StringBuilder();
+    StringBuilder relationships = new StringBuilder();
+    for (int picture = 1; picture <= pictures; picture++) {
+      relationships
+          .append("<Relationship Id=\"rIdImg")
+          .append(picture)
+          .append(
+              "\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/image\"")
+          .append(" Target=\"media/image")
+          .append(picture)
+          .append(".jpeg\"/>");
+    }
+    for (int page = 1; page <= pages; page++) {
+      body.append("<w:p><w:pPr><w:pStyle w:val=\"Heading1\"/></w:pPr><w:r><w:t>Page ")
+          .append(page)
+          .append("</w:t></w:r></w:p>");
+      for (int p = 0; p < 3; p++) {
+        body.append("<w:p><w:r><w:t>").append(sentence(random, 50)).append("</w:t></w:r></w:p>");
+      }
+      if (page % 2 == 0) {
+        int picture = 1 + (page / 2 - 1) % pictures;
+        body.append(
+                "<w:p><w:r><w:drawing><wp:inline><wp:extent cx=\"5486400\" cy=\"3657600\"/>"
+                    + "<wp:docPr id=\"")
+            .append(page)
+            .append(
+                "\" name=\"picture\"/><a:graphic><a:graphicData"
+                    + " uri=\"http://schemas.openxmlformats.org/drawingml/2006/picture\"><pic:pic>"
+                    + "<pic:nvPicPr><pic:cNvPr id=\"0\" name=\"picture\"/><pic:cNvPicPr/>"
+                    + "</pic:nvPicPr><pic:blipFill><a:blip r:embed=\"rIdImg")
+            .append(picture)
+            .append(
+                "\"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off"
+                    + " x=\"0\" y=\"0\"/><a:ext cx=\"5486400\" cy=\"3657600\"/></a:xfrm>"
+                    + "<a:prstGeom prst=\"rect\"/></pic:spPr></pic:pic></a:graphicData>"
+                    + "</a:graphic></wp:inline></w:drawing></w:r></w:p>");
+      }
+      if (page < pages) {
+        body.append("<w:p><w:r><w:br w:type=\"page\"/></w:r></w:p>");
+      }
+    }
+    Path file = folder.resolve(name);
+    try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
+      part(
+          zip,
+          "[Content_Types].xml",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Types"
+              + " xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default"
+              + " Extension=\"rels\""
+              + " ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+              + "<Default Extension=\"xml\" ContentType=\"application/xml\"/><Default"
+              + " Extension=\"jpeg\" ContentType=\"image/jpeg\"/><Override"
+              + " PartName=\"/word/document.xml\" ContentType=\"application/"
+              + "vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>");
+      part(
+          zip,
+          "_rels/.rels",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Relationships"
+              + " xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+              + "<Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/"
+              + "officeDocument/2006/relationships/officeDocument\" Target=\"word/document.xml\"/>"
+              + "</Relationships>");
+      part(
+          zip,
+          "word/_rels/document.xml.rels",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Relationships"
+              + " xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+              + relationships
+              + "</Relationships>");
+      part(
+          zip,
+          "word/document.xml",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><w:document"
+              + " xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
+              + " xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\""
+              + " xmlns:wp=\"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing\""
+              + " xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\""
+              + " xmlns:pic=\"http://schemas.openxmlformats.org/drawingml/2006/picture\"><w:body>"
+              + body
+              + "<w:sectPr/></w:body></w:document>");
+      for (int picture = 1; picture <= pictures; picture++) {
+        Path jpeg = photo("docx-picture-" + picture + ".jpg", 1200, 800, seed * 100 + picture);
+        zip.putNextEntry(new ZipEntry("word/media/image" + picture + ".jpeg"));
+        zip.write(Files.readAllBytes(jpeg));
+        zip.closeEntry();
+      }
+    }
+    return file;
+  }
+
+  private static void part(ZipOutputStream zip, String name, String content) throws IOException {
+    zip.putNextEntry(new ZipEntry(name));
+    zip.write(content.getBytes(StandardCharsets.UTF_8));
+    zip.closeEntry();
   }
 
   /** The PDF the markup capability renders from {@code markdown}, named {@code name}. */

@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The native tools the worker rows are compared with — {@code vipsthumbnail} (Debian {@code
- * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}) and {@code heif-enc}
- * ({@code libheif-examples}, which makes the HEIC row's input) — installed with {@code apt-get}
- * when missing and the bench runs as root. A tool that cannot be had is reported, and its rows are
- * left unmeasured.
+ * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}), {@code soffice}
+ * ({@code libreoffice-writer}) and {@code heif-enc} ({@code libheif-examples}, which makes the HEIC
+ * row's input) — installed with {@code apt-get} when missing and the bench runs as root. A tool
+ * that cannot be had is reported, and its rows are left unmeasured.
  */
 public final class NativeTools {
   /** Tool to the Debian package that provides it. */
@@ -28,6 +28,8 @@ public final class NativeTools {
           "poppler-utils",
           "pdftotext",
           "poppler-utils",
+          "soffice",
+          "libreoffice-writer",
           "heif-enc",
           "libheif-examples");
 

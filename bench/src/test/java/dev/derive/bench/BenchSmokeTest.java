@@ -37,7 +37,8 @@ class BenchSmokeTest {
           "smartcrop_vs_sharp",
           "thumbnail_24mp",
           "pdf_page",
-          "text_pdf"
+          "text_pdf",
+          "office_pdf"
         }) {
       JsonNode row = json.path("rows").path(id);
       assertThat(row.isObject()).as(id).isTrue();

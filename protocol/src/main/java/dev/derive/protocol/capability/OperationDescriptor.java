@@ -23,10 +23,10 @@ import java.util.Optional;
  *     target gives one of the options it consumes with a value other than the parameter's default,
  *     or explicit steps name it (e.g. {@code resize}); {@code false} if every step performing a
  *     conversion that lists it applies it (e.g. {@code encode})
- * @param hints names of target options this operation is told about: when the target gives one of
- *     them to an operation of a later step, this operation is given that operation's values of the
- *     parameters of these names (defaults included), and applies them only as far as its own
- *     description says; empty for most operations
+ * @param hints names of parameters this operation is told about by the steps after it: when an
+ *     operation of a later step of the chain applies a parameter of one of these names, this
+ *     operation is given its value (defaults included; the nearest such step's) unless it has one
+ *     of its own, and applies it only as far as its own description says; empty for most operations
  * @param groups rules over several of its parameters (e.g. a width or a height), empty for most
  * @param urlShorthands image URL options setting several of the target options it consumes at once
  *     (imgproxy's {@code rs:}), empty for most

@@ -27,8 +27,9 @@ import java.util.TreeMap;
  * sets to a non-default value qualify; an option equal to its default is the same as an absent one.
  * Optional operations (resize) are applied only when given an option; parameters not given take
  * their declared defaults. An operation with {@linkplain OperationDescriptor#hints() hints} is also
- * given the values a later step applies for them (the PDF render learns the resize's box). The
- * cheapest qualifying chain wins; ties in cost go to fewer steps, then to declaration order.
+ * given the values a later step applies for them, defaults included (the PDF render learns the
+ * resize's box). The cheapest qualifying chain wins; ties in cost go to fewer steps, then to
+ * declaration order.
  */
 final class TargetRoute {
   private final ConversionGraph graph;
@@ -223,17 +224,18 @@ final class TargetRoute {
               edge.conversion().target(),
               null));
     }
-    return withHints(chain, assigned, steps);
+    return withHints(chain, steps);
   }
 
   /**
    * {@code steps} with each operation's {@linkplain OperationDescriptor#hints() hints} filled in:
-   * when an operation of a later step was given a hinted option by the target, the hinting
-   * operation gets that operation's values of every hinted parameter (defaults included), e.g. the
-   * PDF render gets the resize's width, height, fit and withoutEnlargement.
+   * for each hinted parameter it was not given, a hinting operation gets the value that the nearest
+   * later operation having that parameter applies, its default included. The PDF render gets the
+   * resize's width, height, fit and withoutEnlargement; an operation hinted with {@code page}
+   * before a page render gets the page drawn, 1 when the target names none. An optional operation
+   * the plan leaves out applies nothing, so it hints nothing.
    */
-  private static List<PlannedStep> withHints(
-      List<Edge> chain, List<Map<String, Map<String, Object>>> assigned, List<PlannedStep> steps) {
+  private static List<PlannedStep> withHints(List<Edge> chain, List<PlannedStep> steps) {
     List<PlannedStep> hinted = new ArrayList<>(steps);
     for (int i = 0; i < steps.size(); i++) {
       List<Operation> operations = new ArrayList<>();
@@ -243,12 +245,9 @@ final class TargetRoute {
         Map<String, Object> params = new TreeMap<>(operation.params());
         for (int j = i + 1; j < steps.size() && !hints.isEmpty(); j++) {
           for (Operation later : steps.get(j).operations()) {
-            Map<String, Object> given = assigned.get(j).getOrDefault(later.operation(), Map.of());
-            if (hints.stream().anyMatch(given::containsKey)) {
-              hints.stream()
-                  .filter(later.params()::containsKey)
-                  .forEach(h -> params.putIfAbsent(h, later.params().get(h)));
-            }
+            hints.stream()
+                .filter(later.params()::containsKey)
+                .forEach(h -> params.putIfAbsent(h, later.params().get(h)));
           }
         }
         operations.add(new Operation(operation.operation(), params));

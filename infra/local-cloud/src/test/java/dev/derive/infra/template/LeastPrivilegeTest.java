@@ -208,10 +208,9 @@ class LeastPrivilegeTest {
     assertThat(granted).containsAll(used);
   }
 
-  /** {@code worker-functions/x/target/function.zip} → {@code worker-functions/x}. */
+  /** The module folder {@code function} is built from ({@link TemplateModel#module}). */
   private Path moduleOf(Template.Resource function) {
-    Path code = Path.of(String.valueOf(function.properties().get("CodeUri")));
-    return model.root().resolve(code.getParent().getParent());
+    return model.root().resolve(model.module(function));
   }
 
   private static Set<String> actionsCalledIn(Path module) {

@@ -289,12 +289,19 @@ class ProductionTemplateTest {
         .containsEntry("RetentionInDays", new Intrinsic.Ref("LogRetentionDays"));
   }
 
+  /**
+   * Zip functions run java25 with the Quarkus handler (the API's behind ApiEntryPoint, which
+   * re-encodes the raw path) and SnapStart; a container-image function (the office worker) has
+   * neither runtime nor handler (SAM refuses both on an image, so they are each zip function's own
+   * rather than the Globals'), its handler in {@code ImageConfig.Command}, and SnapStart off
+   * (Lambda has none for images).
+   */
   @Test
   void functionsRunJava25WithSnapStartOnPublishedVersionsTracingAndJsonLogs() {
     Map<String, Object> globals = template.globalsFunction();
 
     assertThat(globals)
-        .containsEntry("Runtime", "java25")
+        .doesNotContainKeys("Runtime", "Handler", "CodeUri", "Layers", "PackageType")
         .containsEntry("Tracing", "Active")
         .containsKey("AutoPublishAlias");
     assertThat(map(globals.get("SnapStart"))).containsEntry("ApplyOn", "PublishedVersions");
@@ -302,10 +309,34 @@ class ProductionTemplateTest {
     assertThat(list(globals.get("Architectures")))
         .containsExactly(new Intrinsic.Ref("Architecture"));
     assertThat(template.parameters().get("Architecture").defaultValue()).isEqualTo("arm64");
+    String handler = "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest";
+    int images = 0;
     for (Template.Resource function : model.functions()) {
-      assertThat(function.properties())
+      Map<String, Object> properties = function.properties();
+      if ("Image".equals(properties.get("PackageType"))) {
+        images++;
+        assertThat(properties)
+            .as(function.logicalId())
+            .doesNotContainKeys("Runtime", "Handler", "CodeUri", "Layers");
+        assertThat(list(map(properties.get("ImageConfig")).get("Command")))
+            .as(function.logicalId())
+            .containsExactly(handler);
+        assertThat(map(properties.get("SnapStart"))).containsEntry("ApplyOn", "None");
+        assertThat(function.metadata()).containsKeys("DockerContext", "Dockerfile");
+      } else {
+        assertThat(properties)
+            .as(function.logicalId())
+            .containsEntry("Runtime", "java25")
+            .containsEntry(
+                "Handler",
+                function.logicalId().equals("CoordinatorApiFunction")
+                    ? "dev.derive.coordinator.api.ApiEntryPoint::handleRequest"
+                    : handler)
+            .doesNotContainKey("SnapStart");
+      }
+      assertThat(properties)
           .as(function.logicalId())
-          .doesNotContainKeys("Runtime", "SnapStart", "AutoPublishAlias", "Tracing")
+          .doesNotContainKeys("AutoPublishAlias", "Tracing")
           .containsKeys("Timeout", "MemorySize");
       Object logGroup = map(function.properties().get("LoggingConfig")).get("LogGroup");
       assertThat(logGroup)
@@ -314,6 +345,7 @@ class ProductionTemplateTest {
       assertThat(template.resource(((Intrinsic.Ref) logGroup).name()).properties())
           .containsEntry("RetentionInDays", new Intrinsic.Ref("LogRetentionDays"));
     }
+    assertThat(images).as("container-image functions (the office worker)").isEqualTo(1);
   }
 
   @Test

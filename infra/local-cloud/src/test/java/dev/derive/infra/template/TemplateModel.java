@@ -43,14 +43,26 @@ final class TemplateModel {
   Map<String, Template.Resource> workers() {
     Map<String, Template.Resource> workers = new LinkedHashMap<>();
     for (Template.Resource function : functions()) {
-      boolean workerCode =
-          String.valueOf(function.properties().get("CodeUri")).startsWith("worker-functions/");
+      boolean workerCode = module(function).startsWith("worker-functions");
       if (workerCode
           && consumedQueues(function).stream().anyMatch(q -> !q.equals(STEP_RESULTS_QUEUE))) {
         workers.put(function.logicalId(), function);
       }
     }
     return workers;
+  }
+
+  /**
+   * The module {@code function} is built from, relative to the root: {@code worker-functions/x} for
+   * a {@code CodeUri} of {@code worker-functions/x/target/function.zip}, the {@code DockerContext}
+   * of a container image.
+   */
+  Path module(Template.Resource function) {
+    Object context = function.metadata().get("DockerContext");
+    if ("Image".equals(function.properties().get("PackageType")) && context != null) {
+      return Path.of(String.valueOf(context));
+    }
+    return Path.of(String.valueOf(function.properties().get("CodeUri"))).getParent().getParent();
   }
 
   /** The queues the workers consume: one per capability. */

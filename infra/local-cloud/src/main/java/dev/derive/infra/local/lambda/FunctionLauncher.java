@@ -120,7 +120,7 @@ public final class FunctionLauncher {
     environment.put("TZ", ":UTC");
     environment.put("AWS_REGION", region);
     environment.put("AWS_DEFAULT_REGION", region);
-    environment.put("AWS_EXECUTION_ENV", "AWS_Lambda_" + function.runtime());
+    function.runtime().ifPresent(r -> environment.put("AWS_EXECUTION_ENV", "AWS_Lambda_" + r));
     environment.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);
     environment.put("_HANDLER", function.handler());
     environment.put("AWS_LAMBDA_FUNCTION_NAME", function.functionName());

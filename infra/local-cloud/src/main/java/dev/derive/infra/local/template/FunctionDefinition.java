@@ -3,6 +3,7 @@ package dev.derive.infra.local.template;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -11,9 +12,11 @@ import java.util.OptionalInt;
  *
  * @param logicalId the resource's logical id
  * @param functionName the function's name ({@code FunctionName}, else {@code <stack>-<logicalId>})
- * @param code the {@code CodeUri}: a zip file or a folder, absolute
- * @param handler the handler string, e.g. {@code pkg.Class::method}
- * @param runtime e.g. {@code java21}
+ * @param code the {@code CodeUri}: a zip file or a folder, absolute; for a container image the zip
+ *     its Dockerfile copies in ({@link ContainerImageCode})
+ * @param handler the handler string, e.g. {@code pkg.Class::method} ({@code ImageConfig.Command}
+ *     for a container image)
+ * @param runtime e.g. {@code java21}; empty for a container image, which brings its own
  * @param architecture the instruction set of {@code Architectures}: {@code x86_64} (SAM's default)
  *     or {@code arm64}
  * @param layers the {@code Layers}, in order (later ones overwrite files of earlier ones in {@code
@@ -30,7 +33,7 @@ public record FunctionDefinition(
     String functionName,
     Path code,
     String handler,
-    String runtime,
+    Optional<String> runtime,
     String architecture,
     List<LayerDefinition> layers,
     int memorySizeMb,

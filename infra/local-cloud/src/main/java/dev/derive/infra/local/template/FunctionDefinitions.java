@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Reads the {@code AWS::Serverless::Function} resources of a template into {@link
@@ -14,7 +16,9 @@ import java.util.OptionalInt;
  * properties the local cloud uses ({@link #LOCAL_PROPERTIES}) are evaluated; the others (policies,
  * logging, tracing, SnapStart) have no local meaning. Defaults follow SAM: {@code MemorySize} 128
  * MB, {@code Timeout} 3 s, {@code Architectures} x86_64. {@code Layers} must name layer versions of
- * the template ({@link LayerDefinitions}). A function whose {@code Condition} is false is left out.
+ * the template ({@link LayerDefinitions}). A container-image function ({@code PackageType: Image})
+ * runs the package its Dockerfile is built from ({@link ContainerImageCode}). A function whose
+ * {@code Condition} is false is left out.
  *
  * <p>HTTP routes come from the functions' {@code HttpApi} events and from {@code
  * AWS::ApiGatewayV2::Route} resources whose {@code Target} names an {@code
@@ -38,7 +42,13 @@ public final class FunctionDefinitions {
           "Timeout",
           "Environment",
           "ReservedConcurrentExecutions",
-          "Events");
+          "Events",
+          "PackageType",
+          "ImageConfig");
+
+  /** The properties SAM refuses on a container-image function (Globals merged). */
+  static final List<String> ZIP_ONLY_PROPERTIES =
+      List.of("CodeUri", "Handler", "Runtime", "Layers");
 
   /** An API Gateway v2 route. */
   public static final String ROUTE_TYPE = HttpApiRoutes.ROUTE_TYPE;
@@ -61,13 +71,15 @@ public final class FunctionDefinitions {
       }
       Map<String, Object> merged = mergeGlobals(template.globalsFunction(), resource.properties());
       merged.keySet().retainAll(LOCAL_PROPERTIES);
+      Set<String> given = Set.copyOf(merged.keySet());
       Object layers = merged.remove("Layers");
       Map<String, Object> properties = IntrinsicResolver.resolveMap(merged, references);
+      Code code = code(template.directory(), resource, properties, given);
       FunctionDefinition function =
           definition(
-              template.directory(),
               resource.logicalId(),
               properties,
+              code,
               stackName,
               LayerDefinitions.ofFunction(template, resource.logicalId(), layers, references));
       List<FunctionDefinition.HttpApiEvent> routes =
@@ -114,23 +126,74 @@ public final class FunctionDefinitions {
     return TemplateReader.asMap(environment.get("Variables"), "Environment.Variables");
   }
 
-  private static FunctionDefinition definition(
+  /**
+   * A function's package, handler and runtime (empty for a container image, which brings its own).
+   */
+  private record Code(Path path, String handler, Optional<String> runtime) {}
+
+  /**
+   * The code of a zip function ({@code CodeUri}, {@code Handler}, a Java {@code Runtime}) or of a
+   * container-image one ({@link ContainerImageCode}: the package its Dockerfile copies in, the
+   * handler of {@code ImageConfig.Command}, else of the image's {@code CMD}).
+   */
+  private static Code code(
       Path directory,
-      String id,
+      Template.Resource resource,
       Map<String, Object> properties,
-      String stackName,
-      List<LayerDefinition> layers) {
+      Set<String> given) {
+    String id = resource.logicalId();
+    Object packageType = properties.getOrDefault("PackageType", "Zip");
+    if ("Image".equals(packageType)) {
+      List<String> refused = ZIP_ONLY_PROPERTIES.stream().filter(given::contains).toList();
+      if (!refused.isEmpty()) {
+        throw new TemplateException(
+            id
+                + " is a container image (PackageType Image) but has "
+                + String.join(", ", refused)
+                + " (Globals merged), which SAM refuses for images");
+      }
+      ContainerImageCode image = ContainerImageCode.read(directory, resource.metadata(), id);
+      Map<String, Object> imageConfig =
+          TemplateReader.asMap(properties.get("ImageConfig"), id + ".ImageConfig");
+      String handler =
+          imageConfig.get("Command") instanceof List<?> command && !command.isEmpty()
+              ? String.valueOf(command.getFirst())
+              : image
+                  .command()
+                  .orElseThrow(
+                      () ->
+                          new TemplateException(
+                              id
+                                  + " has no ImageConfig.Command and "
+                                  + image.dockerfile()
+                                  + " no CMD in exec form: no handler"));
+      return new Code(image.functionPackage(), handler, Optional.empty());
+    }
+    if (!"Zip".equals(packageType)) {
+      throw new TemplateException(id + ".PackageType must be Zip or Image, got " + packageType);
+    }
     Object codeUri = properties.get("CodeUri");
     if (!(codeUri instanceof String codePath)) {
       throw new TemplateException(
           id + ".CodeUri must be a local path (S3 locations are not supported), got " + codeUri);
     }
-    String handler = requiredString(properties, "Handler", id);
     String runtime = requiredString(properties, "Runtime", id);
     if (!runtime.startsWith("java")) {
       throw new TemplateException(
           id + ".Runtime " + runtime + ": the local cloud runs only Java runtimes");
     }
+    return new Code(
+        directory.resolve(codePath).normalize(),
+        requiredString(properties, "Handler", id),
+        Optional.of(runtime));
+  }
+
+  private static FunctionDefinition definition(
+      String id,
+      Map<String, Object> properties,
+      Code code,
+      String stackName,
+      List<LayerDefinition> layers) {
     Map<String, String> environment = new LinkedHashMap<>();
     variables(properties).forEach((k, v) -> environment.put(k, String.valueOf(v)));
     List<FunctionDefinition.HttpApiEvent> http = new ArrayList<>();
@@ -154,9 +217,9 @@ public final class FunctionDefinitions {
     return new FunctionDefinition(
         id,
         name == null ? stackName + "-" + id : String.valueOf(name),
-        directory.resolve(codePath).normalize(),
-        handler,
-        runtime,
+        code.path(),
+        code.handler(),
+        code.runtime(),
         architecture(properties, id),
         layers,
         integer(properties, "MemorySize", 128, id),

@@ -54,7 +54,8 @@ public final class PropertyOverrides {
                   resource.type(),
                   properties,
                   resource.dependsOn(),
-                  resource.condition()));
+                  resource.condition(),
+                  resource.metadata()));
         });
     return new Template(
         template.directory(),

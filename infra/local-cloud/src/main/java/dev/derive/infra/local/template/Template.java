@@ -40,13 +40,16 @@ public record Template(
    * @param properties the {@code Properties} map (empty if absent), unevaluated
    * @param dependsOn the explicit {@code DependsOn} logical ids
    * @param condition the resource's {@code Condition} attribute, or {@code null}
+   * @param metadata the {@code Metadata} attribute (empty if absent), unevaluated: SAM's {@code
+   *     DockerContext} and {@code Dockerfile} of a container-image function
    */
   public record Resource(
       String logicalId,
       String type,
       Map<String, Object> properties,
       List<String> dependsOn,
-      String condition) {
+      String condition,
+      Map<String, Object> metadata) {
 
     /**
      * Whether the stack has this resource: it has no {@code Condition}, or its condition holds.

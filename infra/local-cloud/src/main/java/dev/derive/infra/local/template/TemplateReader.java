@@ -105,7 +105,8 @@ public final class TemplateReader {
               typeName,
               asMap(definition.getOrDefault("Properties", Map.of()), id + ".Properties"),
               dependsOn(definition.get("DependsOn")),
-              (String) condition));
+              (String) condition,
+              asMap(definition.get("Metadata"), id + ".Metadata")));
     }
     return resources;
   }
