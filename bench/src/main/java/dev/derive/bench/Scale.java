@@ -62,6 +62,16 @@ public record Scale(
     return smoke ? 1 : 3;
   }
 
+  /**
+   * Warm-ups of a short worker row ({@code text_pdf}: tens of milliseconds a run): 100 in a full
+   * run, as many documents as a warm worker instance has long since read, so its code is compiled
+   * as in steady traffic. With the heavy rows' 3 it timed runs 4 to 13 of a fresh JVM: mostly
+   * interpreted PDFBox (docs/pdf-text.md).
+   */
+  public int shortWorkerWarmups() {
+    return smoke ? 1 : 100;
+  }
+
   /** Timed runs for the heavy worker rows. */
   public int workerRuns() {
     return smoke ? 2 : 10;

@@ -124,29 +124,32 @@ public final class WorkerRows {
               "PdfTransformer render page 1 at 150 dpi, PDFBox, median of " + ours.count()));
     }
 
-    Stats text = compute(pdf, MediaTypes.APPLICATION_PDF, target(MediaTypes.TEXT_PLAIN));
     Optional<Path> pdftotext = tools.tool("pdftotext");
     if (pdftotext.isEmpty()) {
       results.add(
           Row.unmeasured("text_pdf", "ms", "pdftotext", null, tools.whyMissing("pdftotext")));
     } else {
       Path out = scratch.resolve("pdftotext.txt");
-      Stats anchor =
-          Timer.time(
-              scale.workerWarmups(),
-              scale.workerRuns(),
+      List<Stats> both =
+          Timer.interleaved(
+              scale.shortWorkerWarmups(),
+              3 * scale.workerRuns(),
+              action(pdf, MediaTypes.APPLICATION_PDF, target(MediaTypes.TEXT_PLAIN)),
               run ->
                   NativeTools.run(
                       List.of(pdftotext.get().toString(), pdf.toString(), out.toString())));
       results.add(
           new Row(
               "text_pdf",
-              text.median(),
+              both.get(0).median(),
               "ms",
               "pdftotext (every page)",
-              anchor.median(),
+              both.get(1).median(),
               null,
-              "TextTransformer extract (Tika), median of " + text.count()));
+              "TextTransformer extract (Tika's PDF parser), interleaved with pdftotext after "
+                  + scale.shortWorkerWarmups()
+                  + " warm-ups, median of "
+                  + both.get(0).count()));
     }
 
     Stats markup = compute(markdown, MediaTypes.TEXT_MARKDOWN, target(MediaTypes.APPLICATION_PDF));

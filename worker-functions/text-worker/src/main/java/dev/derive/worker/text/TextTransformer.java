@@ -6,6 +6,7 @@ import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.Charset;
@@ -23,6 +24,7 @@ import org.apache.tika.metadata.TikaCoreProperties;
 import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
+import org.apache.tika.parser.pdf.PDFParser;
 import org.apache.tika.sax.BodyContentHandler;
 import org.apache.tika.sax.ToTextContentHandler;
 import org.xml.sax.ContentHandler;
@@ -56,8 +58,18 @@ public final class TextTransformer implements StepTransformer {
   /** Tika's name of a parser that only skips its input: the format has no text parser. */
   private static final String EMPTY_PARSER = "org.apache.tika.parser.EmptyParser";
 
+  /** How far into a file PDFBox (and Tika's magic) look for the {@code %PDF-} header, in bytes. */
+  private static final int PDF_HEADER_WINDOW = 1024;
+
   private final long maxTextBytes;
   private final Parser parser = new AutoDetectParser();
+
+  /**
+   * The parser {@link #parser} picks for a PDF, called directly when the step's extract is of a
+   * file that is one: Tika's type detection and its look-up among all parsers cost more than
+   * reading a short PDF's text (docs/pdf-text.md).
+   */
+  private final Parser pdfParser = new PDFParser();
 
   /**
    * @param maxTextBytes largest text written, in UTF-8 bytes (env {@code MAX_TEXT_BYTES})
@@ -125,7 +137,10 @@ public final class TextTransformer implements StepTransformer {
   private Metadata extract(Path input, String mediaType, Path output) throws IOException {
     try (Writer writer = utf8(output)) {
       TextCapHandler cap = cap(writer);
-      Metadata metadata = parse(mediaType, input, new BodyContentHandler(cap));
+      Metadata metadata =
+          isPdf(mediaType, input)
+              ? parseWith(pdfParser, mediaType, input, new BodyContentHandler(cap))
+              : parse(mediaType, input, new BodyContentHandler(cap));
       if (cap.reached()) {
         // a parser that caught the limit and finished: the text is cut short, never a result
         throw tooLarge(null);
@@ -161,10 +176,6 @@ public final class TextTransformer implements StepTransformer {
 
   /** Parses {@code input} into {@code handler} and returns what Tika learnt about it. */
   private Metadata parse(String mediaType, Path input, ContentHandler handler) throws IOException {
-    Metadata metadata = new Metadata();
-    if (mediaType != null && !mediaType.isBlank()) {
-      metadata.set(Metadata.CONTENT_TYPE, mediaType);
-    }
     if (StrictOpenXml.isStrict(input)) {
       Path transitional = input.resolveSibling(input.getFileName() + ".transitional");
       try {
@@ -174,26 +185,59 @@ public final class TextTransformer implements StepTransformer {
         Files.deleteIfExists(transitional);
       }
     }
-    try (TikaInputStream in = TikaInputStream.get(input)) {
-      ParseContext context = new ParseContext();
-      context.set(EncodingDetector.class, new CheckedEncodingDetector());
-      parser.parse(in, handler, metadata, context);
-    } catch (ZeroByteFileException e) {
-      throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
-    } catch (TikaException | SAXException | IOException | RuntimeException e) {
-      throw classify(e, metadata.get(Metadata.CONTENT_TYPE));
-    }
+    Metadata metadata = parseWith(parser, mediaType, input, handler);
     String[] parsedBy = metadata.getValues(TikaCoreProperties.TIKA_PARSED_BY);
     if (parsedBy.length == 0 || EMPTY_PARSER.equals(parsedBy[parsedBy.length - 1])) {
       throw new PermanentStepFailure(
           StepErrorTypes.UNSUPPORTED_INPUT,
           "no text can be extracted from " + metadata.get(Metadata.CONTENT_TYPE));
     }
+    return metadata;
+  }
+
+  /**
+   * Parses {@code input} with {@code chosen} into {@code handler}; an embedded document goes to
+   * {@link #parser} (without it in the context, Tika builds a new one, its whole configuration read
+   * again, for every document that can hold others, such as every PDF).
+   */
+  private Metadata parseWith(Parser chosen, String mediaType, Path input, ContentHandler handler)
+      throws IOException {
+    Metadata metadata = new Metadata();
+    if (mediaType != null && !mediaType.isBlank()) {
+      metadata.set(Metadata.CONTENT_TYPE, mediaType);
+    }
+    try (TikaInputStream in = TikaInputStream.get(input)) {
+      ParseContext context = new ParseContext();
+      context.set(EncodingDetector.class, new CheckedEncodingDetector());
+      context.set(Parser.class, parser);
+      chosen.parse(in, handler, metadata, context);
+    } catch (ZeroByteFileException e) {
+      throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
+    } catch (TikaException | SAXException | IOException | RuntimeException e) {
+      throw classify(e, metadata.get(Metadata.CONTENT_TYPE));
+    }
     if ("0".equals(metadata.get(PagedText.N_PAGES))) {
       throw new PermanentStepFailure(
           StepErrorTypes.CORRUPT_INPUT, "the document has no pages (a broken page tree)");
     }
     return metadata;
+  }
+
+  /**
+   * Whether {@code input} is sent as a PDF and is one: {@code %PDF-} within its first {@value
+   * #PDF_HEADER_WINDOW} bytes, where PDFBox looks for it (a file sent under the wrong type goes
+   * through Tika's detection instead).
+   */
+  private static boolean isPdf(String mediaType, Path input) throws IOException {
+    if (mediaType == null
+        || !MediaTypes.APPLICATION_PDF.equalsIgnoreCase(mediaType.split(";", 2)[0].trim())) {
+      return false;
+    }
+    byte[] head;
+    try (InputStream in = Files.newInputStream(input)) {
+      head = in.readNBytes(PDF_HEADER_WINDOW);
+    }
+    return new String(head, StandardCharsets.ISO_8859_1).contains("%PDF-");
   }
 
   /**

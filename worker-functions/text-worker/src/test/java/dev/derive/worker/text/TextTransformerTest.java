@@ -56,6 +56,21 @@ class TextTransformerTest {
     assertThat(extract(pdf, "application/pdf")).contains("Derivatives from PDFs");
   }
 
+  /** A PDF goes to Tika's PDF parser directly; a file only labelled as one still to detection. */
+  @Test
+  void aDocumentSentAsAPdfIsReadAsWhatItIs() throws IOException {
+    Path docx = dir.resolve("labelled.pdf");
+    try (XWPFDocument document = new XWPFDocument();
+        OutputStream out = Files.newOutputStream(docx)) {
+      document.createParagraph().createRun().setText("Labelled a PDF, written as Word.");
+      document.write(out);
+    }
+    Path pdf = pdf("A PDF with a parameter on its type", null);
+
+    assertThat(extract(docx, "application/pdf")).contains("Labelled a PDF, written as Word.");
+    assertThat(extract(pdf, "Application/PDF; x=1")).contains("A PDF with a parameter on its type");
+  }
+
   @Test
   void extractsTheTextOfADocxAndItsTitle() throws IOException {
     Path docx = dir.resolve("letter.docx");
