@@ -143,10 +143,11 @@ public final class JobLifecycle {
       watch(candidate);
       throw e;
     }
-    if (!claim.won()
-        && mayBeTakenOver(claim.job(), cutoff)
-        && notifier.announce(claim.job().jobId())) {
-      // lost only because the failure's end was not yet published: published now, claim again
+    if (!claim.won() && mayBeTakenOver(claim.job(), cutoff)) {
+      // lost only because the failure's end was not yet published: published now, by this
+      // announce or by the progress function between the claim's write and it (then this one
+      // finds nothing pending), so claim again either way
+      notifier.announce(claim.job().jobId());
       claim = store.claim(candidate, now, cutoff);
     }
     if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {

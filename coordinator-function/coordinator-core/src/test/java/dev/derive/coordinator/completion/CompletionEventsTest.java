@@ -15,6 +15,7 @@ import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.lifecycle.ClaimNotLapsedException;
+import dev.derive.coordinator.lifecycle.ClaimOutcome;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
@@ -361,6 +362,61 @@ class CompletionEventsTest {
     assertThat(lifecycle.resultDeadLettered(result)).isEqualTo(ProgressOutcome.IGNORED);
 
     assertThat(drain(eventsQueue)).hasSize(1);
+  }
+
+  /**
+   * A request that loses its claim to a retryable failure whose end the progress function publishes
+   * between the claim's write and the request's own announce (which then finds nothing pending)
+   * claims again: it used to answer the failure it was told to request again (seen on the local
+   * cloud as a 422 dead-lettered right after the job failed).
+   */
+  @Test
+  void aClaimThatLosesToAFailureAnnouncedMeanwhileClaimsAgain() {
+    String id = Jobs.newId();
+    StepMessage step = started(id, 1);
+    crashesToCome.set(1);
+    assertThatThrownBy(() -> lifecycle.deadLettered(step, 3))
+        .isInstanceOf(IllegalStateException.class);
+    java.util.concurrent.atomic.AtomicBoolean raced =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    JobStore progressAnnouncesMeanwhile =
+        (JobStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                JobStore.class.getClassLoader(),
+                new Class<?>[] {JobStore.class},
+                (proxy, method, args) -> {
+                  Object answer;
+                  try {
+                    answer = method.invoke(store, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                  if (method.getName().equals("claim") && raced.compareAndSet(false, true)) {
+                    assertThat(notifier.announce(id))
+                        .as("the progress function's announce")
+                        .isTrue();
+                  }
+                  return answer;
+                });
+    JobLifecycle api =
+        new JobLifecycle(
+            progressAnnouncesMeanwhile,
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            notifier,
+            watched::add);
+
+    ClaimOutcome outcome = api.claim(Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60)));
+
+    assertThat(raced).isTrue();
+    assertThat(outcome.kind()).isEqualTo(ClaimOutcome.Kind.WON);
+    assertThat(drain(eventsQueue))
+        .singleElement()
+        .satisfies(e -> assertThat(e.path("detail-type").asText()).isEqualTo("Derivative Failed"));
   }
 
   @Test
