@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.local.LocalCloud;
 import dev.derive.infra.local.LocalCloudOptions;
 import java.awt.image.BufferedImage;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Issue 26 item 15 measured end to end on the local cloud, with the repository's {@code
@@ -199,6 +202,7 @@ class PoisonInputEndToEndTest {
           took.get(entry.getKey()) / 1e9,
           error.isMissingNode() ? "" : " (\"" + error.path("detail").asText() + "\")");
     }
+    assertQueuesDrain();
     for (Map.Entry<String, Job> entry : byId.entrySet()) {
       JsonNode job = ended.get(entry.getKey());
       org.assertj.core.api.Assertions.assertThatCode(() -> entry.getValue().ends().accept(job))
@@ -414,6 +418,38 @@ class PoisonInputEndToEndTest {
     zip.putNextEntry(new ZipEntry(name));
     zip.write(content.getBytes(StandardCharsets.UTF_8));
     zip.closeEntry();
+  }
+
+  /**
+   * Every job has ended, so the worker queues empty within seconds: no poison message (nor a
+   * batch-mate) is left in flight, to be delivered again once its visibility lapses.
+   */
+  private static void assertQueuesDrain() throws InterruptedException {
+    Map<String, String> held = new LinkedHashMap<>();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    try (SqsClient sqs = AwsClients.sqs(cloud.endpoint())) {
+      do {
+        held.clear();
+        for (String queue : List.of("ImageQueue", "PdfQueue", "TextQueue")) {
+          Map<QueueAttributeName, String> attributes =
+              sqs.getQueueAttributes(
+                      b ->
+                          b.queueUrl(cloud.queueUrl(queue))
+                              .attributeNames(
+                                  QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                  QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+                  .attributes();
+          if (!attributes.values().stream().allMatch("0"::equals)) {
+            held.put(queue, attributes.toString());
+          }
+        }
+        if (held.isEmpty()) {
+          return;
+        }
+        Thread.sleep(500);
+      } while (System.nanoTime() < deadline);
+    }
+    fail("every job has ended, yet 15 s later these queues still hold messages: " + held);
   }
 
   /** The workers' one-per-delivery step log lines of job {@code id}, every worker together. */
