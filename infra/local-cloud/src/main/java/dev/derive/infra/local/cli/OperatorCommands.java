@@ -44,6 +44,10 @@ public final class OperatorCommands {
     List<String> positional = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       String arg = args[i];
+      if (arg.equals("--help") || arg.equals("-h")) {
+        out.print(help(command));
+        return 0;
+      }
       if (arg.startsWith("--")) {
         if (i + 1 >= args.length) {
           return usage(err, "missing value after " + arg);
@@ -100,11 +104,37 @@ public final class OperatorCommands {
 
   private static int usage(PrintStream err, String problem) {
     err.println(problem);
-    err.println(
-        "usage: ./derive status [--stack NAME --region REGION]\n"
-            + "       ./derive logs JOB [--since HOURS] [--stack NAME --region REGION]\n"
-            + "       ./derive redrive CAPABILITY|step-results [--stack NAME --region REGION]\n"
-            + "       ./derive events [--stack NAME --region REGION]");
+    err.println(USAGE);
     return 2;
+  }
+
+  private static final String USAGE =
+      "usage: ./derive status [--stack NAME --region REGION]\n"
+          + "       ./derive logs JOB [--since HOURS] [--stack NAME --region REGION]\n"
+          + "       ./derive redrive CAPABILITY|step-results|callbacks [--stack NAME --region"
+          + " REGION]\n"
+          + "       ./derive events [--stack NAME --region REGION]";
+
+  /** What {@code ./derive COMMAND --help} prints: the usage, and for redrive what it is for. */
+  static String help(String command) {
+    if (!command.equals("redrive")) {
+      return USAGE + "\n";
+    }
+    return """
+        usage: ./derive redrive CAPABILITY|step-results|callbacks [--stack NAME --region REGION]
+
+        Moves every message of <stack>-<queue>-dlq back to <stack>-<queue>, body and attributes
+        unchanged, and prints how many it moved.
+
+        What it is for:
+          callbacks     callbacks that failed every attempt wait in callbacks-dlq (nothing
+                        consumes it); once the receiver is fixed, a redrive sends them again.
+          CAPABILITY    (image, pdf, text, ...) and step-results: normally finds nothing. The
+                        progress function consumes these dead-letter queues and fails each job at
+                        once with dead-lettered (retryable), so to run such a job again, request
+                        the derivative again. Messages stay there only while that consumer fails
+                        or its event source mapping is disabled (to inspect them); a redrive then
+                        sends them back to be tried again.
+        """;
   }
 }
