@@ -112,6 +112,10 @@ public final class BenchMain {
         scale.smoke()
             ? inputs.photo("photo-24mp.jpg", 1200, 800, 24)
             : inputs.photo("photo-24mp.jpg", 6000, 4000, 24);
+    Path gif =
+        scale.smoke()
+            ? inputs.animatedGif("animated.gif", 320, 240, 1)
+            : inputs.animatedGif("animated.gif", 640, 480, 3);
     Path markdown = inputs.markdown("document.md", scale.smoke() ? 1 : 8, 1);
     Path pdf = inputs.pdfFrom(markdown, "document.pdf");
     Path docx = inputs.docx("document.docx", Inputs.documentPages(scale), 1);
@@ -136,7 +140,7 @@ public final class BenchMain {
       if (scale.includes("workers")) {
         WorkerRows workers =
             new WorkerRows(scale, results, tools, work.resolve("scratch"), install);
-        workers.run(photo12, photo24, pdf, markdown, docx);
+        workers.run(photo12, photo24, gif, pdf, markdown, docx);
         new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
       }
     } catch (Exception | LinkageError e) {

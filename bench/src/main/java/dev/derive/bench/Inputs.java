@@ -126,6 +126,38 @@ public final class Inputs {
   }
 
   /**
+   * An animated GIF of {@code width} × {@code height} pixels, 10 frames a second for {@code
+   * seconds}, of FFmpeg's {@code testsrc2} pattern with a palette made for it ({@code palettegen},
+   * {@code paletteuse}, as a GIF is usually made from a clip), looping; named {@code name}.
+   */
+  public Path animatedGif(String name, int width, int height, int seconds) throws IOException {
+    Path gif = folder.resolve(name);
+    Ffmpeg.shared()
+        .run(
+            Ffmpeg.Tool.FFMPEG,
+            List.of(
+                "-v",
+                "error",
+                "-nostdin",
+                "-y",
+                "-f",
+                "lavfi",
+                "-i",
+                "testsrc2=s=" + width + "x" + height + ":r=10:d=" + seconds,
+                "-filter_complex",
+                "split[a][b];[a]palettegen[p];[b][p]paletteuse",
+                "-loop",
+                "0",
+                "-f",
+                "gif",
+                "file:" + gif),
+            null,
+            1 << 20,
+            Duration.ofMinutes(5));
+    return gif;
+  }
+
+  /**
    * A photo-like baseline JPEG of {@code width} × {@code height} pixels at quality 90, named {@code
    * name}.
    */

@@ -12,17 +12,22 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The native tools the worker rows are compared with — {@code vipsthumbnail} (Debian {@code
- * libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code poppler-utils}), {@code soffice}
- * ({@code libreoffice-writer}) and {@code heif-enc} ({@code libheif-examples}, which makes the HEIC
- * row's input) — installed with {@code apt-get} when missing and the bench runs as root. A tool
- * that cannot be had is reported, and its rows are left unmeasured.
+ * The native tools the worker rows are compared with — {@code vipsthumbnail}, {@code vips}, {@code
+ * vipsheader} (Debian {@code libvips-tools}), {@code pdftoppm}/{@code pdftotext} ({@code
+ * poppler-utils}), {@code soffice} ({@code libreoffice-writer}) and {@code heif-enc} ({@code
+ * libheif-examples}, which makes the HEIC row's input) — installed with {@code apt-get} when
+ * missing and the bench runs as root. A tool that cannot be had is reported, and its rows are left
+ * unmeasured.
  */
 public final class NativeTools {
   /** Tool to the Debian package that provides it. */
   public static final Map<String, String> PACKAGES =
       Map.of(
           "vipsthumbnail",
+          "libvips-tools",
+          "vips",
+          "libvips-tools",
+          "vipsheader",
           "libvips-tools",
           "pdftoppm",
           "poppler-utils",

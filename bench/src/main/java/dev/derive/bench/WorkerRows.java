@@ -79,14 +79,17 @@ public final class WorkerRows {
 
   /**
    * Measures {@code thumbnail_12mp}, {@code thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code
-   * smartcrop_vs_sharp}, {@code thumbnail_24mp}, {@code pdf_page}, {@code text_pdf}, {@code
-   * markup_pdf} and {@code office_pdf}.
+   * smartcrop_vs_sharp}, {@code thumbnail_24mp}, {@code animated_gif}, {@code info}, {@code
+   * pdf_page}, {@code text_pdf}, {@code markup_pdf} and {@code office_pdf}.
    */
-  public void run(Path photo12, Path photo24, Path pdf, Path markdown, Path docx) throws Exception {
+  public void run(Path photo12, Path photo24, Path gif, Path pdf, Path markdown, Path docx)
+      throws Exception {
     thumbnail("thumbnail_12mp", photo12);
     thumbnailVsSharp(photo12);
     smartCrop(photo12);
     thumbnail("thumbnail_24mp", photo24);
+    animatedGif(gif);
+    info(photo12);
 
     ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
     Stats ours = compute(pdf, MediaTypes.APPLICATION_PDF, page);
@@ -302,6 +305,101 @@ public final class WorkerRows {
         "sharp(f).rotate().resize(256, 256, {fit: 'cover', position: sharp.strategy.attention})"
             + ".jpeg({quality: 85})",
         "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85");
+  }
+
+  /**
+   * {@code animated_gif}: every frame of an animated GIF resized into 256 x 256 and saved as an
+   * animated GIF, against {@code vips thumbnail in.gif[n=-1] out.gif 256} (all pages, a process per
+   * image), interleaved run by run. Each side saves with its own default GIF effort (Derive 6,
+   * libvips' gifsave 7).
+   */
+  private void animatedGif(Path gif) throws Exception {
+    String anchorName = "vips thumbnail in.gif[n=-1] out.gif 256 --height 256";
+    Optional<Path> vips = tools.tool("vips");
+    if (vips.isEmpty()) {
+      results.add(Row.unmeasured("animated_gif", "ms", anchorName, 1.0, tools.whyMissing("vips")));
+      return;
+    }
+    ObjectNode target =
+        target(MediaTypes.IMAGE_GIF).put("width", 256).put("height", 256).put("animated", true);
+    Path out = scratch.resolve("vips-thumbnail-animated.gif");
+    List<Stats> both =
+        Timer.interleaved(
+            scale.workerWarmups(),
+            scale.workerRuns(),
+            action(gif, MediaTypes.IMAGE_GIF, target),
+            run ->
+                NativeTools.run(
+                    List.of(
+                        vips.get().toString(),
+                        "thumbnail",
+                        gif + "[n=-1]",
+                        out.toString(),
+                        "256",
+                        "--height",
+                        "256")));
+    results.add(
+        new Row(
+            "animated_gif",
+            both.get(0).median(),
+            "ms",
+            anchorName,
+            both.get(1).median(),
+            1.0,
+            "ImageTransformer → every frame inside 256 x 256, animated GIF, of "
+                + gif.getFileName()
+                + " ("
+                + Files.size(gif) / 1024
+                + " KiB), interleaved, median of "
+                + both.get(0).count()));
+  }
+
+  /**
+   * {@code info}: the info derivative (JSON with the ThumbHash, BlurHash and dominant colour) of
+   * the 12 MP photo, against what a user would run for the same facts: {@code vipsheader -a} (a
+   * process) for the header, and the reference ThumbHash encoder (npm {@code thumbhash}) on a 100
+   * px RGBA decode by a warm sharp ({@link SharpAnchor}, as the encoder's README does it),
+   * interleaved run by run; the anchor is the sum of the two.
+   */
+  private void info(Path photo) throws Exception {
+    String anchorName = "vipsheader -a + thumbhash " + SharpAnchor.THUMBHASH_VERSION;
+    Optional<Path> vipsheader = tools.tool("vipsheader");
+    if (vipsheader.isEmpty()) {
+      results.add(Row.unmeasured("info", "ms", anchorName, 1.0, tools.whyMissing("vipsheader")));
+      return;
+    }
+    try (SharpAnchor sharp = SharpAnchor.start(scratch, install, true)) {
+      Path hash = scratch.resolve("thumbhash.txt");
+      List<Stats> all =
+          Timer.interleaved(
+              scale.workerWarmups(),
+              scale.workerRuns(),
+              action(photo, MediaTypes.IMAGE_JPEG, target(MediaTypes.APPLICATION_JSON)),
+              run -> NativeTools.run(List.of(vipsheader.get().toString(), "-a", photo.toString())),
+              run -> sharp.run("thumbhash", photo, hash));
+      double header = all.get(1).median();
+      double thumbHash = all.get(2).median();
+      results.add(
+          new Row(
+              "info",
+              all.get(0).median(),
+              "ms",
+              anchorName
+                  + " (rgbaToThumbHash of sharp(f).resize(100, 100, {fit: 'inside'}).raw(), "
+                  + sharp.describe()
+                  + ")",
+              header + thumbHash,
+              1.0,
+              "ImageTransformer info JSON (header, EXIF, dominant colour, BlurHash, ThumbHash) of"
+                  + " the 12 MP photo; anchor vipsheader "
+                  + CoordinatorRows.round(header)
+                  + " ms + ThumbHash "
+                  + CoordinatorRows.round(thumbHash)
+                  + " ms; interleaved, median of "
+                  + all.get(0).count()));
+    } catch (IOException e) {
+      results.add(Row.unmeasured("info", "ms", anchorName, 1.0, e.getMessage()));
+    }
   }
 
   /** One of Derive's image rows against a warm sharp doing the same, interleaved run by run. */

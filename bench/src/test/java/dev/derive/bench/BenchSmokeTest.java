@@ -36,6 +36,8 @@ class BenchSmokeTest {
           "smartcrop",
           "smartcrop_vs_sharp",
           "thumbnail_24mp",
+          "animated_gif",
+          "info",
           "pdf_page",
           "text_pdf",
           "office_pdf"

@@ -242,14 +242,15 @@ class PlannerTest {
         .isEqualTo(
             DerivativeFingerprint.of(
                 source(MediaTypes.APPLICATION_PDF), jpeg.steps().subList(0, 1)));
-    // a background alone would set a resize with no box, which the image worker refuses
-    assertThatThrownBy(
-            () ->
-                planner.plan(
-                    source(MediaTypes.APPLICATION_PDF),
-                    target(MediaTypes.IMAGE_JPEG, "background", "#ff0000")))
-        .isInstanceOf(InvalidRequestException.class)
-        .hasMessageContaining("/target/background");
+    // a background alone flattens the page without a resize
+    Plan flattened =
+        planner.plan(
+            source(MediaTypes.APPLICATION_PDF),
+            target(MediaTypes.IMAGE_JPEG, "background", "#ff0000"));
+    assertThat(flattened.step(flattened.size() - 1).operations())
+        .extracting(Operation::operation)
+        .contains("background")
+        .doesNotContain("resize");
   }
 
   @Test
@@ -423,26 +424,18 @@ class PlannerTest {
   }
 
   @Test
-  void aFitBackgroundOrEnlargementWithoutABoxIsRefusedNotLeftForTheWorker() {
+  void aFitOrEnlargementWithoutABoxIsRefusedNotLeftForTheWorker() {
     InvalidRequestException e =
         catchThrowableOfType(
             InvalidRequestException.class,
             () ->
                 planner.plan(
                     source(MediaTypes.IMAGE_JPEG),
-                    target(
-                        MediaTypes.IMAGE_PNG,
-                        "fit",
-                        "cover",
-                        "background",
-                        "#ffffff",
-                        "withoutEnlargement",
-                        false)));
+                    target(MediaTypes.IMAGE_PNG, "fit", "cover", "withoutEnlargement", false)));
 
     assertThat(e.violations())
         .extracting(Violation::pointer)
-        .containsExactlyInAnyOrder(
-            "/target/fit", "/target/background", "/target/withoutEnlargement");
+        .containsExactlyInAnyOrder("/target/fit", "/target/withoutEnlargement");
     assertThat(e.violations())
         .extracting(Violation::detail)
         .allMatch(m -> m.startsWith("takes effect only with width or height"));

@@ -160,6 +160,9 @@ final class Animation {
     if (recipe.pad() != null) {
       others.add(ImageRecipe.PAD);
     }
+    if (recipe.background() != null) {
+      others.add(ImageRecipe.BACKGROUND);
+    }
     ResizeBox box = recipe.box();
     if (box != null && (box.fit() != Fit.INSIDE || !box.withoutEnlargement())) {
       others.add("a resize other than fit inside without enlargement");

@@ -14,6 +14,34 @@ final class Canvas {
   private Canvas() {}
 
   /**
+   * Returns {@code image} composed over {@code colour} (source over; sharp's flatten, imgproxy's
+   * bg:): {@code image} itself when it has no alpha; opaque (no alpha) when {@code colour} is, else
+   * as translucent as the two together.
+   */
+  static BufferedImage flatten(BufferedImage image, Color colour) {
+    if (!image.getColorModel().hasAlpha()) {
+      return image;
+    }
+    boolean opaque = colour.getAlpha() == 0xFF;
+    BufferedImage out =
+        new BufferedImage(
+            image.getWidth(),
+            image.getHeight(),
+            opaque ? BufferedImage.TYPE_INT_RGB : BufferedImage.TYPE_INT_ARGB);
+    Graphics2D g = out.createGraphics();
+    try {
+      g.setComposite(AlphaComposite.Src);
+      g.setColor(colour);
+      g.fillRect(0, 0, image.getWidth(), image.getHeight());
+      g.setComposite(AlphaComposite.SrcOver);
+      g.drawImage(image, 0, 0, null);
+    } finally {
+      g.dispose();
+    }
+    return out;
+  }
+
+  /**
    * Returns {@code image} centred on {@code width} x {@code height} pixels; {@code image} itself
    * when it already has that size. The output has alpha iff {@code image} has: then padding is
    * {@code background} exactly, else {@code background} flattened onto white.

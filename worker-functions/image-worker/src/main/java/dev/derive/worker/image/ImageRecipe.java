@@ -2,6 +2,7 @@ package dev.derive.worker.image;
 
 import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.Parameters;
+import java.awt.Color;
 
 /**
  * What an image step asks for, read from its operations as the image capability declares them
@@ -15,7 +16,7 @@ import dev.derive.worker.runtime.Parameters;
  *
  * @param crop the region cut out of the upright image before resizing, or {@code null} for all of
  *     it
- * @param box the resize box (size, fit, enlargement, background), or {@code null} to keep the
+ * @param box the resize box (size, fit, enlargement, gravity), or {@code null} to keep the
  *     (oriented) size
  * @param mediaType output media type, one the declaration's {@code encode} allows
  * @param quality JPEG, WebP or AVIF quality (GIF has none: its palette is chosen by effort)
@@ -36,6 +37,9 @@ import dev.derive.worker.runtime.Parameters;
  *     ({@link Animation})
  * @param trim the uniform border cut off the upright image before anything else, or {@code null} to
  *     keep it
+ * @param background the colour the resized picture's alpha is flattened onto, which also fills what
+ *     a contain resize and {@value #PAD} add, or {@code null} for none (padding is then transparent
+ *     where the format keeps alpha, else white)
  */
 public record ImageRecipe(
     CropRegion crop,
@@ -54,7 +58,8 @@ public record ImageRecipe(
     int sharpen,
     Padding pad,
     Trim trim,
-    boolean animated) {
+    boolean animated,
+    Color background) {
   /** Operation choosing the page (TIFF) or frame (GIF) to decode. */
   public static final String PAGE = "page";
 
@@ -84,6 +89,9 @@ public record ImageRecipe(
 
   /** Operation sharpening the image (unsharp mask, sigma in tenths of a pixel). */
   public static final String SHARPEN = "sharpen";
+
+  /** Operation flattening the resized picture's alpha onto a colour (and colouring padding). */
+  public static final String BACKGROUND = "background";
 
   /** Operation adding a border around the finished image. */
   public static final String PAD = "pad";
@@ -133,7 +141,8 @@ public record ImageRecipe(
                         t.integer("trim"),
                         t.optionalString("trimColour").map(HexColour::parse).orElse(null)))
             .orElse(null),
-        encode.bool("animated"));
+        encode.bool("animated"),
+        step.operation(BACKGROUND).map(b -> HexColour.parse(b.string("background"))).orElse(null));
   }
 
   /** A box at {@code left}, {@code top}, or a region placed by its gravity (default centre). */
@@ -153,7 +162,6 @@ public record ImageRecipe(
         resize.has("height") ? resize.integer("height") : null,
         Fit.named(resize.string("fit")).orElseThrow(),
         resize.bool("withoutEnlargement"),
-        resize.optionalString("background").map(HexColour::parse).orElse(null),
         new CoverGravity(
             resize.optionalString("gravity").orElse(CoverGravity.CENTRE),
             resize.optionalInteger("focusX").orElse(50),
@@ -179,6 +187,7 @@ public record ImageRecipe(
         0,
         null,
         null,
-        false);
+        false,
+        null);
   }
 }

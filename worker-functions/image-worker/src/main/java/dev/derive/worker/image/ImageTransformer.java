@@ -214,6 +214,10 @@ public final class ImageTransformer implements StepTransformer {
         BufferedImage cut = orientation.apply(Pixels.normalize(decoded, keepAlpha));
         sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
       }
+      if (recipe.background() != null) {
+        // the picture's own alpha, before padding: what a contain or pad adds is the colour itself
+        sized = Canvas.flatten(sized, recipe.background());
+      }
       BufferedImage placed =
           recipe.box() == null
               ? Canvas.centre(sized, upright.width(), upright.height(), background)
@@ -248,7 +252,8 @@ public final class ImageTransformer implements StepTransformer {
 
   private static boolean keepAlpha(
       ImageRecipe recipe, BufferedImage decoded, Placement upright, Color background) {
-    return ImageEncoder.keepsAlpha(recipe.mediaType())
+    // alpha is kept to the flatten onto the background, whatever the format
+    return (ImageEncoder.keepsAlpha(recipe.mediaType()) || recipe.background() != null)
         && (decoded.getColorModel().hasAlpha() || (upright.pads() && background.getAlpha() < 0xFF));
   }
 
@@ -283,12 +288,12 @@ public final class ImageTransformer implements StepTransformer {
   }
 
   /**
-   * The colour of padding: the box's background, else transparent where the output format keeps
-   * alpha (PNG, TIFF, WebP, AVIF), else white.
+   * The colour of padding: the {@value ImageRecipe#BACKGROUND} operation's, else transparent where
+   * the output format keeps alpha (PNG, TIFF, WebP, AVIF), else white.
    */
   private static Color background(ImageRecipe recipe) {
-    if (recipe.box() != null && recipe.box().background() != null) {
-      return recipe.box().background();
+    if (recipe.background() != null) {
+      return recipe.background();
     }
     return ImageEncoder.keepsAlpha(recipe.mediaType()) ? TRANSPARENT : Color.WHITE;
   }

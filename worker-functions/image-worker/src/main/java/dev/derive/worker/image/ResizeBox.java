@@ -1,26 +1,17 @@
 package dev.derive.worker.image;
 
-import java.awt.Color;
-
 /**
- * A resize operation's box: its size, how the image fits it, whether it may enlarge, and the colour
- * of padding.
+ * A resize operation's box: its size, how the image fits it and whether it may enlarge (the colour
+ * of padding is the {@value ImageRecipe#BACKGROUND} operation's, {@link ImageRecipe#background}).
  *
  * @param width box width in pixels, or {@code null} for none
  * @param height box height in pixels, or {@code null} for none
  * @param fit how the image fits the box
  * @param withoutEnlargement never scale the image up
- * @param background colour of padding ({@link Fit#CONTAIN}), or {@code null} for the default:
- *     transparent where the output format keeps alpha, else white
  * @param gravity what a cover crop keeps
  */
 public record ResizeBox(
-    Integer width,
-    Integer height,
-    Fit fit,
-    boolean withoutEnlargement,
-    Color background,
-    CoverGravity gravity) {
+    Integer width, Integer height, Fit fit, boolean withoutEnlargement, CoverGravity gravity) {
   public ResizeBox {
     if (width == null && height == null) {
       throw new IllegalArgumentException("a box needs a width or a height");
@@ -33,9 +24,9 @@ public record ResizeBox(
     }
   }
 
-  /** Fit {@code inside} with no background. */
+  /** Fit {@code inside}. */
   public ResizeBox(Integer width, Integer height, boolean withoutEnlargement) {
-    this(width, height, Fit.INSIDE, withoutEnlargement, null, CoverGravity.CENTRED);
+    this(width, height, Fit.INSIDE, withoutEnlargement, CoverGravity.CENTRED);
   }
 
   /** Where an image of {@code sourceWidth} x {@code sourceHeight} pixels goes in this box. */

@@ -49,7 +49,7 @@ class AnimationTest {
    * A looping GIF of 200 x 100 frames, each flat {@link #FRAMES}[i] with a white 20 px square at
    * its top left, shown {@link #DELAYS}[i] centiseconds.
    */
-  private static byte[] gif() throws IOException {
+  static byte[] gif() throws IOException {
     ImageWriter writer = ImageIO.getImageWritersByFormatName("gif").next();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ImageOutputStream out = ImageIO.createImageOutputStream(bytes)) {

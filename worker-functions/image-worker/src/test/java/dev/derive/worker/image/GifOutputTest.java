@@ -66,7 +66,7 @@ class GifOutputTest {
     Path out =
         run(
             TestImages.encode(half, "png"),
-            TestImages.resize(80, 80, "contain", true, null),
+            TestImages.resize(80, 80, "contain", true),
             encode(null),
             "alpha");
 

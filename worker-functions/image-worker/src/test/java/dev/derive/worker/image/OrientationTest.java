@@ -152,8 +152,7 @@ class OrientationTest {
     assertColor(wide, 10, 10, TestImages.TOP_LEFT);
     assertColor(wide, 70, 30, TestImages.BOTTOM_RIGHT);
 
-    transformer.transform(
-        thumbnail(TestImages.resize(80, 80, "cover", false, null)), input, output);
+    transformer.transform(thumbnail(TestImages.resize(80, 80, "cover", false)), input, output);
     assertQuadrants(ImageIO.read(output.toFile()), 80, 80, 10, 10, 70, 70);
   }
 

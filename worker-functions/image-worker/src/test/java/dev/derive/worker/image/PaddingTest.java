@@ -38,7 +38,8 @@ class PaddingTest {
             red(),
             new ImageTransformer(100_000_000),
             "image/png",
-            new Operation("resize", Map.of("width", 50, "background", "#00ff00")),
+            new Operation("resize", Map.of("width", 50)),
+            TestImages.background("#00ff00"),
             PAD_10_20_30_40);
 
     assertThat(out.getWidth()).isEqualTo(40 + 50 + 20);
@@ -78,7 +79,8 @@ class PaddingTest {
             red(),
             new ImageTransformer(100_000_000),
             "image/png",
-            new Operation("resize", Map.of("width", 100, "background", "#0000ff")),
+            new Operation("resize", Map.of("width", 100)),
+            TestImages.background("#0000ff"),
             new Operation("blur", Map.of("blur", 5)),
             PAD_10_20_30_40);
 

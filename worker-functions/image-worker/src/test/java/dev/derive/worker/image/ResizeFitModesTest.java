@@ -15,6 +15,9 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -40,7 +43,7 @@ class ResizeFitModesTest {
   void coverScalesToCoverTheBoxAndCropsTheCentre() throws IOException {
     // scaled to 200x100 (bands 50 wide), the centre 100x100 keeps bands B and C
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "cover", true, null), MediaTypes.IMAGE_PNG);
+        run(landscapeBands(), resize(100, 100, "cover", true), MediaTypes.IMAGE_PNG);
 
     assertThat(size(result)).isEqualTo("100x100");
     assertColour(result, 20, 50, B);
@@ -51,8 +54,7 @@ class ResizeFitModesTest {
   void coverOfAPortraitCropsTopAndBottom() throws IOException {
     byte[] portrait = encode(TestImages.quadrants(200, 400), "png");
 
-    BufferedImage result =
-        run(portrait, resize(100, 50, "cover", true, null), MediaTypes.IMAGE_PNG);
+    BufferedImage result = run(portrait, resize(100, 50, "cover", true), MediaTypes.IMAGE_PNG);
 
     // scaled to 100x200; the centre rows 75..125 straddle the top and bottom quadrants
     assertThat(size(result)).isEqualTo("100x50");
@@ -64,7 +66,7 @@ class ResizeFitModesTest {
   void fillStretchesToTheBoxIgnoringTheAspectRatio() throws IOException {
     // every band keeps its share of the width: 25 pixels each
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "fill", true, null), MediaTypes.IMAGE_PNG);
+        run(landscapeBands(), resize(100, 100, "fill", true), MediaTypes.IMAGE_PNG);
 
     assertThat(size(result)).isEqualTo("100x100");
     assertColour(result, 10, 50, A);
@@ -76,7 +78,11 @@ class ResizeFitModesTest {
   @Test
   void containPadsToTheBoxWithTheBackgroundColour() throws IOException {
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "contain", true, "#3366CC"), MediaTypes.IMAGE_JPEG);
+        run(
+            landscapeBands(),
+            resize(100, 100, "contain", true),
+            MediaTypes.IMAGE_JPEG,
+            TestImages.background("#3366CC"));
 
     // scaled to 100x50 and centred: rows 0..24 and 75..99 are padding
     assertThat(size(result)).isEqualTo("100x100");
@@ -89,7 +95,7 @@ class ResizeFitModesTest {
   @Test
   void containPadsJpegWithWhiteByDefault() throws IOException {
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "contain", true, null), MediaTypes.IMAGE_JPEG);
+        run(landscapeBands(), resize(100, 100, "contain", true), MediaTypes.IMAGE_JPEG);
 
     assertColour(result, 0, 0, Color.WHITE);
   }
@@ -97,7 +103,7 @@ class ResizeFitModesTest {
   @Test
   void containPadsPngWithTransparencyByDefault() throws IOException {
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "contain", true, null), MediaTypes.IMAGE_PNG);
+        run(landscapeBands(), resize(100, 100, "contain", true), MediaTypes.IMAGE_PNG);
 
     assertThat(result.getColorModel().hasAlpha()).isTrue();
     assertThat(result.getRGB(0, 0) >>> 24).as("corner alpha").isZero();
@@ -107,7 +113,11 @@ class ResizeFitModesTest {
   @Test
   void containKeepsATranslucentBackgroundInPng() throws IOException {
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "contain", true, "#ff000080"), MediaTypes.IMAGE_PNG);
+        run(
+            landscapeBands(),
+            resize(100, 100, "contain", true),
+            MediaTypes.IMAGE_PNG,
+            TestImages.background("#ff000080"));
 
     assertThat(Integer.toHexString(result.getRGB(0, 0))).isEqualTo("80ff0000");
   }
@@ -117,8 +127,9 @@ class ResizeFitModesTest {
     BufferedImage result =
         run(
             landscapeBands(),
-            resize(100, 100, "contain", true, "#ff000080"),
-            MediaTypes.IMAGE_JPEG);
+            resize(100, 100, "contain", true),
+            MediaTypes.IMAGE_JPEG,
+            TestImages.background("#ff000080"));
 
     assertColour(result, 0, 0, new Color(255, 127, 127));
   }
@@ -128,7 +139,11 @@ class ResizeFitModesTest {
     byte[] small = encode(TestImages.bands(40, 20, A, D), "png");
 
     BufferedImage result =
-        run(small, resize(100, 100, "contain", true, "#000000"), MediaTypes.IMAGE_PNG);
+        run(
+            small,
+            resize(100, 100, "contain", true),
+            MediaTypes.IMAGE_PNG,
+            TestImages.background("#000000"));
 
     // the 40x20 image sits at 30..69 x 40..59
     assertThat(size(result)).isEqualTo("100x100");
@@ -143,7 +158,7 @@ class ResizeFitModesTest {
   void coverOfASmallImageWithoutEnlargementIsNotEnlargedNorPadded() throws IOException {
     byte[] small = encode(TestImages.bands(120, 80, A, D), "png");
 
-    BufferedImage result = run(small, resize(300, 300, "cover", true, null), MediaTypes.IMAGE_PNG);
+    BufferedImage result = run(small, resize(300, 300, "cover", true), MediaTypes.IMAGE_PNG);
 
     assertThat(size(result)).isEqualTo("120x80");
   }
@@ -151,7 +166,7 @@ class ResizeFitModesTest {
   @Test
   void outsideCoversTheBoxWithoutCropping() throws IOException {
     BufferedImage result =
-        run(landscapeBands(), resize(100, 100, "outside", true, null), MediaTypes.IMAGE_PNG);
+        run(landscapeBands(), resize(100, 100, "outside", true), MediaTypes.IMAGE_PNG);
 
     assertThat(size(result)).isEqualTo("200x100");
     assertColour(result, 10, 50, A);
@@ -164,9 +179,10 @@ class ResizeFitModesTest {
     BufferedImage result =
         run(
             landscapeBands(),
-            resize(100, 100, "contain", true, "#000000"),
+            resize(100, 100, "contain", true),
             MediaTypes.IMAGE_PNG,
-            new Operation(ImageRecipe.ROTATE, Map.of("angle", 90)));
+            new Operation(ImageRecipe.ROTATE, Map.of("angle", 90)),
+            TestImages.background("#000000"));
 
     assertThat(size(result)).isEqualTo("100x100");
     assertColour(result, 10, 50, Color.BLACK);
@@ -182,7 +198,7 @@ class ResizeFitModesTest {
     byte[] strip = encode(new BufferedImage(1000, 1, BufferedImage.TYPE_INT_RGB), "png");
 
     assertThatThrownBy(
-            () -> transform(strip, resize(1000, 1000, "cover", false, null), MediaTypes.IMAGE_PNG))
+            () -> transform(strip, resize(1000, 1000, "cover", false), MediaTypes.IMAGE_PNG))
         .isInstanceOf(PermanentStepFailure.class)
         .extracting(e -> ((PermanentStepFailure) e).type())
         .isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE);
@@ -194,8 +210,9 @@ class ResizeFitModesTest {
             () ->
                 transform(
                     landscapeBands(),
-                    resize(100, 100, "contain", true, "blue"),
-                    MediaTypes.IMAGE_PNG))
+                    resize(100, 100, "contain", true),
+                    MediaTypes.IMAGE_PNG,
+                    TestImages.background("blue")))
         .isInstanceOf(PermanentStepFailure.class)
         .extracting(e -> ((PermanentStepFailure) e).type())
         .isEqualTo(StepErrorTypes.INVALID_STEP);
@@ -210,15 +227,21 @@ class ResizeFitModesTest {
 
   private Path transform(byte[] input, Operation resize, String mediaType, Operation... more)
       throws IOException {
-    Operation[] operations = new Operation[more.length + 2];
-    System.arraycopy(more, 0, operations, 0, more.length);
-    operations[more.length] = resize;
-    operations[more.length + 1] = TestImages.encode(mediaType, 95);
+    // the others before the resize, the background after it: the declared order
+    List<Operation> operations = new ArrayList<>();
+    Arrays.stream(more).filter(o -> !isBackground(o)).forEach(operations::add);
+    operations.add(resize);
+    Arrays.stream(more).filter(ResizeFitModesTest::isBackground).forEach(operations::add);
+    operations.add(TestImages.encode(mediaType, 95));
     Path in = Files.createTempFile(dir, "in", ".bin");
     Path out = Files.createTempFile(dir, "out", ".bin");
     Files.write(in, input);
-    transformer.transform(step(operations), in, out);
+    transformer.transform(step(operations.toArray(Operation[]::new)), in, out);
     return out;
+  }
+
+  private static boolean isBackground(Operation operation) {
+    return operation.operation().equals(ImageRecipe.BACKGROUND);
   }
 
   private static String size(BufferedImage image) {

@@ -217,21 +217,24 @@ final class TestImages {
             withoutEnlargement));
   }
 
-  /**
-   * A resize operation into {@code width} x {@code height} with {@code fit}; {@code background} is
-   * left out when {@code null}.
-   */
-  static Operation resize(
-      int width, int height, String fit, boolean withoutEnlargement, String background) {
-    Map<String, Object> params = new java.util.HashMap<>();
-    params.put("width", width);
-    params.put("height", height);
-    params.put("fit", fit);
-    params.put("withoutEnlargement", withoutEnlargement);
-    if (background != null) {
-      params.put("background", background);
-    }
-    return new Operation(ImageRecipe.RESIZE, params);
+  /** A resize operation into {@code width} x {@code height} with {@code fit}. */
+  static Operation resize(int width, int height, String fit, boolean withoutEnlargement) {
+    return new Operation(
+        ImageRecipe.RESIZE,
+        Map.of(
+            "width",
+            width,
+            "height",
+            height,
+            "fit",
+            fit,
+            "withoutEnlargement",
+            withoutEnlargement));
+  }
+
+  /** A background operation: flatten onto {@code colour} (#rrggbb or #rrggbbaa), colour padding. */
+  static Operation background(String colour) {
+    return new Operation(ImageRecipe.BACKGROUND, Map.of("background", colour));
   }
 
   /** A {@code width} x {@code height} RGB image of equally wide vertical bands, left to right. */

@@ -1,0 +1,134 @@
+package dev.derive.worker.image;
+
+import static dev.derive.worker.image.TestImages.step;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.derive.protocol.MediaTypes;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * background (issue 29 part 2): alpha flattened onto a colour without a resize, measured on the
+ * output's pixels.
+ */
+class BackgroundTest {
+  @TempDir Path dir;
+
+  private final ImageTransformer transformer = new ImageTransformer(100_000_000);
+
+  /** 90 x 60 PNG: left third clear, middle third blue at alpha 128, right third opaque red. */
+  private static byte[] thirds() throws IOException {
+    BufferedImage image = new BufferedImage(90, 60, BufferedImage.TYPE_INT_ARGB);
+    Graphics2D g = image.createGraphics();
+    g.setColor(new Color(0, 0, 255, 128));
+    g.fillRect(30, 0, 30, 60);
+    g.setColor(Color.RED);
+    g.fillRect(60, 0, 30, 60);
+    g.dispose();
+    return TestImages.encode(image, "png");
+  }
+
+  @Test
+  void aJpegOfAClearPngTakesTheColourNotWhiteAndKeepsItsSize() throws IOException {
+    BufferedImage out = run(MediaTypes.IMAGE_JPEG, TestImages.background("#00ff00"));
+
+    assertThat(out.getWidth()).isEqualTo(90);
+    assertThat(out.getHeight()).isEqualTo(60);
+    assertNear(out, 15, 30, new Color(0, 255, 0));
+    assertNear(out, 45, 30, new Color(0, 127, 128)); // half blue over green
+    assertNear(out, 75, 30, Color.RED);
+  }
+
+  @Test
+  void aPngFlattenedOntoAnOpaqueColourHasNoAlphaLeft() throws IOException {
+    BufferedImage out = run(MediaTypes.IMAGE_PNG, TestImages.background("#ffffff"));
+
+    assertThat(out.getColorModel().hasAlpha()).isFalse();
+    assertThat(out.getRGB(15, 30) & 0xFFFFFF).isEqualTo(0xFFFFFF);
+    assertNear(out, 45, 30, new Color(127, 127, 255));
+    assertThat(out.getRGB(75, 30) & 0xFFFFFF).isEqualTo(0xFF0000);
+  }
+
+  @Test
+  void aTranslucentColourLeavesAClearAreaAsTranslucentAsTheColour() throws IOException {
+    BufferedImage out = run(MediaTypes.IMAGE_PNG, TestImages.background("#ff000080"));
+
+    assertThat(Integer.toHexString(out.getRGB(15, 30))).isEqualTo("80ff0000");
+    assertThat(out.getRGB(75, 30)).isEqualTo(0xFFFF0000);
+  }
+
+  @Test
+  void withAContainResizeThePaddingIsTheColourAndThePictureFlattened() throws IOException {
+    BufferedImage out =
+        run(
+            MediaTypes.IMAGE_PNG,
+            TestImages.resize(90, 90, "contain", true),
+            TestImages.background("#ffff00"));
+
+    assertThat(out.getWidth()).isEqualTo(90);
+    assertThat(out.getHeight()).isEqualTo(90);
+    assertThat(out.getRGB(45, 5) & 0xFFFFFF).as("padding").isEqualTo(0xFFFF00);
+    assertThat(out.getRGB(15, 45) & 0xFFFFFF).as("clear third").isEqualTo(0xFFFF00);
+    assertThat(out.getRGB(75, 45) & 0xFFFFFF).as("red third").isEqualTo(0xFF0000);
+  }
+
+  @Test
+  void anAnimationRefusesIt() {
+    assertThatThrownBy(
+            () ->
+                transformer.transform(
+                    step(
+                        TestImages.background("#ffffff"),
+                        new Operation(
+                            ImageRecipe.ENCODE,
+                            Map.of("mediaType", MediaTypes.IMAGE_GIF, "animated", true))),
+                    Files.write(Files.createTempFile(dir, "in", ".gif"), AnimationTest.gif()),
+                    Files.createTempFile(dir, "out", ".gif")))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            e -> {
+              assertThat(e.type()).isEqualTo(StepErrorTypes.INVALID_STEP);
+              assertThat(e.getMessage()).contains("background");
+            });
+  }
+
+  private BufferedImage run(String mediaType, Operation... before) throws IOException {
+    Path in = Files.createTempFile(dir, "in", ".png");
+    Path out = Files.createTempFile(dir, "out", ".bin");
+    Files.write(in, thirds());
+    List<Operation> operations = new ArrayList<>(List.of(before));
+    operations.add(new Operation(ImageRecipe.ENCODE, Map.of("mediaType", mediaType)));
+    transformer.transform(step(operations.toArray(Operation[]::new)), in, out);
+    BufferedImage image = ImageIO.read(out.toFile());
+    assertThat(image).as("output decodes").isNotNull();
+    return image;
+  }
+
+  /** Each band within 3 (JPEG's error on a flat area). */
+  private static void assertNear(BufferedImage image, int x, int y, Color expected) {
+    Color actual = new Color(image.getRGB(x, y));
+    assertThat(Math.abs(actual.getRed() - expected.getRed()))
+        .as("red at %d,%d", x, y)
+        .isLessThan(4);
+    assertThat(Math.abs(actual.getGreen() - expected.getGreen()))
+        .as("green at %d,%d", x, y)
+        .isLessThan(4);
+    assertThat(Math.abs(actual.getBlue() - expected.getBlue()))
+        .as("blue at %d,%d", x, y)
+        .isLessThan(4);
+  }
+}
