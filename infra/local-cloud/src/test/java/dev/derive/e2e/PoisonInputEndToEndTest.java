@@ -38,8 +38,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * visibility heartbeat): poison inputs sent at once beside ordinary jobs on the same queues.
  *
  * <ul>
- *   <li>a PDF whose outline (bookmarks) nests 30,000 deep, to text: Tika's PDF parser recurses into
- *       it until the stack overflows, which is the input's: {@code corrupt-input};
+ *   <li>a PDF whose outline (bookmarks) nests 30,000 deep, to text: refused by the bound on the
+ *       text's nesting, {@code corrupt-input} (without it Tika's PDF parser recurses until the
+ *       stack overflows, which is the input's too, but costs the worker its process);
  *   <li>a PDF page holding a 20000 × 20000 image XObject, to a PNG preview: refused from the
  *       image's dictionary before decoding, {@code input-too-large};
  *   <li>a DOCX whose {@code document.xml} inflates to 1 GiB, to text: refused from the zip

@@ -26,6 +26,7 @@ import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
 import org.apache.tika.parser.pdf.PDFParser;
 import org.apache.tika.sax.BodyContentHandler;
+import org.apache.tika.sax.SecureContentHandler;
 import org.apache.tika.sax.ToTextContentHandler;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
@@ -210,7 +211,20 @@ public final class TextTransformer implements StepTransformer {
       ParseContext context = new ParseContext();
       context.set(EncodingDetector.class, new CheckedEncodingDetector());
       context.set(Parser.class, parser);
-      chosen.parse(in, handler, metadata, context);
+      if (chosen == parser) {
+        chosen.parse(in, handler, metadata, context);
+      } else {
+        // what AutoDetectParser does around the parser it picks: bound the output's nesting
+        // (a PDF outline 30,000 deep otherwise recurses until the stack overflows) and its ratio
+        // to the input
+        SecureContentHandler secure = new SecureContentHandler(handler, in);
+        try {
+          chosen.parse(in, secure, metadata, context);
+        } catch (SAXException e) {
+          secure.throwIfCauseOf(e);
+          throw e;
+        }
+      }
     } catch (ZeroByteFileException e) {
       throw new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, "the input is empty", e);
     } catch (TikaException | SAXException | IOException | RuntimeException e) {

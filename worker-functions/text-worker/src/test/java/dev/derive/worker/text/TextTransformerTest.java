@@ -28,6 +28,8 @@ import org.apache.pdfbox.pdmodel.encryption.AccessPermission;
 import org.apache.pdfbox.pdmodel.encryption.StandardProtectionPolicy;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDDocumentOutline;
+import org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDOutlineItem;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -380,6 +382,38 @@ class TextTransformerTest {
       document.save(pdf.toFile());
     }
     return pdf;
+  }
+
+  /**
+   * A PDF whose outline nests 30,000 deep is refused as any parser's output nested that deep is,
+   * without the stack overflow that replaced the worker's process when the PDF parser was called
+   * directly (Tika's AutoDetectParser bounds the nesting; the direct path does too now).
+   */
+  @Test
+  void aPdfOutlineNestedBeyondAnyDocumentIsRefusedWithoutOverflowingTheStack() throws IOException {
+    Path pdf = Files.createTempFile(dir, "outline", ".pdf");
+    try (PDDocument document = new PDDocument()) {
+      document.addPage(new PDPage());
+      PDDocumentOutline outline = new PDDocumentOutline();
+      document.getDocumentCatalog().setDocumentOutline(outline);
+      PDOutlineItem parent = new PDOutlineItem();
+      parent.setTitle("Level 0");
+      outline.addLast(parent);
+      for (int level = 1; level < 30_000; level++) {
+        PDOutlineItem child = new PDOutlineItem();
+        child.setTitle("Level " + level);
+        parent.addLast(child);
+        parent = child;
+      }
+      document.save(pdf.toFile());
+    }
+
+    assertThatThrownBy(
+            () ->
+                TRANSFORMER.transform(step(TextTransformer.EXTRACT, "application/pdf"), pdf, out()))
+        .isInstanceOf(PermanentStepFailure.class)
+        .extracting(e -> ((PermanentStepFailure) e).type())
+        .isEqualTo(StepErrorTypes.CORRUPT_INPUT);
   }
 
   /** A step of the text capability; {@code mediaType} is the coordinator's detected type. */
