@@ -151,7 +151,8 @@ public class ImageUrlResource {
               imagePath(request), options, keys.current(), clock.instant().getEpochSecond());
       url.requirePresetInForce(presets.current());
     } catch (ForbiddenUrlException e) {
-      return Response.fromResponse(Problems.of(e.kind(), "Forbidden", 403, e.getMessage()))
+      return Response.fromResponse(
+              Problems.of(e.kind(), Problems.title(e.kind()), 403, e.getMessage()))
           .header("Cache-Control", "public, max-age=" + FORBIDDEN_MAX_AGE_SECONDS)
           .build();
     }

@@ -11,6 +11,7 @@ import dev.derive.coordinator.job.DerivativeNotReadyException;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.plan.NoConversionException;
+import dev.derive.coordinator.url.ForbiddenUrlException;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.Violation;
 import jakarta.ws.rs.core.Response;
@@ -31,18 +32,21 @@ public final class Problems {
   private record Kind(int status, String title) {}
 
   private static final Map<String, Kind> KINDS =
-      Map.of(
-          InvalidRequestException.KIND, new Kind(400, "Invalid request"),
-          SourceNotFoundException.KIND, new Kind(404, "Source not found"),
-          SourceTooLargeException.KIND, new Kind(413, "Source too large"),
-          UnsupportedMediaTypeException.KIND, new Kind(415, "Unsupported media type"),
-          NoConversionException.KIND, new Kind(422, "No conversion"),
-          JobNotFoundException.KIND, new Kind(404, "Not found"),
-          DispatchFailedException.KIND, new Kind(503, "Dispatch failed"),
-          DerivativeNotReadyException.KIND, new Kind(409, "Derivative not ready"),
-          DerivativeFailedException.KIND, new Kind(410, "Derivative failed"),
+      Map.ofEntries(
+          Map.entry(InvalidRequestException.KIND, new Kind(400, "Invalid request")),
+          Map.entry(SourceNotFoundException.KIND, new Kind(404, "Source not found")),
+          Map.entry(SourceTooLargeException.KIND, new Kind(413, "Source too large")),
+          Map.entry(UnsupportedMediaTypeException.KIND, new Kind(415, "Unsupported media type")),
+          Map.entry(NoConversionException.KIND, new Kind(422, "No conversion")),
+          Map.entry(JobNotFoundException.KIND, new Kind(404, "Not found")),
+          Map.entry(DispatchFailedException.KIND, new Kind(503, "Dispatch failed")),
+          Map.entry(DerivativeNotReadyException.KIND, new Kind(409, "Derivative not ready")),
+          Map.entry(DerivativeFailedException.KIND, new Kind(410, "Derivative failed")),
           // as an encrypted PDF's failed job answers: the same type, 422
-          PasswordProtectedSourceException.KIND, new Kind(422, "Password required"));
+          Map.entry(PasswordProtectedSourceException.KIND, new Kind(422, "Password required")),
+          Map.entry(ForbiddenUrlException.INVALID_SIGNATURE, new Kind(403, "Invalid signature")),
+          Map.entry(ForbiddenUrlException.EXPIRED, new Kind(403, "Expired URL")),
+          Map.entry(ForbiddenUrlException.PRESET_CHANGED, new Kind(403, "Preset changed")));
 
   private Problems() {}
 

@@ -127,7 +127,8 @@ class ImageUrlResourceTest {
         .then()
         .statusCode(403)
         .contentType(PROBLEM)
-        .body("type", equalTo("https://derive.dev/problems/invalid-signature"));
+        .body("type", equalTo("https://derive.dev/problems/invalid-signature"))
+        .body("title", equalTo("Invalid signature"));
     // one field value, which the mock event server splits at its comma
     assertThat(String.join(", ", response.headers().getValues("Cache-Control")))
         .isEqualTo("public, max-age=60");
@@ -147,7 +148,8 @@ class ImageUrlResourceTest {
     get(signed("/exp:" + past + "/w:64/" + KEY), null)
         .then()
         .statusCode(403)
-        .body("type", equalTo("https://derive.dev/problems/expired-url"));
+        .body("type", equalTo("https://derive.dev/problems/expired-url"))
+        .body("title", equalTo("Expired URL"));
   }
 
   @Test
