@@ -89,6 +89,32 @@ class DeriveScriptTest {
                 + "/rs:inside:256:256/uploads/my%20photo%20%C3%A9.jpg");
   }
 
+  /** {@code --api} before the path is read as the option, and an unknown option is refused. */
+  @Test
+  void signTakesItsOptionOnEitherSideOfThePathAndRefusesUnknownOnes() throws Exception {
+    String key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    ProcessBuilder before =
+        new ProcessBuilder("./derive", "sign", "--api", "http://127.0.0.1:3190", "w:64/a.jpg");
+    before.environment().put("DERIVE_URL_SIGNING_KEY", key);
+    ProcessBuilder after =
+        new ProcessBuilder("./derive", "sign", "w:64/a.jpg", "--api", "http://127.0.0.1:3190");
+    after.environment().put("DERIVE_URL_SIGNING_KEY", key);
+    ProcessBuilder unknown = new ProcessBuilder("./derive", "sign", "--port", "3190", "w:64/a.jpg");
+    unknown.environment().put("DERIVE_URL_SIGNING_KEY", key);
+
+    Run first = run(before);
+    Run second = run(after);
+    Run refused = run(unknown);
+
+    assertThat(first.exit()).as(first.output()).isZero();
+    assertThat(first.output().strip())
+        .startsWith("http://127.0.0.1:3190/v1/")
+        .endsWith("/w:64/a.jpg")
+        .isEqualTo(second.output().strip());
+    assertThat(refused.exit()).isEqualTo(2);
+    assertThat(refused.output()).contains("unknown option --port");
+  }
+
   private record Run(int exit, String output) {}
 
   private static Run run(List<String> command) throws IOException, InterruptedException {
