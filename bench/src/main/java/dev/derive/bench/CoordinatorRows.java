@@ -2,6 +2,7 @@ package dev.derive.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.aws.CoordinatorClients;
 import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.job.Submission;
@@ -92,26 +93,18 @@ public final class CoordinatorRows {
     SdkSystemProperties.set(endpoint);
     CoordinatorSettings settings =
         CoordinatorSettings.from(name -> Optional.ofNullable(env.get(name)));
-    DerivativeService service = CoordinatorFactory.derivativeService(settings);
+    // the anchors' bare calls go through the very clients the service uses
+    CoordinatorClients clients = new CoordinatorClients(true);
+    DerivativeService service = CoordinatorFactory.derivativeService(settings, clients);
     Map<String, String> forgetful = new HashMap<>(env);
     forgetful.put("CACHE_HIT_MEMORY_SECONDS", "0");
     DerivativeService unremembered =
         CoordinatorFactory.derivativeService(
-            CoordinatorSettings.from(name -> Optional.ofNullable(forgetful.get(name))));
+            CoordinatorSettings.from(name -> Optional.ofNullable(forgetful.get(name))), clients);
     RequestValidator validator = CoordinatorFactory.requestValidator(settings);
-    S3Client s3 =
-        dev.derive.aws.AwsClients.configure(
-                S3Client.builder(), dev.derive.aws.AwsClients.COORDINATOR)
-            .forcePathStyle(true)
-            .build();
-    DynamoDbClient dynamoDb =
-        dev.derive.aws.AwsClients.configure(
-                DynamoDbClient.builder(), dev.derive.aws.AwsClients.COORDINATOR)
-            .build();
-    SqsClient sqs =
-        dev.derive.aws.AwsClients.configure(
-                SqsClient.builder(), dev.derive.aws.AwsClients.COORDINATOR)
-            .build();
+    S3Client s3 = clients.s3();
+    DynamoDbClient dynamoDb = clients.dynamoDb();
+    SqsClient sqs = clients.sqs();
 
     // A hit: the derivative of this request exists.
     JsonNode hitBody = body(256);

@@ -1,5 +1,6 @@
 package dev.derive.coordinator.api;
 
+import dev.derive.coordinator.aws.CoordinatorClients;
 import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.preset.PresetCatalogue;
@@ -26,11 +27,18 @@ public class CoordinatorBeans {
     return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
   }
 
+  /** The function's one client per AWS service, shared by every part. */
+  @Produces
+  @Singleton
+  CoordinatorClients clients(CoordinatorSettings settings) {
+    return new CoordinatorClients(settings.s3PathStyle());
+  }
+
   /** The request flow behind {@code /v1/derivatives}, wired onto AWS. */
   @Produces
   @Singleton
-  DerivativeService derivativeService(CoordinatorSettings settings) {
-    return CoordinatorFactory.derivativeService(settings);
+  DerivativeService derivativeService(CoordinatorSettings settings, CoordinatorClients clients) {
+    return CoordinatorFactory.derivativeService(settings, clients);
   }
 
   /** The validation of {@code POST /v1/derivatives} bodies. */
@@ -46,8 +54,9 @@ public class CoordinatorBeans {
    */
   @Produces
   @Singleton
-  PresetCatalogue presetCatalogue(CoordinatorSettings settings, RequestValidator validator) {
-    return CoordinatorFactory.presetCatalogue(settings, validator);
+  PresetCatalogue presetCatalogue(
+      CoordinatorSettings settings, CoordinatorClients clients, RequestValidator validator) {
+    return CoordinatorFactory.presetCatalogue(settings, clients, validator);
   }
 
   /** The image URL options and formats the deployed capabilities declare. */
@@ -62,21 +71,21 @@ public class CoordinatorBeans {
    */
   @Produces
   @Singleton
-  SigningKeySource signingKeys(CoordinatorSettings settings) {
-    return CoordinatorFactory.signingKeys(settings);
+  SigningKeySource signingKeys(CoordinatorSettings settings, CoordinatorClients clients) {
+    return CoordinatorFactory.signingKeys(settings, clients);
   }
 
   /** The callbacks of {@code POST /v1/derivatives} requests ({@code CALLBACK_QUEUE_URL}). */
   @Produces
   @Singleton
-  CallbackRequests callbackRequests(CoordinatorSettings settings) {
-    return new CallbackRequests(CoordinatorFactory.callbackRegistrar(settings));
+  CallbackRequests callbackRequests(CoordinatorSettings settings, CoordinatorClients clients) {
+    return new CallbackRequests(CoordinatorFactory.callbackRegistrar(settings, clients));
   }
 
   /** The presigned uploads behind {@code /v1/uploads}. */
   @Produces
   @Singleton
-  UploadService uploadService(CoordinatorSettings settings) {
-    return CoordinatorFactory.uploadService(settings);
+  UploadService uploadService(CoordinatorSettings settings, CoordinatorClients clients) {
+    return CoordinatorFactory.uploadService(settings, clients);
   }
 }

@@ -1,6 +1,5 @@
 package dev.derive.coordinator.aws;
 
-import dev.derive.aws.AwsClients;
 import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.cache.RecentHits;
@@ -37,23 +36,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
-import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * Wires the coordinator from its settings onto AWS (S3, DynamoDB, SQS) for the function entry
- * points, which only add their framework around it. Clients are created once, at start-up (before a
- * SnapStart snapshot).
+ * points, which only add their framework around it. Every part is given the function's {@link
+ * CoordinatorClients}, so they share one client per service (made at start-up, before a SnapStart
+ * snapshot, when the entry point builds its parts).
  *
  * <p>Over 300 lines because it is the composition root of three functions (API, step results,
  * upload events, plus the callback sender): each factory method is a few lines building one part
- * from the settings, and keeping them together is what lets every part see the same clients.
+ * from the settings.
  */
 public final class CoordinatorFactory {
   private static final java.util.logging.Logger LOG =
@@ -62,9 +54,9 @@ public final class CoordinatorFactory {
   private CoordinatorFactory() {}
 
   /** The API's service: validation through dispatch, on AWS. */
-  public static DerivativeService derivativeService(CoordinatorSettings settings) {
-    S3ObjectStore objects =
-        new S3ObjectStore(s3(settings), AwsClients.s3Presigner(settings.s3PathStyle()));
+  public static DerivativeService derivativeService(
+      CoordinatorSettings settings, CoordinatorClients clients) {
+    S3ObjectStore objects = new S3ObjectStore(clients.s3(), clients.s3Presigner());
     CapabilityCatalogue capabilities = settings.capabilities();
     List<CapabilityDescriptor> deployed = capabilities.capabilities();
     DerivativeCache cache =
@@ -73,7 +65,7 @@ public final class CoordinatorFactory {
             settings.derivativesBucket(),
             settings.presignedUrlExpiry(),
             new RecentHits(settings.cacheHitMemory(), Clock.systemUTC()));
-    JobStore store = jobStore(settings);
+    JobStore store = jobStore(settings, clients);
     return new DerivativeService(
         new SourceInspector(
             objects,
@@ -87,7 +79,7 @@ public final class CoordinatorFactory {
         new Planner(deployed, settings.derivativesBucket()),
         cache,
         store,
-        lifecycle(settings, store, cache, lostClaimWatch(settings)),
+        lifecycle(settings, clients, store, cache, lostClaimWatch(settings, clients)),
         capability ->
             capabilities
                 .named(capability)
@@ -121,16 +113,16 @@ public final class CoordinatorFactory {
    * {@code CALLBACK_QUEUE_URL}. Without a bus the event is only logged; with neither, nothing is
    * published (a coordinator wired for tests).
    */
-  public static CompletionNotifier completionNotifier(CoordinatorSettings settings) {
+  public static CompletionNotifier completionNotifier(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     Optional<String> bus = settings.lookup().apply("EVENT_BUS_NAME").filter(b -> !b.isBlank());
-    Optional<CallbackQueue> callbacks = callbackQueue(settings);
+    Optional<CallbackQueue> callbacks = callbackQueue(settings, clients);
     if (bus.isEmpty() && callbacks.isEmpty()) {
       return CompletionNotifier.disabled();
     }
     CompletionPublisher publisher =
         bus.<CompletionPublisher>map(
-                name ->
-                    new EventBridgeCompletionPublisher(client(EventBridgeClient.builder()), name))
+                name -> new EventBridgeCompletionPublisher(clients.eventBridge(), name))
             .orElse(
                 event ->
                     LOG.info(
@@ -139,7 +131,7 @@ public final class CoordinatorFactory {
                                 + event.eventId()
                                 + " not published"));
     return new CompletionNotifier(
-        new DynamoDbCompletionOutbox(client(DynamoDbClient.builder()), settings.jobsTable()),
+        new DynamoDbCompletionOutbox(clients.dynamoDb(), settings.jobsTable()),
         publisher,
         callbacks.orElse(
             delivery -> {
@@ -153,18 +145,18 @@ public final class CoordinatorFactory {
    * at once ({@link CallbackRegistrar}); empty without {@code CALLBACK_QUEUE_URL}, and then a
    * request with a callback is refused.
    */
-  public static Optional<CallbackRegistrar> callbackRegistrar(CoordinatorSettings settings) {
-    return callbackQueue(settings)
+  public static Optional<CallbackRegistrar> callbackRegistrar(
+      CoordinatorSettings settings, CoordinatorClients clients) {
+    return callbackQueue(settings, clients)
         .map(
             queue ->
                 new CallbackRegistrar(
-                    new DynamoDbCompletionOutbox(
-                        client(DynamoDbClient.builder()), settings.jobsTable()),
+                    new DynamoDbCompletionOutbox(clients.dynamoDb(), settings.jobsTable()),
                     queue,
                     settings.derivativesBucket(),
                     Clock.systemUTC(),
                     () -> UUID.randomUUID().toString(),
-                    lostClaimWatch(settings)));
+                    lostClaimWatch(settings, clients)));
   }
 
   /**
@@ -172,13 +164,13 @@ public final class CoordinatorFactory {
    * execution's callbacks over: a delayed message to the step-results queue ({@code
    * STEP_RESULTS_QUEUE_URL}); without that queue, none.
    */
-  private static LostClaimWatch lostClaimWatch(CoordinatorSettings settings) {
+  private static LostClaimWatch lostClaimWatch(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     return settings
         .lookup()
         .apply("STEP_RESULTS_QUEUE_URL")
         .filter(url -> !url.isBlank())
-        .<LostClaimWatch>map(
-            url -> new SqsLostClaimWatch(client(SqsClient.builder()), url, Clock.systemUTC()))
+        .<LostClaimWatch>map(url -> new SqsLostClaimWatch(clients.sqs(), url, Clock.systemUTC()))
         .orElse(LostClaimWatch.NONE);
   }
 
@@ -195,16 +187,14 @@ public final class CoordinatorFactory {
    *
    * @throws MissingSettingException if neither is set
    */
-  public static CallbackSender callbackSender(CoordinatorSettings settings) {
+  public static CallbackSender callbackSender(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     Optional<String> secret =
         settings.lookup().apply("CALLBACK_SIGNING_SECRET").filter(v -> !v.isBlank());
     SigningKeySource keys =
         secret.isPresent()
             ? SecretsManagerSigningKeys.fromSecret(
-                client(SecretsManagerClient.builder()),
-                secret.get(),
-                CALLBACK_KEYS_TTL,
-                Clock.systemUTC())
+                clients.secretsManager(), secret.get(), CALLBACK_KEYS_TTL, Clock.systemUTC())
             : SigningKeySource.fixed(
                 UrlSigningKeys.parse(
                     settings
@@ -230,12 +220,13 @@ public final class CoordinatorFactory {
                 .orElse(DEFAULT_CALLBACK_RETRY_BASE_SECONDS)));
   }
 
-  private static Optional<CallbackQueue> callbackQueue(CoordinatorSettings settings) {
+  private static Optional<CallbackQueue> callbackQueue(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     return settings
         .lookup()
         .apply("CALLBACK_QUEUE_URL")
         .filter(url -> !url.isBlank())
-        .map(url -> new SqsCallbackQueue(client(SqsClient.builder()), url));
+        .map(url -> new SqsCallbackQueue(clients.sqs(), url));
   }
 
   /** Default time a presets document is used before it is read again: 60 s. */
@@ -250,15 +241,12 @@ public final class CoordinatorFactory {
    * @throws IllegalArgumentException if the location has another form
    */
   public static PresetCatalogue presetCatalogue(
-      CoordinatorSettings settings, RequestValidator validator) {
+      CoordinatorSettings settings, CoordinatorClients clients, RequestValidator validator) {
     PresetSource source =
         settings
             .lookup()
             .apply("PRESETS_LOCATION")
-            .map(
-                location ->
-                    PresetLocations.of(
-                        location, () -> client(SsmClient.builder()), () -> s3(settings)))
+            .map(location -> PresetLocations.of(location, clients::ssm, clients::s3))
             .orElse(null);
     long ttl =
         settings
@@ -279,14 +267,12 @@ public final class CoordinatorFactory {
    *
    * @throws IllegalArgumentException if a key is malformed
    */
-  public static SigningKeySource signingKeys(CoordinatorSettings settings) {
+  public static SigningKeySource signingKeys(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     Optional<String> secret = settings.lookup().apply("URL_SIGNING_SECRET");
     if (secret.isPresent()) {
       return SecretsManagerSigningKeys.fromSecret(
-          client(SecretsManagerClient.builder()),
-          secret.get(),
-          SIGNING_KEYS_TTL,
-          Clock.systemUTC());
+          clients.secretsManager(), secret.get(), SIGNING_KEYS_TTL, Clock.systemUTC());
     }
     return SigningKeySource.fixed(
         settings
@@ -297,9 +283,10 @@ public final class CoordinatorFactory {
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */
-  public static UploadService uploadService(CoordinatorSettings settings) {
+  public static UploadService uploadService(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     return new UploadService(
-        new S3ObjectStore(s3(settings), AwsClients.s3Presigner(settings.s3PathStyle())),
+        new S3ObjectStore(clients.s3(), clients.s3Presigner()),
         settings.sourceBucket(),
         settings.maxSourceBytes(),
         settings.presignedUrlExpiry(),
@@ -310,27 +297,29 @@ public final class CoordinatorFactory {
    * The progress function's lifecycle (step results and dead letters), on AWS; it looks for a
    * dead-lettered step's output in the derivatives bucket (one HEAD).
    */
-  public static JobLifecycle progressLifecycle(CoordinatorSettings settings) {
+  public static JobLifecycle progressLifecycle(
+      CoordinatorSettings settings, CoordinatorClients clients) {
     DerivativeCache outputs =
         new DerivativeCache(
-            new S3ObjectStore(s3(settings), AwsClients.s3Presigner(settings.s3PathStyle())),
+            new S3ObjectStore(clients.s3(), clients.s3Presigner()),
             settings.derivativesBucket(),
             settings.presignedUrlExpiry(),
             RecentHits.none());
     // a claim it makes (a lost claim's check) is sent at once; if it dies first, the check, not
     // acknowledged, comes again: no watch of its own
-    return lifecycle(settings, jobStore(settings), outputs, LostClaimWatch.NONE);
+    return lifecycle(settings, clients, jobStore(settings, clients), outputs, LostClaimWatch.NONE);
   }
 
   private static JobLifecycle lifecycle(
       CoordinatorSettings settings,
+      CoordinatorClients clients,
       JobStore store,
       DerivativeCache cache,
       LostClaimWatch lostClaims) {
     CapabilityCatalogue capabilities = settings.capabilities();
     return new JobLifecycle(
         store,
-        dispatcher(settings),
+        dispatcher(settings, clients),
         cache,
         StepLeases.of(
             capabilities.names(),
@@ -342,31 +331,17 @@ public final class CoordinatorFactory {
         settings.dispatchLease(),
         settings.permanentFailureHold(),
         Clock.systemUTC(),
-        completionNotifier(settings),
+        completionNotifier(settings, clients),
         lostClaims);
   }
 
-  /**
-   * A coordinator's client of one service: {@link AwsClients#COORDINATOR}'s timeouts, endpoint and
-   * region from the SDK's default chains.
-   */
-  private static <B extends AwsSyncClientBuilder<B, C> & AwsClientBuilder<B, C>, C> C client(
-      B builder) {
-    return AwsClients.configure(builder, AwsClients.COORDINATOR).build();
-  }
-
-  private static S3Client s3(CoordinatorSettings settings) {
-    return AwsClients.configure(S3Client.builder(), AwsClients.COORDINATOR)
-        .forcePathStyle(settings.s3PathStyle())
-        .build();
-  }
-
   /** The jobs table {@code JOBS_TABLE} on DynamoDB. */
-  public static JobStore jobStore(CoordinatorSettings settings) {
-    return new DynamoDbJobStore(client(DynamoDbClient.builder()), settings.jobsTable());
+  public static JobStore jobStore(CoordinatorSettings settings, CoordinatorClients clients) {
+    return new DynamoDbJobStore(clients.dynamoDb(), settings.jobsTable());
   }
 
-  private static StepDispatcher dispatcher(CoordinatorSettings settings) {
-    return new SqsStepDispatcher(client(SqsClient.builder()), settings::require);
+  private static StepDispatcher dispatcher(
+      CoordinatorSettings settings, CoordinatorClients clients) {
+    return new SqsStepDispatcher(clients.sqs(), settings::require);
   }
 }

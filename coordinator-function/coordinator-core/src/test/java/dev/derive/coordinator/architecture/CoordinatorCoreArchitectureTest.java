@@ -4,9 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.derive.aws.AwsClients;
+import dev.derive.coordinator.aws.CoordinatorClients;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * AWS at the edges (issue 16): the coordinator's logic speaks Derive's own types; only {@code
  * dev.derive.coordinator.aws} (the DynamoDB, SQS, EventBridge, SSM and Secrets Manager adapters and
  * the factory that wires them) names AWS SDK or Lambda types. And no two packages of the core
- * depend on each other in a cycle.
+ * depend on each other in a cycle. Clients are built in one place, {@link CoordinatorClients}, so
+ * every part of a function shares one client per service.
  */
 class CoordinatorCoreArchitectureTest {
   private static JavaClasses core;
@@ -48,6 +54,33 @@ class CoordinatorCoreArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage("software.amazon.awssdk..", "com.amazonaws..")
         .because("AWS types stay at the edge, in dev.derive.coordinator.aws")
+        .check(core);
+  }
+
+  @Test
+  void onlyCoordinatorClientsBuildsAwsClients() {
+    DescribedPredicate<JavaCall<?>> buildsAClient =
+        new DescribedPredicate<>("builds an AWS SDK client or presigner") {
+          @Override
+          public boolean test(JavaCall<?> call) {
+            JavaClass owner = call.getTargetOwner();
+            String name = call.getName();
+            return name.equals("builder")
+                    && (owner.isAssignableTo("software.amazon.awssdk.core.SdkClient")
+                        || owner.isAssignableTo(
+                            "software.amazon.awssdk.services.s3.presigner.S3Presigner"))
+                || owner.getName().equals(AwsClients.class.getName())
+                    && (name.equals("configure") || name.equals("s3Presigner"));
+          }
+        };
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.coordinator..")
+        .and()
+        .doNotHaveFullyQualifiedName(CoordinatorClients.class.getName())
+        .should()
+        .callMethodWhere(buildsAClient)
+        .because("a function holds one client per AWS service, shared by every part (issue 31)")
         .check(core);
   }
 

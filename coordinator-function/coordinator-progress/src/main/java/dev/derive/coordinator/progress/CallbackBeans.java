@@ -1,6 +1,6 @@
 package dev.derive.coordinator.progress;
 
-import dev.derive.aws.AwsClients;
+import dev.derive.coordinator.aws.CoordinatorClients;
 import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.completion.CallbackRetries;
 import dev.derive.coordinator.completion.CallbackSender;
@@ -22,8 +22,8 @@ public class CallbackBeans {
    */
   @Produces
   @Singleton
-  CallbackSender callbackSender(CoordinatorSettings settings) {
-    return CoordinatorFactory.callbackSender(settings);
+  CallbackSender callbackSender(CoordinatorSettings settings, CoordinatorClients clients) {
+    return CoordinatorFactory.callbackSender(settings, clients);
   }
 
   /** The pauses between attempts. */
@@ -36,7 +36,7 @@ public class CallbackBeans {
   /** The SQS client that sets a failed delivery's pause. */
   @Produces
   @Singleton
-  SqsClient callbackSqs() {
-    return AwsClients.configure(SqsClient.builder(), AwsClients.COORDINATOR).build();
+  SqsClient callbackSqs(CoordinatorClients clients) {
+    return clients.sqs();
   }
 }

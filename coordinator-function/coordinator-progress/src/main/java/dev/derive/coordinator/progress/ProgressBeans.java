@@ -1,5 +1,6 @@
 package dev.derive.coordinator.progress;
 
+import dev.derive.coordinator.aws.CoordinatorClients;
 import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
@@ -21,10 +22,20 @@ public class ProgressBeans {
     return CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class));
   }
 
+  /**
+   * The function's one client per AWS service, shared by every part of the three functions this
+   * artifact serves (progress, upload events, callbacks).
+   */
+  @Produces
+  @Singleton
+  CoordinatorClients clients(CoordinatorSettings settings) {
+    return new CoordinatorClients(settings.s3PathStyle());
+  }
+
   /** The lifecycle that applies step results and dead letters, wired onto DynamoDB and SQS. */
   @Produces
   @Singleton
-  JobLifecycle lifecycle(CoordinatorSettings settings) {
-    return CoordinatorFactory.progressLifecycle(settings);
+  JobLifecycle lifecycle(CoordinatorSettings settings, CoordinatorClients clients) {
+    return CoordinatorFactory.progressLifecycle(settings, clients);
   }
 }

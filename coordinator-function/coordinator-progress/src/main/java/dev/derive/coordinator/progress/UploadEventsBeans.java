@@ -1,5 +1,6 @@
 package dev.derive.coordinator.progress;
 
+import dev.derive.coordinator.aws.CoordinatorClients;
 import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.onupload.UploadDerivatives;
@@ -23,13 +24,13 @@ public class UploadEventsBeans {
    */
   @Produces
   @Singleton
-  UploadDerivatives uploadDerivatives(CoordinatorSettings settings) {
+  UploadDerivatives uploadDerivatives(CoordinatorSettings settings, CoordinatorClients clients) {
     RequestValidator validator = CoordinatorFactory.requestValidator(settings);
     return new UploadDerivatives(
         UploadPresets.parse(settings.lookup().apply("UPLOAD_PRESETS").orElse("")),
-        CoordinatorFactory.presetCatalogue(settings, validator),
+        CoordinatorFactory.presetCatalogue(settings, clients, validator),
         validator,
-        CoordinatorFactory.derivativeService(settings),
+        CoordinatorFactory.derivativeService(settings, clients),
         settings.sourceBucket());
   }
 }
