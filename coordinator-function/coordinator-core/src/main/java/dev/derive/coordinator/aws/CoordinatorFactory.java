@@ -25,6 +25,8 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.preset.PresetSource;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
+import dev.derive.coordinator.url.FallbackImage;
+import dev.derive.coordinator.url.ImageUrlFallbacks;
 import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlSigningKeys;
 import dev.derive.coordinator.validate.CallbackUrlPolicy;
@@ -36,7 +38,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -294,6 +298,51 @@ public final class CoordinatorFactory {
             .apply("URL_SIGNING_KEYS")
             .map(UrlSigningKeys::parse)
             .orElse(UrlSigningKeys.none()));
+  }
+
+  /** How long the fallback image is served before its object is looked at again: 60 s. */
+  public static final Duration FALLBACK_IMAGE_TTL = Duration.ofSeconds(60);
+
+  /**
+   * What image URLs answer instead of a problem (docs/image-urls.md): placeholders as {@code
+   * IMAGE_URL_PLACEHOLDER} says ({@code thumbhash}, the default; {@code fallback}; {@code none}),
+   * drawn from the derivatives {@code service} has made for {@code validator}'s requests, and the
+   * fallback image {@code IMAGE_URL_FALLBACK_KEY} names in the source bucket, if any.
+   *
+   * @throws IllegalArgumentException if {@code IMAGE_URL_PLACEHOLDER} is none of those
+   */
+  public static ImageUrlFallbacks imageUrlFallbacks(
+      CoordinatorSettings settings, DerivativeService service, RequestValidator validator) {
+    ImageUrlFallbacks.Placeholders placeholders =
+        settings
+            .lookup()
+            .apply("IMAGE_URL_PLACEHOLDER")
+            .map(ImageUrlFallbacks.Placeholders::of)
+            .orElse(ImageUrlFallbacks.Placeholders.THUMBHASH);
+    Set<String> made = Set.copyOf(validator.capabilities().formatNames().values());
+    TikaMediaTypeDetector detector = new TikaMediaTypeDetector(made);
+    Function<byte[], Optional<String>> identify =
+        bytes -> detector.detect(bytes).filter(made::contains);
+    Optional<FallbackImage> fallback =
+        settings
+            .lookup()
+            .apply("IMAGE_URL_FALLBACK_KEY")
+            .map(
+                key ->
+                    new FallbackImage(
+                        new S3ObjectStore(
+                            s3(settings), AwsClients.s3Presigner(settings.s3PathStyle())),
+                        settings.sourceBucket(),
+                        key,
+                        FALLBACK_IMAGE_TTL,
+                        Clock.systemUTC(),
+                        identify));
+    return new ImageUrlFallbacks(
+        placeholders,
+        fallback,
+        validator.capabilities().imageUrls().map(u -> u.placeholder()),
+        body ->
+            service.madeContent(validator.validate(body), ImageUrlFallbacks.MAX_DOCUMENT_BYTES));
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */
