@@ -319,30 +319,35 @@ public final class CoordinatorFactory {
             .apply("IMAGE_URL_PLACEHOLDER")
             .map(ImageUrlFallbacks.Placeholders::of)
             .orElse(ImageUrlFallbacks.Placeholders.THUMBHASH);
-    Set<String> made = Set.copyOf(validator.capabilities().formatNames().values());
-    TikaMediaTypeDetector detector = new TikaMediaTypeDetector(made);
-    Function<byte[], Optional<String>> identify =
-        bytes -> detector.detect(bytes).filter(made::contains);
     Optional<FallbackImage> fallback =
         settings
             .lookup()
             .apply("IMAGE_URL_FALLBACK_KEY")
-            .map(
-                key ->
-                    new FallbackImage(
-                        new S3ObjectStore(
-                            s3(settings), AwsClients.s3Presigner(settings.s3PathStyle())),
-                        settings.sourceBucket(),
-                        key,
-                        FALLBACK_IMAGE_TTL,
-                        Clock.systemUTC(),
-                        identify));
+            .map(key -> fallbackImage(settings, validator, key));
     return new ImageUrlFallbacks(
         placeholders,
         fallback,
         validator.capabilities().imageUrls().map(u -> u.placeholder()),
         body ->
             service.madeContent(validator.validate(body), ImageUrlFallbacks.MAX_DOCUMENT_BYTES));
+  }
+
+  /**
+   * The fallback image {@code key} of the source bucket: served only in a format {@code f:} names.
+   */
+  private static FallbackImage fallbackImage(
+      CoordinatorSettings settings, RequestValidator validator, String key) {
+    Set<String> made = Set.copyOf(validator.capabilities().formatNames().values());
+    TikaMediaTypeDetector detector = new TikaMediaTypeDetector(made);
+    Function<byte[], Optional<String>> identify =
+        bytes -> detector.detect(bytes).filter(made::contains);
+    return new FallbackImage(
+        new S3ObjectStore(s3(settings), AwsClients.s3Presigner(settings.s3PathStyle())),
+        settings.sourceBucket(),
+        key,
+        FALLBACK_IMAGE_TTL,
+        Clock.systemUTC(),
+        identify);
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */
