@@ -310,11 +310,25 @@ public final class CapabilityDeclarations {
       CapabilityDescriptor.ImageUrlFormats imageUrls = null;
       if (root.has("imageUrls")) {
         JsonNode urls = root.get("imageUrls");
-        object(urls, "/imageUrls", Set.of("defaultFormat", "autoFormats"));
+        object(urls, "/imageUrls", Set.of("defaultFormat", "autoFormats", "placeholder"));
+        CapabilityDescriptor.Placeholder placeholder = null;
+        if (urls.has("placeholder")) {
+          JsonNode p = urls.get("placeholder");
+          String at = "/imageUrls/placeholder";
+          object(p, at, Set.of("mediaType", "thumbHash"));
+          String pointer = text(p, at + "/thumbHash");
+          if (!pointer.startsWith("/")) {
+            throw new IllegalArgumentException(at + "/thumbHash: must be a JSON pointer, /name");
+          }
+          placeholder =
+              new CapabilityDescriptor.Placeholder(
+                  mediaType(text(p, at + "/mediaType"), at + "/mediaType"), pointer);
+        }
         imageUrls =
             new CapabilityDescriptor.ImageUrlFormats(
                 text(urls, "/imageUrls/defaultFormat"),
-                urls.has("autoFormats") ? texts(urls, "/imageUrls/autoFormats") : List.of());
+                urls.has("autoFormats") ? texts(urls, "/imageUrls/autoFormats") : List.of(),
+                placeholder);
       }
       ObjectNode presets = JSON.createObjectNode();
       if (root.has("presets")) {

@@ -170,17 +170,37 @@ public record CapabilityDescriptor(
    *     what {@code f:auto} makes when the client accepts none of {@code autoFormats}
    * @param autoFormats what {@code f:auto} picks, best first, when the {@code Accept} header names
    *     it
+   * @param placeholder the derivative of a source an image URL's placeholder is drawn from, or
+   *     {@code null} for none
    */
-  public record ImageUrlFormats(String defaultFormat, List<String> autoFormats) {
+  public record ImageUrlFormats(
+      String defaultFormat, List<String> autoFormats, Placeholder placeholder) {
     public ImageUrlFormats {
       autoFormats = List.copyOf(autoFormats);
+    }
+
+    public ImageUrlFormats(String defaultFormat, List<String> autoFormats) {
+      this(defaultFormat, autoFormats, null);
     }
 
     /** Every media type named. */
     public List<String> mediaTypes() {
       List<String> all = new java.util.ArrayList<>(autoFormats);
       all.add(defaultFormat);
+      if (placeholder != null) {
+        all.add(placeholder.mediaType());
+      }
       return all;
     }
   }
+
+  /**
+   * Where the placeholder of an image URL still being made comes from (docs/image-urls.md): the
+   * source's derivative of media type {@code mediaType} (no other option), a JSON document whose
+   * member at {@code thumbHash} holds the source's ThumbHash in base64.
+   *
+   * @param mediaType the target media type of that derivative, which the capability writes
+   * @param thumbHash a JSON pointer (RFC 6901) into it
+   */
+  public record Placeholder(String mediaType, String thumbHash) {}
 }

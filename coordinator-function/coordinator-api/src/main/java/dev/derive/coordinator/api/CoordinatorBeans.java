@@ -6,6 +6,7 @@ import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
+import dev.derive.coordinator.url.ImageUrlFallbacks;
 import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlOptions;
 import dev.derive.coordinator.validate.RequestValidator;
@@ -64,6 +65,17 @@ public class CoordinatorBeans {
   @Singleton
   UrlOptions urlOptions(RequestValidator validator) {
     return UrlOptions.of(validator.capabilities());
+  }
+
+  /** What image URLs answer instead of a problem: placeholders and the fallback image. */
+  @Produces
+  @Singleton
+  ImageUrlFallbacks imageUrlFallbacks(
+      CoordinatorSettings settings,
+      CoordinatorClients clients,
+      DerivativeService service,
+      RequestValidator validator) {
+    return CoordinatorFactory.imageUrlFallbacks(settings, clients, service, validator);
   }
 
   /**

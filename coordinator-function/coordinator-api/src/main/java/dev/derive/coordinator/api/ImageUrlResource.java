@@ -11,6 +11,8 @@ import dev.derive.coordinator.service.PollSchedule;
 import dev.derive.coordinator.url.DerivativeCdn;
 import dev.derive.coordinator.url.ForbiddenUrlException;
 import dev.derive.coordinator.url.ImageUrl;
+import dev.derive.coordinator.url.ImageUrlFallbacks;
+import dev.derive.coordinator.url.Picture;
 import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlOptions;
 import dev.derive.coordinator.validate.RequestValidator;
@@ -51,8 +53,11 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *       quarter of the download URL's remaining lifetime, so browsers and CDNs keep the redirect
  *       only while it works;
  *   <li>still running → {@code 503} problem+json with {@code Retry-After} (RFC 9110 section
- *       10.2.3);
- *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}); invalid options → 400;
+ *       10.2.3); or, unless the client asks for JSON ({@link ImageUrlFallbacks#asksForJson}), a
+ *       {@code 200} placeholder ({@link ImageUrlFallbacks#placeholder}), {@code no-store}, marked
+ *       {@value #PLACEHOLDER_HEADER};
+ *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}), or the fallback image with
+ *       the problem's status and its type in {@value #PROBLEM_TYPE_HEADER}; invalid options → 400;
  *       unsigned, wrongly signed, expired, or signed for a preset that has changed since → 403,
  *       cacheable for {@value #FORBIDDEN_MAX_AGE_SECONDS} s;
  *   <li>{@code f:auto} answers carry {@code Vary: Accept} (RFC 9110 section 12.5.5), problems
@@ -94,10 +99,31 @@ public class ImageUrlResource {
   private final UrlOptions options;
   private final Duration wait;
   private final Optional<DerivativeCdn> cdn;
+  private final ImageUrlFallbacks fallbacks;
+  private final boolean clientHints;
   private final Clock clock = Clock.systemUTC();
   private final String rootPath;
 
   private static final String PREFIX = "/v1/";
+
+  /**
+   * Marks an answer that is a placeholder of a derivative still being made: {@code thumbhash}
+   * (drawn from the source's ThumbHash) or {@code fallback} (the deployment's fallback image).
+   */
+  static final String PLACEHOLDER_HEADER = "Derive-Placeholder";
+
+  /**
+   * The device pixel ratio client hints (RFC 8942; {@code Sec-CH-DPR} from the W3C's Client Hints
+   * for responsive images, and its older spelling {@code DPR}), read when {@code
+   * IMAGE_URL_CLIENT_HINTS} is {@code true} for a URL without {@code dpr:} ({@link
+   * UrlOptions#clientHintDpr}).
+   */
+  static final String SEC_CH_DPR = "Sec-CH-DPR";
+
+  static final String DPR = "DPR";
+
+  /** The problem type a fallback image stands in for (the type of the problem+json answer). */
+  static final String PROBLEM_TYPE_HEADER = "Derive-Problem-Type";
 
   ImageUrlResource(
       RequestValidator validator,
@@ -105,7 +131,9 @@ public class ImageUrlResource {
       PresetCatalogue presets,
       SigningKeySource keys,
       UrlOptions options,
+      ImageUrlFallbacks fallbacks,
       @ConfigProperty(name = "IMAGE_URL_WAIT_SECONDS", defaultValue = "5") int waitSeconds,
+      @ConfigProperty(name = "IMAGE_URL_CLIENT_HINTS", defaultValue = "false") boolean clientHints,
       @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn,
       @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
     this.rootPath = rootPath.endsWith("/") ? rootPath : rootPath + "/";
@@ -114,6 +142,8 @@ public class ImageUrlResource {
     this.presets = presets;
     this.keys = keys;
     this.options = options;
+    this.fallbacks = fallbacks;
+    this.clientHints = clientHints;
     this.wait = Duration.ofSeconds(Math.min(waitSeconds, RequestValidator.MAX_WAIT_SECONDS));
     this.cdn = DerivativeCdn.of(cdn);
   }
@@ -135,13 +165,28 @@ public class ImageUrlResource {
               + " exp:<unix s>, plain ...), then the source key; f:auto picks from Accept (the"
               + " first of AVIF, WebP it names with q > 0)",
       schema = @Schema(type = SchemaType.STRING))
+  @Parameter(
+      name = SEC_CH_DPR,
+      in = ParameterIn.HEADER,
+      description =
+          "Device pixel ratio client hint, read when the deployment reads client hints and the URL"
+              + " names no dpr: (rounded up to a multiple of 0.5, at most 4)")
+  @Parameter(name = DPR, in = ParameterIn.HEADER, description = "The older spelling of Sec-CH-DPR")
+  @APIResponse(
+      responseCode = "200",
+      description =
+          "A placeholder (Derive-Placeholder) while the derivative is still being made, unless"
+              + " Accept asks for JSON")
   @APIResponse(responseCode = "302", description = "Found: Location is the derivative")
   @APIResponse(responseCode = "400", description = "Invalid options (problem+json)")
   @APIResponse(responseCode = "403", description = "Unsigned, wrongly signed or expired")
   @APIResponse(responseCode = "422", description = "The derivative failed or cannot be made")
   @APIResponse(responseCode = "503", description = "Still being made; retry after Retry-After")
   public Response get(
-      @Context HttpServerRequest request, @HeaderParam(HttpHeaders.ACCEPT) List<String> accepts) {
+      @Context HttpServerRequest request,
+      @HeaderParam(HttpHeaders.ACCEPT) List<String> accepts,
+      @HeaderParam(SEC_CH_DPR) String secChDpr,
+      @HeaderParam(DPR) String dpr) {
     // every value: the Lambda HTTP adapter splits one Accept line at its commas
     String accept = accepts == null || accepts.isEmpty() ? null : String.join(",", accepts);
     ImageUrl url;
@@ -157,16 +202,58 @@ public class ImageUrlResource {
           .build();
     }
     boolean negotiated = url.autoFormat();
+    boolean pictures = !ImageUrlFallbacks.asksForJson(accept);
+    // the client hints count only when the deployment reads them and the URL names no dpr: itself
+    boolean hinted = clientHints && !url.namesDpr();
+    Optional<String> hint =
+        hinted ? UrlOptions.clientHintDpr(secChDpr != null ? secChDpr : dpr) : Optional.empty();
     try {
-      Response response = answer(url, options.pick(accept));
-      return negotiated ? vary(response) : response;
+      Response response = answer(url, options.pick(accept), pictures, hint);
+      // a placeholder depends on Accept (JSON asked for: the problem)
+      boolean placeholder = response.getHeaderString(PLACEHOLDER_HEADER) != null;
+      return vary(response, negotiated || placeholder, hinted);
     } catch (CoordinatorException e) {
+      Optional<Response> fallback = pictures ? fallback(e) : Optional.empty();
+      if (fallback.isPresent()) {
+        return vary(fallback.get(), true, hinted); // a client asking for JSON gets the problem
+      }
       // the answer depends on Accept for a failure too (another format may have another outcome)
-      if (!negotiated) {
+      if (!negotiated && !hinted) {
         throw e;
       }
-      return vary(Problems.of(e));
+      return vary(Problems.of(e), negotiated, hinted);
     }
+  }
+
+  /**
+   * The fallback image in place of the problem of {@code e}, with its status, its type in {@value
+   * #PROBLEM_TYPE_HEADER} and its {@code Retry-After}, when the deployment has one and the problem
+   * is the derivative's (it failed, its source is missing or unreadable, it could not be queued),
+   * not the URL's own (400 invalid options): a broken image is what an {@code <img>} would show.
+   */
+  private Optional<Response> fallback(CoordinatorException e) {
+    Response problem = Problems.of(e);
+    if (problem.getStatus() == 400 || !(problem.getEntity() instanceof Problem described)) {
+      return Optional.empty();
+    }
+    return fallbacks
+        .failed()
+        .map(
+            picture -> {
+              Response.ResponseBuilder answer =
+                  picture(picture, problem.getStatus())
+                      .header(PROBLEM_TYPE_HEADER, described.type());
+              Object retry = problem.getHeaders().getFirst("Retry-After");
+              return (retry == null ? answer : answer.header("Retry-After", retry)).build();
+            });
+  }
+
+  /** A picture the API answers with itself: never stored, since it stands in for another. */
+  private static Response.ResponseBuilder picture(Picture picture, int status) {
+    return Response.status(status)
+        .entity(picture.bytes())
+        .type(picture.mediaType())
+        .header("Cache-Control", "no-store");
   }
 
   /**
@@ -192,10 +279,11 @@ public class ImageUrlResource {
     return raw.substring(PREFIX.length() - 1);
   }
 
-  private Response answer(ImageUrl url, String autoMediaType) {
+  private Response answer(
+      ImageUrl url, String autoMediaType, boolean pictures, Optional<String> hintedDpr) {
     Submission submission =
         service.submit(
-            validator.validate(url.requestBody(presets.current(), autoMediaType)),
+            validator.validate(url.requestBody(presets.current(), autoMediaType, hintedDpr)),
             RequestTelemetry.traceId());
     if (submission.isReady()) {
       return found(submission.jobId(), submission.download(), url.expires());
@@ -207,6 +295,13 @@ public class ImageUrlResource {
     }
     if (ended.isPresent() && ended.get().status() == JobStatus.FAILED) {
       throw new JobFailedException(ended.get().id(), ended.get().error());
+    }
+    Optional<Picture> placeholder = pictures ? fallbacks.placeholder(url.key()) : Optional.empty();
+    if (placeholder.isPresent()) {
+      return picture(placeholder.get(), 200)
+          .header(PLACEHOLDER_HEADER, placeholder.get().kind())
+          .header("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
+          .build();
     }
     return noStore(
         Problems.of(
@@ -250,7 +345,21 @@ public class ImageUrlResource {
     return Response.fromResponse(response).header("Cache-Control", "no-store").build();
   }
 
-  private static Response vary(Response response) {
-    return Response.fromResponse(response).header("Vary", "Accept").build();
+  /**
+   * {@code response} with the request headers it was chosen by in {@code Vary} (RFC 9110 section
+   * 12.5.5): {@code Accept} when {@code accept}, the DPR client hints when {@code hints}.
+   */
+  private static Response vary(Response response, boolean accept, boolean hints) {
+    List<String> names = new java.util.ArrayList<>();
+    if (accept) {
+      names.add(HttpHeaders.ACCEPT);
+    }
+    if (hints) {
+      names.add(SEC_CH_DPR);
+      names.add(DPR);
+    }
+    return names.isEmpty()
+        ? response
+        : Response.fromResponse(response).header("Vary", String.join(", ", names)).build();
   }
 }

@@ -9,6 +9,7 @@ import dev.derive.infra.endpoint.ExternalEndpoint;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
+import java.util.Map;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,10 @@ class ApiRoutesTest {
     assertThat(answer.body().path("id").asText()).isEqualTo(jobId);
   }
 
+  /** A client of problems: an {@code <img>} would get the fallback image (docs/image-urls.md). */
+  private static final Map<String, String> ASKS_FOR_JSON =
+      Map.of("accept", "application/problem+json");
+
   @Test
   void aSignedImageUrlIsServedThroughTheImageRoute() {
     UrlSigningKeys keys =
@@ -111,7 +116,7 @@ class ApiRoutesTest {
     String path = "/f:png/" + KEY;
 
     ApiGatewayEvents.Answer answer =
-        ApiGatewayEvents.get(IMAGE_URLS, "/v1/" + keys.sign(path) + path);
+        ApiGatewayEvents.get(IMAGE_URLS, "/v1/" + keys.sign(path) + path, ASKS_FOR_JSON);
 
     // the job of the JSON request above, still running: the image URL waited and says so
     assertThat(answer.status()).isEqualTo(503);
@@ -162,7 +167,7 @@ class ApiRoutesTest {
     String path = "/f:png/routes/a cat 100%.jpg";
 
     ApiGatewayEvents.Answer answer =
-        ApiGatewayEvents.get(IMAGE_URLS, "/v1/" + keys.sign(path) + path);
+        ApiGatewayEvents.get(IMAGE_URLS, "/v1/" + keys.sign(path) + path, ASKS_FOR_JSON);
 
     // verified and parsed: the key is looked up, and there is no such source
     assertThat(answer.status()).as(answer.body().toString()).isEqualTo(404);

@@ -39,6 +39,18 @@ class ImageUrlResourceTest {
     (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
   };
   private static final String KEY = "urls/cat.jpg";
+
+  /** A source without a ThumbHash: its placeholder is the fallback image. */
+  private static final String OTHER_KEY = "urls/dog.jpg";
+
+  /** What the browsers' {@code <img>} sends (Chrome 120). */
+  private static final String IMG_ACCEPT =
+      "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+
+  /** The fallback image's one colour (magenta), and a ThumbHash of red left, blue right. */
+  private static final int FALLBACK_COLOUR = 0xFF00FF;
+
+  private static final String RED_BLUE_THUMBHASH = "FfYC9Kh4j02Ch4h3iJePePiIiA==";
   private static S3Client s3;
   private static DynamoDbClient dynamoDb;
   private static SqsClient sqs;
@@ -55,6 +67,40 @@ class ImageUrlResourceTest {
         UrlSigningKeys.parse(ConfigProvider.getConfig().getValue("URL_SIGNING_KEYS", String.class));
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key(KEY), RequestBody.fromBytes(JPEG_HEAD));
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key(OTHER_KEY),
+        RequestBody.fromBytes(JPEG_HEAD));
+    s3.putObject(
+        b ->
+            b.bucket(LocalCloudResource.SOURCE_BUCKET)
+                .key(ConfigProvider.getConfig().getValue("IMAGE_URL_FALLBACK_KEY", String.class)),
+        RequestBody.fromBytes(png(4, 3, FALLBACK_COLOUR)));
+  }
+
+  /** A PNG of {@code width} x {@code height} pixels of one opaque {@code rgb}. */
+  private static byte[] png(int width, int height, int rgb) {
+    java.awt.image.BufferedImage image =
+        new java.awt.image.BufferedImage(width, height, java.awt.image.BufferedImage.TYPE_INT_RGB);
+    for (int y = 0; y < height; y++) {
+      for (int x = 0; x < width; x++) {
+        image.setRGB(x, y, rgb);
+      }
+    }
+    var bytes = new java.io.ByteArrayOutputStream();
+    try {
+      javax.imageio.ImageIO.write(image, "png", bytes);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The pixels of an image answer, decoded. */
+  private static java.awt.image.BufferedImage decoded(Response response) throws Exception {
+    java.awt.image.BufferedImage image =
+        javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(response.asByteArray()));
+    assertThat(image).as("the answer decodes as an image").isNotNull();
+    return image;
   }
 
   @AfterAll
@@ -66,6 +112,14 @@ class ImageUrlResourceTest {
 
   private static String signed(String path) {
     return "/v1/" + keys.sign(path) + path;
+  }
+
+  /** The client hints the answers vary on ({@code IMAGE_URL_CLIENT_HINTS} is on in the tests). */
+  private static final String HINTS = "Sec-CH-DPR, DPR";
+
+  /** The answer's {@code Vary}, one field (the mock event server splits a value at its commas). */
+  private static String vary(Response response) {
+    return String.join(", ", response.headers().getValues("Vary"));
   }
 
   private static Response get(String url, String accept) {
@@ -166,7 +220,7 @@ class ImageUrlResourceTest {
     // a quarter of the 300 s download URL lifetime, less the second or so it has run
     assertThat(String.join(", ", response.headers().getValues("Cache-Control")))
         .matches("public, max-age=7[0-5]");
-    assertThat(response.header("Vary")).isNull();
+    assertThat(vary(response)).isEqualTo(HINTS); // the tests read client hints
   }
 
   /**
@@ -237,7 +291,7 @@ class ImageUrlResourceTest {
     Response other = get(signed("/f:auto/w:81/" + KEY), "*/*");
 
     assertThat(browser.header("Location")).contains("derivatives/" + webp);
-    assertThat(browser.header("Vary")).isEqualTo("Accept");
+    assertThat(vary(browser)).isEqualTo("Accept, " + HINTS);
     assertThat(other.header("Location")).contains("derivatives/" + jpeg);
   }
 
@@ -263,17 +317,18 @@ class ImageUrlResourceTest {
 
   @Test
   void formatAutoProblemsVaryOnAcceptToo() {
-    Response missing = get(signed("/f:auto/w:83/urls/no-such.jpg"), "image/avif");
-    Response invalid = get(signed("/f:auto/w:100000/" + KEY), "image/avif");
-    Response fixed = get(signed("/f:webp/w:83/urls/no-such.jpg"), "image/avif");
+    String accept = "image/avif, " + PROBLEM;
+    Response missing = get(signed("/f:auto/w:83/urls/no-such.jpg"), accept);
+    Response invalid = get(signed("/f:auto/w:100000/" + KEY), accept);
+    Response fixed = get(signed("/f:webp/w:83/urls/no-such.jpg"), accept);
 
     assertThat(missing.statusCode()).isEqualTo(404);
     assertThat(missing.contentType()).startsWith(PROBLEM);
-    assertThat(missing.header("Vary")).isEqualTo("Accept");
+    assertThat(vary(missing)).isEqualTo("Accept, " + HINTS);
     assertThat(invalid.statusCode()).isEqualTo(400);
-    assertThat(invalid.header("Vary")).isEqualTo("Accept");
+    assertThat(vary(invalid)).isEqualTo("Accept, " + HINTS);
     assertThat(fixed.statusCode()).isEqualTo(404);
-    assertThat(fixed.header("Vary")).isNull();
+    assertThat(vary(fixed)).isEqualTo(HINTS);
   }
 
   @Test
@@ -310,7 +365,7 @@ class ImageUrlResourceTest {
   void aMissStillRunningAfterTheWaitIsA503WithRetryAfter() {
     long started = System.currentTimeMillis();
 
-    get(signed("/w:83/" + KEY), null)
+    get(signed("/w:83/" + KEY), PROBLEM)
         .then()
         .statusCode(503)
         .contentType(PROBLEM)
@@ -338,12 +393,155 @@ class ImageUrlResourceTest {
             ":updatedAt",
             AttributeValue.fromN(Long.toString(System.currentTimeMillis()))));
 
-    get(signed("/w:84/" + KEY), null)
+    get(signed("/w:84/" + KEY), PROBLEM)
         .then()
         .statusCode(422)
         .contentType(PROBLEM)
         .body("type", equalTo("https://derive.dev/problems/corrupt-input"))
         .body("detail", containsString("bad huffman table"));
+  }
+
+  /**
+   * Issue 29 part 3: an {@code <img>} whose derivative is still being made past the wait gets a
+   * placeholder drawn from the source's ThumbHash (its info derivative, made already), never
+   * stored, marked as a placeholder; the same URL asked for JSON keeps its 503.
+   */
+  @Test
+  void aMissStillRunningIsAPlaceholderDrawnFromTheSourcesThumbHash() throws Exception {
+    String info = jsonJob("{\"mediaType\":\"application/json\"}");
+    s3.putObject(
+        b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + info),
+        RequestBody.fromString(
+            "{\"mediaType\":\"image/jpeg\",\"width\":40,\"height\":20,\"thumbHash\":\""
+                + RED_BLUE_THUMBHASH
+                + "\"}"));
+
+    Response placeholder = get(signed("/w:88/" + KEY), IMG_ACCEPT);
+
+    assertThat(placeholder.statusCode()).isEqualTo(200);
+    assertThat(placeholder.contentType()).isEqualTo("image/png");
+    assertThat(placeholder.header("Derive-Placeholder")).isEqualTo("thumbhash");
+    assertThat(placeholder.header("Cache-Control")).isEqualTo("no-store");
+    assertThat(vary(placeholder)).isEqualTo("Accept, " + HINTS);
+    java.awt.image.BufferedImage image = decoded(placeholder);
+    assertThat(image.getWidth()).isEqualTo(32); // the source's 2:1, at most 32 pixels a side
+    assertThat(image.getHeight()).isEqualTo(18);
+    java.awt.Color left = new java.awt.Color(image.getRGB(0, 9), true);
+    java.awt.Color right = new java.awt.Color(image.getRGB(31, 9), true);
+    assertThat(left.getRed()).isGreaterThan(200);
+    assertThat(left.getBlue()).isLessThan(60);
+    assertThat(right.getBlue()).isGreaterThan(200);
+    assertThat(right.getRed()).isLessThan(60);
+    assertThat(left.getAlpha()).isEqualTo(255);
+
+    get(signed("/w:88/" + KEY), PROBLEM + ", image/*;q=0.5")
+        .then()
+        .statusCode(503)
+        .contentType(PROBLEM)
+        .body("type", equalTo("https://derive.dev/problems/derivative-not-ready"));
+  }
+
+  /** A source without a ThumbHash: the placeholder is the configured fallback image. */
+  @Test
+  void aMissStillRunningWithoutAThumbHashIsTheFallbackImageAsPlaceholder() throws Exception {
+    Response placeholder = get(signed("/w:90/" + OTHER_KEY), null);
+
+    assertThat(placeholder.statusCode()).isEqualTo(200);
+    assertThat(placeholder.header("Derive-Placeholder")).isEqualTo("fallback");
+    assertThat(placeholder.header("Cache-Control")).isEqualTo("no-store");
+    java.awt.image.BufferedImage image = decoded(placeholder);
+    assertThat(image.getWidth()).isEqualTo(4);
+    assertThat(image.getRGB(2, 1) & 0xFFFFFF).isEqualTo(FALLBACK_COLOUR);
+  }
+
+  /**
+   * A failed derivative, and a missing source, answer an {@code <img>} with the fallback image: the
+   * problem's status, its type in a header, never stored; a URL's own fault (400) stays a problem.
+   */
+  @Test
+  void aFailedDerivativeIsTheFallbackImageWithTheProblemTypeInAHeader() throws Exception {
+    String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":89}");
+    mark(
+        id,
+        "FAILED",
+        Map.of(
+            ":error",
+            AttributeValue.fromM(
+                Map.of(
+                    "type", AttributeValue.fromS("corrupt-input"),
+                    "detail", AttributeValue.fromS("bad huffman table"),
+                    "step", AttributeValue.fromN("0"),
+                    "retryable", AttributeValue.fromBool(false))),
+            ":updatedAt",
+            AttributeValue.fromN(Long.toString(System.currentTimeMillis()))));
+
+    Response failed = get(signed("/w:89/" + KEY), IMG_ACCEPT);
+    Response missing = get(signed("/w:89/urls/none.jpg"), IMG_ACCEPT);
+
+    assertThat(failed.statusCode()).isEqualTo(422);
+    assertThat(failed.contentType()).isEqualTo("image/png");
+    assertThat(failed.header("Derive-Problem-Type"))
+        .isEqualTo("https://derive.dev/problems/corrupt-input");
+    assertThat(failed.header("Cache-Control")).isEqualTo("no-store");
+    assertThat(decoded(failed).getRGB(0, 0) & 0xFFFFFF).isEqualTo(FALLBACK_COLOUR);
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(missing.header("Derive-Problem-Type"))
+        .isEqualTo("https://derive.dev/problems/source-not-found");
+    assertThat(decoded(missing).getRGB(3, 2) & 0xFFFFFF).isEqualTo(FALLBACK_COLOUR);
+    get(signed("/w:0x10/" + KEY), IMG_ACCEPT).then().statusCode(400).contentType(PROBLEM);
+  }
+
+  /**
+   * Issue 29 item 4: a DPR client hint scales a URL without {@code dpr:} as that option would (to
+   * the derivative of the doubled box), the older {@code DPR} header too, rounded up to a half; the
+   * URL's own {@code dpr:} wins over the hint.
+   */
+  @Test
+  void aDprClientHintScalesAUrlWithoutDprAndTheUrlsOwnWins() {
+    String doubled = jsonJob("{\"mediaType\":\"image/webp\",\"width\":182}");
+    String plain = jsonJob("{\"mediaType\":\"image/webp\",\"width\":91}");
+    succeed(doubled);
+    succeed(plain);
+
+    Response hinted =
+        given()
+            .redirects()
+            .follow(false)
+            .urlEncodingEnabled(false)
+            .header("Sec-CH-DPR", "2")
+            .get(signed("/w:91/f:webp/" + KEY));
+    Response older =
+        given()
+            .redirects()
+            .follow(false)
+            .urlEncodingEnabled(false)
+            .header("DPR", "1.75")
+            .get(signed("/w:91/f:webp/" + KEY));
+    Response own =
+        given()
+            .redirects()
+            .follow(false)
+            .urlEncodingEnabled(false)
+            .header("Sec-CH-DPR", "2")
+            .get(signed("/dpr:1/w:91/f:webp/" + KEY));
+
+    assertThat(hinted.statusCode()).isEqualTo(302);
+    assertThat(hinted.header("Location")).contains("derivatives/" + doubled);
+    assertThat(vary(hinted)).isEqualTo(HINTS);
+    assertThat(older.header("Location")).contains("derivatives/" + doubled);
+    assertThat(own.header("Location")).contains("derivatives/" + plain);
+    assertThat(vary(own)).isEmpty();
+  }
+
+  /** Issue 29: an option no capability declares is a 400 naming it, not a 404 of another key. */
+  @Test
+  void anUnknownOptionIsA400NamingIt() {
+    get(signed("/zz:1/f:webp/" + KEY), IMG_ACCEPT)
+        .then()
+        .statusCode(400)
+        .contentType(PROBLEM)
+        .body("errors[0].pointer", equalTo("/url/zz"))
+        .body("errors[0].detail", containsString("unknown option zz"));
   }
 
   @Test
@@ -357,7 +555,7 @@ class ImageUrlResourceTest {
 
   @Test
   void aMissingSourceIsA404() {
-    get(signed("/w:85/urls/none.jpg"), null).then().statusCode(404).contentType(PROBLEM);
+    get(signed("/w:85/urls/none.jpg"), PROBLEM).then().statusCode(404).contentType(PROBLEM);
   }
 
   @Test

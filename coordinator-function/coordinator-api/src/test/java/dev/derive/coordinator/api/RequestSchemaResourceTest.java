@@ -125,7 +125,8 @@ class RequestSchemaResourceTest {
     assertThat(upload.path("required").toString()).contains("fileName", "contentType", "size");
     JsonNode image = document.at("/paths/~1v1~1{signature}~1{path}/get/parameters");
     // (OpenAPI ignores a header parameter named Accept: the path's description says what f:auto
-    // reads)
-    assertThat(image.findValuesAsText("name")).containsExactlyInAnyOrder("signature", "path");
+    // reads; the DPR client hints are listed)
+    assertThat(image.findValuesAsText("name"))
+        .containsExactlyInAnyOrder("signature", "path", "Sec-CH-DPR", "DPR");
   }
 }

@@ -24,6 +24,8 @@ import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.preset.PresetSource;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.upload.UploadService;
+import dev.derive.coordinator.url.FallbackImage;
+import dev.derive.coordinator.url.ImageUrlFallbacks;
 import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlSigningKeys;
 import dev.derive.coordinator.validate.CallbackUrlPolicy;
@@ -35,7 +37,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Wires the coordinator from its settings onto AWS (S3, DynamoDB, SQS) for the function entry
@@ -280,6 +284,62 @@ public final class CoordinatorFactory {
             .apply("URL_SIGNING_KEYS")
             .map(UrlSigningKeys::parse)
             .orElse(UrlSigningKeys.none()));
+  }
+
+  /** How long the fallback image is served before its object is looked at again: 60 s. */
+  public static final Duration FALLBACK_IMAGE_TTL = Duration.ofSeconds(60);
+
+  /**
+   * What image URLs answer instead of a problem (docs/image-urls.md): placeholders as {@code
+   * IMAGE_URL_PLACEHOLDER} says ({@code thumbhash}, the default; {@code fallback}; {@code none}),
+   * drawn from the derivatives {@code service} has made for {@code validator}'s requests, and the
+   * fallback image {@code IMAGE_URL_FALLBACK_KEY} names in the source bucket, if any.
+   *
+   * @throws IllegalArgumentException if {@code IMAGE_URL_PLACEHOLDER} is none of those
+   */
+  public static ImageUrlFallbacks imageUrlFallbacks(
+      CoordinatorSettings settings,
+      CoordinatorClients clients,
+      DerivativeService service,
+      RequestValidator validator) {
+    ImageUrlFallbacks.Placeholders placeholders =
+        settings
+            .lookup()
+            .apply("IMAGE_URL_PLACEHOLDER")
+            .map(ImageUrlFallbacks.Placeholders::of)
+            .orElse(ImageUrlFallbacks.Placeholders.THUMBHASH);
+    Optional<FallbackImage> fallback =
+        settings
+            .lookup()
+            .apply("IMAGE_URL_FALLBACK_KEY")
+            .map(key -> fallbackImage(settings, clients, validator, key));
+    return new ImageUrlFallbacks(
+        placeholders,
+        fallback,
+        validator.capabilities().imageUrls().map(u -> u.placeholder()),
+        body ->
+            service.madeContent(validator.validate(body), ImageUrlFallbacks.MAX_DOCUMENT_BYTES));
+  }
+
+  /**
+   * The fallback image {@code key} of the source bucket: served only in a format {@code f:} names.
+   */
+  private static FallbackImage fallbackImage(
+      CoordinatorSettings settings,
+      CoordinatorClients clients,
+      RequestValidator validator,
+      String key) {
+    Set<String> made = Set.copyOf(validator.capabilities().formatNames().values());
+    TikaMediaTypeDetector detector = new TikaMediaTypeDetector(made);
+    Function<byte[], Optional<String>> identify =
+        bytes -> detector.detect(bytes).filter(made::contains);
+    return new FallbackImage(
+        new S3ObjectStore(clients.s3(), clients.s3Presigner()),
+        settings.sourceBucket(),
+        key,
+        FALLBACK_IMAGE_TTL,
+        Clock.systemUTC(),
+        identify);
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */

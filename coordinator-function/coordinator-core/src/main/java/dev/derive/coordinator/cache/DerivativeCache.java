@@ -112,6 +112,23 @@ public final class DerivativeCache {
         .orElse(java.util.OptionalLong.empty());
   }
 
+  /**
+   * The bytes of the derivative with {@code fingerprint}, if it has been made and holds at most
+   * {@code maxBytes} bytes (one HEAD and one GET).
+   *
+   * @return its bytes, or empty when it is not there or larger
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails
+   */
+  public Optional<byte[]> read(String fingerprint, int maxBytes) {
+    return objects
+        .readStart(
+            ObjectRef.of(derivativesBucket, DerivativeFingerprint.objectKey(fingerprint)),
+            maxBytes + 1,
+            null)
+        .filter(start -> start.metadata().sizeBytes() <= maxBytes)
+        .map(start -> start.firstBytes());
+  }
+
   /** A download of the derivative with {@code fingerprint}, without checking that it exists. */
   public PresignedDownload download(String fingerprint) {
     return objects.presignGet(

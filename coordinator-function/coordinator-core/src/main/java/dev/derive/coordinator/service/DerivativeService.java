@@ -222,6 +222,19 @@ public final class DerivativeService {
   }
 
   /**
+   * The bytes of the derivative {@code request} asks for when it has been made already and holds at
+   * most {@code maxBytes} bytes; never starts a job. For what the API reads itself (an image URL's
+   * placeholder, drawn from a source's small JSON derivative).
+   *
+   * @throws dev.derive.coordinator.CoordinatorException as {@link #submit} does for the source and
+   *     the plan (missing source, no conversion …)
+   */
+  public Optional<byte[]> madeContent(DerivativeRequest request, int maxBytes) {
+    Plan plan = plan(inspector.inspect(request.source()), request);
+    return cache.read(plan.fingerprint(), maxBytes);
+  }
+
+  /**
    * Waits until job {@code id} has ended (SUCCEEDED or FAILED) or {@code wait} has passed, reading
    * its record at once and then as {@code schedule} says ({@link PollSchedule#WAITING_REQUEST}: the
    * reads and their cost).

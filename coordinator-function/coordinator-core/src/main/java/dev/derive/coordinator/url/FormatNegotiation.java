@@ -28,7 +28,8 @@ final class FormatNegotiation {
     return fallback;
   }
 
-  private static boolean accepts(String accept, String mediaType) {
+  /** Whether {@code accept} names {@code mediaType} itself with a {@code q} above 0. */
+  static boolean accepts(String accept, String mediaType) {
     if (accept == null) {
       return false;
     }

@@ -9,6 +9,9 @@ import dev.derive.coordinator.validate.Violation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An image URL's path, {@code /<signature>/<option>/…/<source key>}, in the style of imgproxy, and
@@ -24,8 +27,10 @@ import java.util.Map;
  *       {@code el:}, {@code q:}, {@code bg:}, {@code pg:}, {@code dpi:}); a width or height of 0
  *       means "not given", as in imgproxy;
  *   <li>the source key is the rest of the path, as the function received it (API Gateway decodes
- *       percent escapes before it invokes); it starts at the first segment that is not an option,
- *       or after a {@code plain} segment (for a key whose first segment looks like an option);
+ *       percent escapes before it invokes); it starts at the first segment that is not shaped like
+ *       an option ({@code name:…}, the name lower-case letters, digits and {@code _}), or after a
+ *       {@code plain} segment (for a key whose first segment looks like an option); an option of
+ *       that shape that no capability declares is refused, not read as the key;
  *   <li>fit modes are the JSON API's (sharp's), plus imgproxy's {@code fit} (= {@code inside}) and
  *       {@code force} (= {@code fill}), as the image declaration spells them; imgproxy's {@code
  *       fill} would mean {@code cover}, so it is read as the JSON API's {@code fill} (stretch) and
@@ -52,11 +57,20 @@ public record ImageUrl(
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
+   * A segment that is an option, known or not: a name of lower-case ASCII letters, digits and
+   * {@code _} starting with a letter, then a colon (imgproxy reads every segment with a colon
+   * before the source as an option). The first segment not of this shape starts the source key, so
+   * {@code 2024:05/x.jpg} is a key and {@code zz:1/x.jpg} an unknown option.
+   */
+  private static final Pattern OPTION_SHAPED = Pattern.compile("([a-z][a-z0-9_]*):");
+
+  /**
    * Splits {@code path}, the request path after {@code /v1} as API Gateway hands it to the
    * function: percent-decoded once (an HTTP API decodes {@code rawPath}), and otherwise exactly as
    * sent ({@code //}, dot segments and {@code ;} kept).
    *
-   * @throws InvalidRequestException if it has no signature, no key, or an option named twice
+   * @throws InvalidRequestException if it has no signature, no key, an unknown option, or an option
+   *     named twice
    */
   public static ImageUrl parse(String path, UrlOptions grammar) {
     String[] segments = path.startsWith("/") ? path.substring(1).split("/", -1) : new String[0];
@@ -73,11 +87,23 @@ public record ImageUrl(
         i++;
         break;
       }
-      int colon = segment.indexOf(':');
-      String name = colon < 0 ? null : grammar.canonical(segment.substring(0, colon)).orElse(null);
-      if (name == null) {
+      Matcher shaped = OPTION_SHAPED.matcher(segment);
+      if (!shaped.lookingAt()) {
         break;
       }
+      String spelt = shaped.group(1);
+      String name =
+          grammar
+              .canonical(spelt)
+              .orElseThrow(
+                  () ->
+                      invalid(
+                          "/url/" + spelt,
+                          "unknown option "
+                              + spelt
+                              + " (GET /v1/capabilities lists the options); a source key whose"
+                              + " first segment looks like an option, name:..., follows plain/"));
+      int colon = spelt.length();
       List<String> args = List.of(segment.substring(colon + 1).split(":", -1));
       if (options.put(name, args) != null) {
         throw invalid("/url/" + name, "option " + name + " is given twice");
@@ -195,6 +221,20 @@ public record ImageUrl(
    *     steps preset with other options
    */
   public ObjectNode requestBody(Presets presets, String autoMediaType) {
+    return requestBody(presets, autoMediaType, Optional.empty());
+  }
+
+  /** Whether the URL names its own {@code dpr:}, which the client hints then do not override. */
+  public boolean namesDpr() {
+    return options.containsKey(UrlOptions.DPR);
+  }
+
+  /**
+   * {@link #requestBody(Presets, String)} with the device pixel ratio {@code hintedDpr} (from the
+   * client hints, {@link UrlOptions#clientHintDpr}) standing for a {@code dpr:} the URL does not
+   * name.
+   */
+  public ObjectNode requestBody(Presets presets, String autoMediaType, Optional<String> hintedDpr) {
     ObjectNode body = JSON.createObjectNode();
     body.putObject("source").put("key", key);
     ObjectNode target = JSON.createObjectNode();
@@ -220,6 +260,8 @@ public record ImageUrl(
     }
     if (options.containsKey(UrlOptions.DPR)) {
       grammar.scaleByDpr(options.get(UrlOptions.DPR), target);
+    } else if (hintedDpr.isPresent()) {
+      grammar.scaleByDpr(List.of(hintedDpr.get()), target);
     }
     body.set("target", target);
     return body;

@@ -174,6 +174,26 @@ public final class UrlOptions {
     }
   }
 
+  /**
+   * The device pixel ratio a client hint header's {@code value} ({@code Sec-CH-DPR} or {@code DPR},
+   * a decimal number; {@code null} when absent) stands for in an image URL without {@code dpr:}:
+   * rounded up to a multiple of 0.5 and at most 4, so one signed URL makes at most seven
+   * derivatives whatever devices ask for it (a hint is the client's, not signed); empty for none,
+   * for a ratio of 1 or less (nothing to scale) and for a value that is not a number (a hint is
+   * advice: a malformed one is ignored, not refused).
+   */
+  public static Optional<String> clientHintDpr(String value) {
+    if (value == null || !value.trim().matches("[0-9]{1,3}(\\.[0-9]{1,6})?")) {
+      return Optional.empty();
+    }
+    double ratio = Math.min(4, Math.ceil(Double.parseDouble(value.trim()) * 2) / 2);
+    if (ratio <= 1) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        ratio == Math.rint(ratio) ? Long.toString((long) ratio) : Double.toString(ratio));
+  }
+
   private static double ratio(List<String> args) {
     arity(DPR, args, 1);
     String ratio = args.get(0);

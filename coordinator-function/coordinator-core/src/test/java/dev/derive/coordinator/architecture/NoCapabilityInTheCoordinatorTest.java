@@ -51,6 +51,14 @@ class NoCapabilityInTheCoordinatorTest {
    */
   private static final Set<String> IDENTIFIES_FORMATS = Set.of("TikaMediaTypeDetector.java");
 
+  /**
+   * The one picture the API draws itself, whatever capabilities are deployed: an image URL's
+   * placeholder, decoded from a ThumbHash and written as PNG by its own few lines (issue 29 part
+   * 3). The class may name that one media type.
+   */
+  private static final Map<String, String> DRAWS_ITS_OWN_PICTURE =
+      Map.of("PngPicture.java", "image/png");
+
   private static final Pattern TEXT_BLOCK = Pattern.compile("\"\"\"(.*?)\"\"\"", Pattern.DOTALL);
   private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
   private static final Pattern QUOTED_IN_BLOCK = Pattern.compile("\"([^\"\\n]*)\"");
@@ -107,7 +115,9 @@ class NoCapabilityInTheCoordinatorTest {
       }
       Matcher literal = LITERAL.matcher(TEXT_BLOCK.matcher(text).replaceAll("\"\""));
       while (literal.find()) {
-        check(where, literal.group(1), found);
+        if (!literal.group(1).equals(DRAWS_ITS_OWN_PICTURE.get(source.getFileName().toString()))) {
+          check(where, literal.group(1), found);
+        }
       }
       if (!IDENTIFIES_FORMATS.contains(source.getFileName().toString())) {
         Matcher constant = MEDIA_TYPE_CONSTANT.matcher(text);

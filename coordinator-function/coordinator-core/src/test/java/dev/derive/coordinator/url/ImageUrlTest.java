@@ -213,6 +213,59 @@ class ImageUrlTest {
     assertThat(ImageUrl.parse("/sig/w:10/2024:05/x.jpg", options).key()).isEqualTo("2024:05/x.jpg");
   }
 
+  /**
+   * An option no capability declares is refused naming it, not read as the start of the key (which
+   * made {@code zz:1/f:webp/x.jpg} a 404 for a source of that name); a key whose first segment is
+   * shaped like an option follows {@code plain/}, and colons later in a key are the key's.
+   */
+  @Test
+  void anUnknownOptionIsA400NamingItAndNotPartOfTheKey() {
+    assertThat(pointers(() -> ImageUrl.parse("/sig/zz:1/f:webp/x.jpg", options)))
+        .containsExactly("/url/zz");
+    assertThat(pointers(() -> ImageUrl.parse("/sig/w:10/sh:5/x.jpg", options)))
+        .containsExactly("/url/sh");
+    InvalidRequestException refused =
+        catchThrowableOfType(
+            InvalidRequestException.class, () -> ImageUrl.parse("/sig/zz:1/f:webp/x.jpg", options));
+    assertThat(refused.violations().getFirst().detail()).contains("unknown option zz");
+    assertThat(ImageUrl.parse("/sig/w:10/plain/zz:1/x.jpg", options).key()).isEqualTo("zz:1/x.jpg");
+    assertThat(ImageUrl.parse("/sig/w:10/Photos:1/a:b.jpg", options).key())
+        .isEqualTo("Photos:1/a:b.jpg");
+  }
+
+  /**
+   * A DPR client hint stands for a {@code dpr:} the URL does not name, rounded up to a multiple of
+   * 0.5 and at most 4 (a hint is not signed: one URL makes at most seven derivatives); a URL's own
+   * {@code dpr:} wins; a malformed or unit hint is ignored.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "2,2",
+    "2.0,2",
+    "1.25,1.5",
+    "2.625,3",
+    "3.5,3.5",
+    "5,4",
+    "1,",
+    "0.75,",
+    "abc,",
+    "-2,"
+  })
+  void aDprClientHintIsRoundedUpToAHalfAndAtMostFour(String hint, String ratio) {
+    assertThat(UrlOptions.clientHintDpr(hint)).isEqualTo(java.util.Optional.ofNullable(ratio));
+  }
+
+  @Test
+  void aHintedDprScalesLikeTheOptionAndTheUrlsOwnWins() throws Exception {
+    ImageUrl hinted = ImageUrl.parse("/sig/w:100/h:50/photos/cat.jpg", options);
+    ImageUrl own = ImageUrl.parse("/sig/dpr:1.5/w:100/h:50/photos/cat.jpg", options);
+
+    assertThat(fingerprint(hinted.requestBody(presets, null, java.util.Optional.of("2"))))
+        .isEqualTo(urlFingerprint("/sig/dpr:2/w:100/h:50/photos/cat.jpg"));
+    assertThat(own.namesDpr()).isTrue();
+    assertThat(hinted.namesDpr()).isFalse();
+  }
+
   private static List<String> pointers(Runnable action) {
     return catchThrowableOfType(InvalidRequestException.class, action::run).violations().stream()
         .map(Violation::pointer)

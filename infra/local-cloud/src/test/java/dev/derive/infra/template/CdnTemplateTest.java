@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CloudFront distribution of {@code template.yaml} (issue 12 item 4, docs/deploy.md): image
- * URLs keyed on the path alone, {@code Accept} only for f:auto, derivatives from the private bucket
- * through Origin Access Control, and the coordinator told where the CDN is.
+ * URLs keyed on the path alone (and the DPR client hints when read), {@code Accept} only for
+ * f:auto, derivatives from the private bucket through Origin Access Control, and the coordinator
+ * told where the CDN is.
  */
 class CdnTemplateTest {
   private final Template template = new TemplateModel().template;
@@ -38,7 +39,11 @@ class CdnTemplateTest {
     assertThat(image.get("TargetOriginId")).isEqualTo("image-urls");
     assertThat(list(image.get("AllowedMethods"))).containsExactly("GET", "HEAD");
     assertThat(image.get("CachePolicyId")).isEqualTo(new Intrinsic.Ref("ImageUrlCachePolicy"));
-    assertThat(map(key.get("HeadersConfig"))).containsEntry("HeaderBehavior", "none");
+    // the DPR client hints join the key only when the coordinator reads them (ImageUrlClientHints)
+    Intrinsic.If headers = (Intrinsic.If) key.get("HeadersConfig");
+    assertThat(headers.condition()).isEqualTo("ReadsClientHints");
+    assertThat(list(map(headers.whenTrue()).get("Headers"))).containsExactly("Sec-CH-DPR", "DPR");
+    assertThat(map(headers.whenFalse())).containsEntry("HeaderBehavior", "none");
     assertThat(map(key.get("CookiesConfig"))).containsEntry("CookieBehavior", "none");
     assertThat(map(key.get("QueryStringsConfig"))).containsEntry("QueryStringBehavior", "none");
   }
@@ -59,9 +64,12 @@ class CdnTemplateTest {
       assertThat(map(list(behaviour.get("FunctionAssociations")).getFirst()).get("FunctionARN"))
           .isEqualTo(new Intrinsic.GetAtt("AcceptNormaliser", "FunctionMetadata.FunctionARN"));
     }
-    assertThat(
-            list(map(cachePolicyKey("AutoFormatCachePolicy").get("HeadersConfig")).get("Headers")))
-        .containsExactly("Accept");
+    Intrinsic.If headers =
+        (Intrinsic.If)
+            map(cachePolicyKey("AutoFormatCachePolicy").get("HeadersConfig")).get("Headers");
+    assertThat(headers.condition()).isEqualTo("ReadsClientHints");
+    assertThat(list(headers.whenTrue())).containsExactly("Accept", "Sec-CH-DPR", "DPR");
+    assertThat(list(headers.whenFalse())).containsExactly("Accept");
   }
 
   @Test

@@ -77,6 +77,25 @@ class ImageInfoTest {
     assertThat(thumbHash[4] & 0x80).as("landscape").isNotZero();
   }
 
+  /**
+   * The contract the API's image URL placeholders read (docs/image-urls.md): the declared
+   * placeholder derivative is this one, and its pointer finds a standard base64 ThumbHash in it.
+   */
+  @Test
+  void theDeclaredPlaceholderPointerFindsTheThumbHash() throws IOException {
+    var placeholder =
+        dev.derive.protocol.capability.CapabilityDeclarations.ofThisWorker(
+                getClass().getClassLoader())
+            .imageUrls()
+            .placeholder();
+    JsonNode info = info(TestImages.encode(TestImages.quadrants(120, 80), "png"), "image/png");
+
+    assertThat(placeholder.mediaType()).isEqualTo("application/json");
+    String hash = info.at(placeholder.thumbHash()).asText();
+    assertThat(hash).matches("[A-Za-z0-9+/]+=*");
+    assertThat(java.util.Base64.getDecoder().decode(hash).length).isBetween(15, 30);
+  }
+
   @Test
   void anIccProfileIsNamedAndAnAnimationCountsItsFrames() throws IOException {
     JsonNode adobe =
