@@ -74,14 +74,6 @@ class ProblemMappersTest {
 
     assertThat(((Problem) mappers.coordinator(new JobFailedException(id, error)).getEntity()).id())
         .isEqualTo(id);
-    assertThat(
-            ((Problem)
-                    mappers
-                        .coordinator(
-                            new dev.derive.coordinator.job.DerivativeFailedException(id, error))
-                        .getEntity())
-                .id())
-        .isEqualTo(id);
     Response notReady =
         mappers.coordinator(
             new dev.derive.coordinator.job.DerivativeNotReadyException(
