@@ -143,8 +143,10 @@ class DerivativesResourceTest {
         .then()
         .statusCode(400)
         .contentType(PROBLEM)
-        .body("detail", startsWith("request body: malformed JSON: Unexpected end-of-input"))
-        .body("detail", containsString("line: 1, column: 12"))
+        .body(
+            "detail",
+            startsWith("request body: malformed JSON: the body ends at line 1, column 13 before"))
+        .body("detail", containsString("the array opened at line 1, column 12"))
         .body("detail", org.hamcrest.Matchers.not(containsString("Source")))
         .body("detail", org.hamcrest.Matchers.not(containsString("`")));
   }

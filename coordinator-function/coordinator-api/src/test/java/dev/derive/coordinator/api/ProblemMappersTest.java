@@ -112,22 +112,4 @@ class ProblemMappersTest {
     Problem problem = (Problem) response.getEntity();
     assertThat(problem.type()).isEqualTo(Problems.TYPE_BASE + "timeout");
   }
-
-  @Test
-  void aParserSentenceLosesJavaTypeNamesAndControlCharacters() {
-    assertThat(
-            ProblemMappers.parserSentence(
-                "Cannot deserialize value of type `com.fasterxml.jackson.databind.JsonNode` from"
-                    + " token 'a\u0001\r\nb'"))
-        .isEqualTo("Cannot deserialize value of type the expected type from token 'a???b'");
-    assertThat(
-            ProblemMappers.parserSentence(
-                "Unexpected end-of-input: expected close marker for Array (start marker at [Source:"
-                    + " REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1,"
-                    + " column: 12])"))
-        .isEqualTo(
-            "Unexpected end-of-input: expected close marker for Array (start marker at [line: 1,"
-                + " column: 12])");
-    assertThat(ProblemMappers.parserSentence("")).isEqualTo("the body is not well-formed JSON");
-  }
 }
