@@ -1,7 +1,10 @@
 package dev.derive.infra.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.local.cli.CompletionEventRecorder;
 import dev.derive.infra.local.cli.DeriveCommand;
+import dev.derive.infra.local.cli.EventsCommand;
 import dev.derive.infra.local.cli.FunctionOutput;
 import dev.derive.infra.local.cli.LocalCloudState;
 import dev.derive.infra.local.cli.OperatorCommands;
@@ -137,6 +140,9 @@ public final class LocalCloudMain {
             new Thread(
                 () -> {
                   System.out.println("stopping the local cloud");
+                  if (recorder != null) {
+                    recorder.close();
+                  }
                   cloud.close();
                   System.out.println(output.metricsSummary());
                   output.close();
@@ -162,6 +168,7 @@ public final class LocalCloudMain {
       }
     }
     System.out.println("API: " + cloud.apiUri());
+    recordCompletionEvents(cloud);
     try {
       new LocalCloudState(
               cloud.endpoint().uri(),
@@ -177,6 +184,31 @@ public final class LocalCloudMain {
     System.out.println("ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
     stopped.await();
   }
+
+  /** Moves completion events into the journal as they arrive, while {@code up} runs. */
+  private static volatile CompletionEventRecorder recorder;
+
+  /**
+   * With {@code RecordCompletionEvents=true} (as {@code ./derive up} sets it), keeps the
+   * completion-events queue empty by moving each event into the journal {@code ./derive events}
+   * prints (docs/completion-events.md).
+   */
+  private static void recordCompletionEvents(LocalCloud cloud) {
+    ProvisionedResource queue = cloud.resources().get(COMPLETION_EVENTS_QUEUE);
+    if (queue == null || !queue.type().equals("AWS::SQS::Queue")) {
+      return;
+    }
+    CompletionEventRecorder started =
+        new CompletionEventRecorder(
+            AwsClients.sqs(cloud.endpoint()),
+            queue.reference(),
+            stateDir().resolve(EventsCommand.JOURNAL_NAME));
+    started.start(System.err::println);
+    recorder = started;
+  }
+
+  /** The template's queue {@code RecordCompletionEvents} routes every completion event to. */
+  private static final String COMPLETION_EVENTS_QUEUE = "CompletionEventsQueue";
 
   private static void upload(String[] args) throws InterruptedException {
     String fileArg = null;
