@@ -19,6 +19,7 @@ derive_needs() {
     up) derive_office_needs ;;
     test)
       echo "heif-convert|libheif-examples|HeicCorpusTest's reference decoder (libheif with libde265)|lean"
+      echo "pdftotext|poppler-utils|PdfTextLikePdftotextTest's reference (pdftotext)|lean"
       echo "chromium|chromium|the console's browser tests (ConsoleEndToEndTest)"
       echo "chromedriver|chromium-driver|the console's browser tests (ConsoleEndToEndTest)"
       derive_office_needs

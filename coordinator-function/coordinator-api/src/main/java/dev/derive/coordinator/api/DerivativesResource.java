@@ -135,14 +135,19 @@ public class DerivativesResource {
     return JobResponse.of(service.status(id));
   }
 
-  /** 303 to a presigned download of the derivative; 409 while not done, 410 if it failed. */
+  /**
+   * 303 to a presigned download of the derivative; 409 while not done; the job's own problem (its
+   * error type, 422) if it failed, as a {@code POST} meeting the failed job answers.
+   */
   @GET
   @Path("/{id}/content")
   @Operation(summary = "Redirect to the derivative's content")
   @APIResponse(responseCode = "303", description = "See Location: a presigned download URL")
   @APIResponse(responseCode = "404", description = "No such job or derivative")
   @APIResponse(responseCode = "409", description = "Not made yet; retry later")
-  @APIResponse(responseCode = "410", description = "Its job failed")
+  @APIResponse(
+      responseCode = "422",
+      description = "Its job failed: the job's error type (e.g. password-required, corrupt-input)")
   public Response content(@PathParam("id") String id) {
     PresignedDownload download = service.content(id);
     return Response.seeOther(URI.create(download.url().toString()))

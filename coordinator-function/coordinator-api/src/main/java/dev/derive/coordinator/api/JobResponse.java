@@ -75,12 +75,14 @@ public record JobResponse(
    * A failed job's error.
    *
    * @param type problem type URI of the error kind
+   * @param title the type's title, the one every problem of that type has ({@link Problems#title})
    * @param detail explanation
    * @param step the failed step's number, counting from 1 as every detail and the CLI do: its entry
    *     is {@code steps[step - 1]}
    * @param retryable whether a new request may succeed
    */
-  public record ErrorResponse(String type, String detail, int step, boolean retryable) {}
+  public record ErrorResponse(
+      String type, String title, String detail, int step, boolean retryable) {}
 
   static JobResponse of(JobView view) {
     List<StepResponse> steps = new ArrayList<>();
@@ -117,6 +119,7 @@ public record JobResponse(
             ? null
             : new ErrorResponse(
                 Problems.typeOf(error.type()),
+                Problems.title(error.type()),
                 error.detail(),
                 error.step() + 1, // the stored index counts from 0
                 error.retryable()),

@@ -34,8 +34,8 @@ public class ProblemMappers {
 
   /**
    * A body that is not JSON at all, or has more after its value: 400 invalid-request at the whole
-   * body; a member named twice in one object ({@link StrictJson}): 400 at that member. The parser's
-   * sentence is kept without control characters, never a Java type name.
+   * body, saying why in Derive's words ({@link JsonSyntax}); a member named twice in one object
+   * ({@link StrictJson}): 400 at that member.
    */
   @ServerExceptionMapper
   public Response malformedJson(JsonProcessingException e) {
@@ -64,7 +64,7 @@ public class ProblemMappers {
                       + " text is one value (RFC 8259 section 2)")));
     }
     return Problems.invalidRequest(
-        List.of(new Violation("", "malformed JSON: " + parserSentence(message))));
+        List.of(new Violation("", "malformed JSON: " + JsonSyntax.sentence(e))));
   }
 
   /**
@@ -75,24 +75,6 @@ public class ProblemMappers {
   @ServerExceptionMapper
   public Response mismatchedInput(MismatchedInputException e) {
     return malformedJson(e);
-  }
-
-  /**
-   * Jackson's sentence about a body it cannot parse, without control characters (it may quote the
-   * offending input), without its note on the redacted source (the line and column stay) and
-   * without Java type names (in backticks, e.g. {@code `com.fasterxml.jackson.databind.JsonNode`}),
-   * which no answer carries.
-   */
-  static String parserSentence(String message) {
-    String sentence =
-        message
-            .replaceAll("\\[Source: [^;\\]]*; ", "[")
-            .replaceAll("`[^`]*`", "the expected type")
-            .codePoints()
-            .map(c -> Character.getType(c) == Character.CONTROL ? '?' : c)
-            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-            .toString();
-    return sentence.isBlank() ? "the body is not well-formed JSON" : sentence;
   }
 
   /** An unknown path: 404 not-found. */

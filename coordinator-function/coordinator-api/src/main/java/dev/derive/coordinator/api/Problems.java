@@ -6,7 +6,6 @@ import dev.derive.coordinator.identity.PasswordProtectedSourceException;
 import dev.derive.coordinator.identity.SourceNotFoundException;
 import dev.derive.coordinator.identity.SourceTooLargeException;
 import dev.derive.coordinator.identity.UnsupportedMediaTypeException;
-import dev.derive.coordinator.job.DerivativeFailedException;
 import dev.derive.coordinator.job.DerivativeNotReadyException;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
@@ -41,7 +40,6 @@ public final class Problems {
           Map.entry(JobNotFoundException.KIND, new Kind(404, "Not found")),
           Map.entry(DispatchFailedException.KIND, new Kind(503, "Dispatch failed")),
           Map.entry(DerivativeNotReadyException.KIND, new Kind(409, "Derivative not ready")),
-          Map.entry(DerivativeFailedException.KIND, new Kind(410, "Derivative failed")),
           // as an encrypted PDF's failed job answers: the same type, 422
           Map.entry(PasswordProtectedSourceException.KIND, new Kind(422, "Password required")),
           Map.entry(ForbiddenUrlException.INVALID_SIGNATURE, new Kind(403, "Invalid signature")),
@@ -98,9 +96,6 @@ public final class Problems {
       return Response.fromResponse(response(jobProblem(e, 409, notReady.jobId())))
           .header("Retry-After", Integer.toString(NOT_READY_RETRY_AFTER_SECONDS))
           .build();
-    }
-    if (e instanceof DerivativeFailedException failed) {
-      return response(jobProblem(e, 410, failed.jobId()));
     }
     if (e instanceof DispatchFailedException) {
       return unavailable(DispatchFailedException.KIND, e.getMessage());

@@ -74,14 +74,6 @@ class ProblemMappersTest {
 
     assertThat(((Problem) mappers.coordinator(new JobFailedException(id, error)).getEntity()).id())
         .isEqualTo(id);
-    assertThat(
-            ((Problem)
-                    mappers
-                        .coordinator(
-                            new dev.derive.coordinator.job.DerivativeFailedException(id, error))
-                        .getEntity())
-                .id())
-        .isEqualTo(id);
     Response notReady =
         mappers.coordinator(
             new dev.derive.coordinator.job.DerivativeNotReadyException(
@@ -119,23 +111,5 @@ class ProblemMappersTest {
     assertThat(Long.parseLong(response.getHeaderString("Retry-After"))).isBetween(100L, 120L);
     Problem problem = (Problem) response.getEntity();
     assertThat(problem.type()).isEqualTo(Problems.TYPE_BASE + "timeout");
-  }
-
-  @Test
-  void aParserSentenceLosesJavaTypeNamesAndControlCharacters() {
-    assertThat(
-            ProblemMappers.parserSentence(
-                "Cannot deserialize value of type `com.fasterxml.jackson.databind.JsonNode` from"
-                    + " token 'a\u0001\r\nb'"))
-        .isEqualTo("Cannot deserialize value of type the expected type from token 'a???b'");
-    assertThat(
-            ProblemMappers.parserSentence(
-                "Unexpected end-of-input: expected close marker for Array (start marker at [Source:"
-                    + " REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1,"
-                    + " column: 12])"))
-        .isEqualTo(
-            "Unexpected end-of-input: expected close marker for Array (start marker at [line: 1,"
-                + " column: 12])");
-    assertThat(ProblemMappers.parserSentence("")).isEqualTo("the body is not well-formed JSON");
   }
 }

@@ -24,4 +24,13 @@ public interface MediaTypeDetector {
   default Optional<String> detect(byte[] prefix, String fileName) {
     return detect(prefix);
   }
+
+  /**
+   * Why content starting with {@code prefix} and named {@code fileName}, which {@link #detect}
+   * found no readable type in, is still not read, when the bytes say something a user can act on (a
+   * ZIP package whose name does not say which document it is). Empty otherwise; the default.
+   */
+  default Optional<String> unreadableBecause(byte[] prefix, String fileName) {
+    return Optional.empty();
+  }
 }

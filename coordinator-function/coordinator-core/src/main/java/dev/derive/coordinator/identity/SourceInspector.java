@@ -126,7 +126,14 @@ public final class SourceInspector {
         detected
             .filter(readable::contains)
             .orElseThrow(
-                () -> new UnsupportedMediaTypeException(source.key(), new TreeSet<>(readable)));
+                () ->
+                    detector
+                        .unreadableBecause(prefix, fileName(source.key()))
+                        .map(reason -> UnsupportedMediaTypeException.because(source.key(), reason))
+                        .orElseGet(
+                            () ->
+                                new UnsupportedMediaTypeException(
+                                    source.key(), new TreeSet<>(readable))));
     SourceIdentity identity =
         new SourceIdentity(
             sourceBucket,

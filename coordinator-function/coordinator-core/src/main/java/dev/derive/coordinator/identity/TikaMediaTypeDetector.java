@@ -115,6 +115,58 @@ public final class TikaMediaTypeDetector implements MediaTypeDetector {
     return Optional.empty();
   }
 
+  /**
+   * A ZIP package is a DOCX, XLSX, PPTX, ODT, EPUB … only by its name where its first bytes do not
+   * say which: Tika's MIME database tells an Office Open XML package ({@code
+   * application/x-tika-ooxml}) or a plain ZIP apart from each other by their bytes, and a Word
+   * document from a spreadsheet by the extension (README: "the name only refines what the bytes
+   * leave open"). Says so, with the extensions of the accepted types the bytes may be, when the
+   * name gives none of them.
+   */
+  @Override
+  public Optional<String> unreadableBecause(byte[] prefix, String fileName) {
+    MediaType byBytes = registry.normalize(tikaDetect(prefix, new Metadata()));
+    String kind = PACKAGES.get(byBytes);
+    if (kind == null) {
+      return Optional.empty();
+    }
+    java.util.SortedSet<String> extensions = new java.util.TreeSet<>();
+    for (String type : accepted) {
+      MediaType media = MediaType.parse(type);
+      if (media != null && registry.isSpecializationOf(registry.normalize(media), byBytes)) {
+        try {
+          // the type's usual extension (.pptx, not also .thmx, a theme Tika files under it)
+          String extension = mimeTypes.forName(type).getExtension();
+          if (!extension.isEmpty()) {
+            extensions.add(extension);
+          }
+        } catch (org.apache.tika.mime.MimeTypeException e) {
+          // a type Tika's database does not know has no extension to name
+        }
+      }
+    }
+    if (extensions.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "its bytes are "
+            + kind
+            + ", which is read as a document only when its name's extension says which kind ("
+            + String.join(", ", extensions)
+            + "); "
+            + (fileName == null || fileName.isBlank()
+                ? "the key has no file name"
+                : "the name '" + fileName + "' says none of them"));
+  }
+
+  /** The packages whose kind of document only the name tells, as a user calls them. */
+  private static final Map<MediaType, String> PACKAGES =
+      Map.of(
+          MediaType.application("zip"),
+          "a ZIP package (Office Open XML, OpenDocument and EPUB documents are ZIP packages)",
+          MediaType.application("x-tika-ooxml"),
+          "an Office Open XML package (a Word, Excel or PowerPoint document)");
+
   /** UTF-16 text transcoded to UTF-8, without its byte order mark; other bytes as they are. */
   private static byte[] utf8IfUtf16(byte[] prefix) {
     return TextEncodings.evident(prefix)

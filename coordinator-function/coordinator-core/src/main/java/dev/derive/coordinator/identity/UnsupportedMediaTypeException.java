@@ -22,6 +22,15 @@ public class UnsupportedMediaTypeException extends CoordinatorException {
   }
 
   /**
+   * The source's bytes are of a kind Derive reads only when told more, as {@code reason} says (a
+   * ZIP package whose name does not say which document it is).
+   */
+  public static UnsupportedMediaTypeException because(String key, String reason) {
+    return new UnsupportedMediaTypeException(
+        "the content of source object '" + key + "' is not a supported media type: " + reason);
+  }
+
+  /**
    * The source has no bytes at all: no content to identify, whatever its name says (a key ending in
    * {@code .jpg} is not a JPEG), and nothing to make a derivative of.
    */

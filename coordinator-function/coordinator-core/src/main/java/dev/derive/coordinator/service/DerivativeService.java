@@ -6,9 +6,9 @@ import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.identity.SourceInspector;
-import dev.derive.coordinator.job.DerivativeFailedException;
 import dev.derive.coordinator.job.DerivativeNotReadyException;
 import dev.derive.coordinator.job.Job;
+import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.job.JobView;
@@ -251,13 +251,20 @@ public final class DerivativeService {
    *
    * @throws JobNotFoundException if there is no such job or derivative
    * @throws DerivativeNotReadyException while the job is PENDING or RUNNING
-   * @throws DerivativeFailedException if the job FAILED
+   * @throws JobFailedException if the job FAILED: its own error, as a {@code POST} meeting it is
+   *     answered (a client asking for the content of a password-protected PDF learns that it needs
+   *     its password, not only that the job failed)
    */
   public PresignedDownload content(String id) {
     JobView view = status(id);
     return switch (view.status()) {
       case SUCCEEDED -> view.download();
-      case FAILED -> throw new DerivativeFailedException(id, view.error());
+      case FAILED ->
+          throw new JobFailedException(
+              id,
+              view.error() != null
+                  ? view.error()
+                  : new JobError("internal", "the job failed without a recorded reason", 0, false));
       default -> throw new DerivativeNotReadyException(id, view.status());
     };
   }

@@ -75,4 +75,44 @@ class SourceInspectorTest {
             () -> inspector.inspect(new SourceSpec("budget.xlsx", null)));
     assertEquals("password-required", refused.kind());
   }
+
+  /**
+   * A real DOCX uploaded under a name that does not say DOCX: refused, saying that its bytes are an
+   * Office Open XML package and that the name's extension must say which document it is, not
+   * listing DOCX among the supported types as if it were something else (found by a newcomer's
+   * trial).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"doc.jpg", "doc.bin"})
+  void aDocxWhoseNameDoesNotSaySoIsRefusedSayingTheNameMust(String name) throws Exception {
+    String dir = System.getProperty("derive.samples", System.getenv("DERIVE_SAMPLES"));
+    java.nio.file.Path docx =
+        (dir == null
+                ? java.nio.file.Path.of("../../../shared/samples")
+                : java.nio.file.Path.of(dir))
+            .resolve("documents/quick.docx");
+    if (!java.nio.file.Files.isRegularFile(docx)) {
+      throw new IllegalStateException(
+          "sample corpus not found at "
+              + docx.toAbsolutePath()
+              + ": set -Dderive.samples=/path/to/samples or DERIVE_SAMPLES");
+    }
+    objects.put("sources", "uploads/" + name, java.nio.file.Files.readAllBytes(docx));
+
+    UnsupportedMediaTypeException refused =
+        assertThrows(
+            UnsupportedMediaTypeException.class,
+            () -> inspector.inspect(new SourceSpec("uploads/" + name, null)));
+
+    assertEquals("unsupported-media-type", refused.kind());
+    assertEquals(
+        "the content of source object 'uploads/"
+            + name
+            + "' is not a supported media type: its bytes are an Office Open XML package (a Word,"
+            + " Excel or PowerPoint document), which is read as a document only when its name's"
+            + " extension says which kind (.docm, .docx, .pptx, .xlsx); the name '"
+            + name
+            + "' says none of them",
+        refused.getMessage());
+  }
 }

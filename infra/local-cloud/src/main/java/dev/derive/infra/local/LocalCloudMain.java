@@ -1,7 +1,10 @@
 package dev.derive.infra.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.infra.endpoint.AwsClients;
+import dev.derive.infra.local.cli.CompletionEventRecorder;
 import dev.derive.infra.local.cli.DeriveCommand;
+import dev.derive.infra.local.cli.EventsCommand;
 import dev.derive.infra.local.cli.FunctionOutput;
 import dev.derive.infra.local.cli.LocalCloudState;
 import dev.derive.infra.local.cli.OperatorCommands;
@@ -11,7 +14,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -135,6 +140,9 @@ public final class LocalCloudMain {
             new Thread(
                 () -> {
                   System.out.println("stopping the local cloud");
+                  if (recorder != null) {
+                    recorder.close();
+                  }
                   cloud.close();
                   System.out.println(output.metricsSummary());
                   output.close();
@@ -160,12 +168,14 @@ public final class LocalCloudMain {
       }
     }
     System.out.println("API: " + cloud.apiUri());
+    recordCompletionEvents(cloud);
     try {
       new LocalCloudState(
               cloud.endpoint().uri(),
               cloud.endpoint().region(),
               options.stackName(),
-              stateDir().resolve(LocalCloudState.LOG_NAME))
+              stateDir().resolve(LocalCloudState.LOG_NAME),
+              cloud.apiUri())
           .write(stateDir());
     } catch (java.io.IOException e) {
       System.err.println(
@@ -175,13 +185,50 @@ public final class LocalCloudMain {
     stopped.await();
   }
 
+  /** Moves completion events into the journal as they arrive, while {@code up} runs. */
+  private static volatile CompletionEventRecorder recorder;
+
+  /**
+   * With {@code RecordCompletionEvents=true} (as {@code ./derive up} sets it), keeps the
+   * completion-events queue empty by moving each event into the journal {@code ./derive events}
+   * prints (docs/completion-events.md).
+   */
+  private static void recordCompletionEvents(LocalCloud cloud) {
+    ProvisionedResource queue = cloud.resources().get(COMPLETION_EVENTS_QUEUE);
+    if (queue == null || !queue.type().equals("AWS::SQS::Queue")) {
+      return;
+    }
+    CompletionEventRecorder started =
+        new CompletionEventRecorder(
+            AwsClients.sqs(cloud.endpoint()),
+            queue.reference(),
+            stateDir().resolve(EventsCommand.JOURNAL_NAME));
+    started.start(System.err::println);
+    recorder = started;
+  }
+
+  /** The template's queue {@code RecordCompletionEvents} routes every completion event to. */
+  private static final String COMPLETION_EVENTS_QUEUE = "CompletionEventsQueue";
+
   private static void upload(String[] args) throws InterruptedException {
-    if (args.length != 2 && !(args.length == 4 && args[2].equals("--api"))) {
+    String fileArg = null;
+    String apiArg = null;
+    for (int i = 1; i < args.length; i++) {
+      if (args[i].equals("--api") && i + 1 < args.length) {
+        apiArg = args[++i];
+      } else if (!args[i].startsWith("--") && fileArg == null) {
+        fileArg = args[i];
+      } else {
+        usage("upload takes a file and optionally --api URL");
+        return;
+      }
+    }
+    if (fileArg == null) {
       usage("upload takes a file and optionally --api URL");
       return;
     }
-    URI api = URI.create(args.length == 4 ? args[3] : "http://127.0.0.1:3000");
-    Path file = Path.of(args[1]);
+    URI api = LocalCloudState.api(apiArg, stateDir());
+    Path file = Path.of(fileArg);
     try {
       System.out.println(new UploadCommand(api).upload(file));
     } catch (java.io.IOException e) {
@@ -190,31 +237,42 @@ public final class LocalCloudMain {
     }
   }
 
+  /**
+   * {@code derive SOURCE TARGET [--name value]…}: the options may come before, between or after the
+   * two arguments; {@code --api} defaults to the running local cloud's API.
+   */
   private static void derive(String[] args) throws InterruptedException {
-    if (args.length < 3) {
-      usage("derive takes SOURCE and TARGET");
-      return;
-    }
-    String source = args[1];
-    String target = args[2];
-    URI api = URI.create("http://127.0.0.1:3000");
+    List<String> positional = new ArrayList<>();
+    String apiArg = null;
     Path output = null;
     Duration timeout = Duration.ofSeconds(300);
     Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 3; i < args.length; i++) {
+    for (int i = 1; i < args.length; i++) {
       String option = args[i];
-      if (!option.startsWith("--") || i + 1 >= args.length) {
-        usage("expected --name value, got " + option);
+      if (!option.startsWith("--")) {
+        positional.add(option);
+        continue;
+      }
+      if (i + 1 >= args.length) {
+        usage("missing value after " + option);
         return;
       }
       String value = args[++i];
       switch (option) {
-        case "--api" -> api = URI.create(value);
+        case "--api" -> apiArg = value;
         case "--output" -> output = Path.of(value);
         case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(value));
         default -> options.put(option.substring(2), value);
       }
     }
+    if (positional.size() != 2) {
+      usage(
+          "derive takes SOURCE and TARGET, got " + (positional.isEmpty() ? "neither" : positional));
+      return;
+    }
+    String source = positional.get(0);
+    String target = positional.get(1);
+    URI api = LocalCloudState.api(apiArg, stateDir());
     try {
       ObjectNode targetNode = DeriveCommand.target(target, options);
       new DeriveCommand(api, System.err::println, Duration.ofMillis(500))

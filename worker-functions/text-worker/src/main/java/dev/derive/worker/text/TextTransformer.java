@@ -70,7 +70,16 @@ public final class TextTransformer implements StepTransformer {
    * file that is one: Tika's type detection and its look-up among all parsers cost more than
    * reading a short PDF's text (docs/pdf-text.md).
    */
-  private final Parser pdfParser = new PDFParser();
+  private final PDFParser pdfParser = new PDFParser();
+
+  /**
+   * PDFBox starts a paragraph where the gap between two lines exceeds this many glyph heights (its
+   * default 2.5). Single-spaced text is 1.6–2.7 of PDFBox's glyph heights apart (half the font's
+   * box or its cap height: 0.45–0.7 em), so 2.5 made every line of a 12 pt Times document 13.8 pt
+   * apart a paragraph (2.53): its text double-spaced. A blank line's gap is 3.3 or more;
+   * docs/pdf-text.md.
+   */
+  static final float PARAGRAPH_GAP_IN_GLYPH_HEIGHTS = 3.0f;
 
   /**
    * @param maxTextBytes largest text written, in UTF-8 bytes (env {@code MAX_TEXT_BYTES})
@@ -80,6 +89,7 @@ public final class TextTransformer implements StepTransformer {
       throw new IllegalArgumentException("max text bytes must be positive: " + maxTextBytes);
     }
     this.maxTextBytes = maxTextBytes;
+    pdfParser.setDropThreshold(PARAGRAPH_GAP_IN_GLYPH_HEIGHTS);
     // a part's declared size can lie: POI stops inflating one past the same bound (ZipBudget)
     org.apache.poi.openxml4j.util.ZipSecureFile.setMaxEntrySize(ZipBudget.MAX_ENTRY_BYTES);
   }
@@ -136,10 +146,11 @@ public final class TextTransformer implements StepTransformer {
   }
 
   private Metadata extract(Path input, String mediaType, Path output) throws IOException {
-    try (Writer writer = utf8(output)) {
+    boolean pdf = isPdf(mediaType, input);
+    try (Writer writer = pdf ? TrimmedWriter.lines(utf8Stream(output)) : utf8(output)) {
       TextCapHandler cap = cap(writer);
       Metadata metadata =
-          isPdf(mediaType, input)
+          pdf
               ? parseWith(pdfParser, mediaType, input, new BodyContentHandler(cap))
               : parse(mediaType, input, new BodyContentHandler(cap));
       if (cap.reached()) {
@@ -151,8 +162,11 @@ public final class TextTransformer implements StepTransformer {
   }
 
   private static Writer utf8(Path output) throws IOException {
-    return new TrimmedWriter(
-        new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8));
+    return new TrimmedWriter(utf8Stream(output));
+  }
+
+  private static Writer utf8Stream(Path output) throws IOException {
+    return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);
   }
 
   /** Whether a document's body has any character that is not white space. */

@@ -13,10 +13,27 @@ import java.io.Writer;
 final class TrimmedWriter extends Writer {
   private final Writer out;
   private final StringBuilder pending = new StringBuilder();
+  private final boolean lines;
   private boolean started;
 
   TrimmedWriter(Writer out) {
+    this(out, false);
+  }
+
+  private TrimmedWriter(Writer out, boolean lines) {
     this.out = out;
+    this.lines = lines;
+  }
+
+  /**
+   * A trimmed writer that also writes text as lines read, as {@code pdftotext} writes them: no
+   * white space at the end of a line (a PDF's lines often end in the space glyph before the break)
+   * and at most one blank line in a row (Tika's page and paragraph ends each add a line break). For
+   * PDFs, whose line breaks are the extractor's, not the author's: a text file's trailing spaces (a
+   * Markdown hard break) stay.
+   */
+  static TrimmedWriter lines(Writer out) {
+    return new TrimmedWriter(out, true);
   }
 
   /** Whether anything but white space was written. */
@@ -37,7 +54,7 @@ final class TrimmedWriter extends Writer {
         }
         run = i + 1;
       } else if (!pending.isEmpty()) {
-        out.append(pending);
+        writePending();
         pending.setLength(0);
         started = true;
       } else {
@@ -47,6 +64,26 @@ final class TrimmedWriter extends Writer {
     if (run < offset + length) {
       out.write(chars, run, offset + length - run);
     }
+  }
+
+  /**
+   * The white space held back, before more text: as it is, or, writing {@link #lines}, with at most
+   * two line breaks (one blank line) and nothing before the last of them.
+   */
+  private void writePending() throws IOException {
+    int lastBreak = lines ? pending.lastIndexOf("\n") : -1;
+    if (lastBreak < 0) {
+      out.append(pending);
+      return;
+    }
+    int breaks = 0;
+    for (int i = 0; i <= lastBreak && breaks < 2; i++) {
+      if (pending.charAt(i) == '\n') {
+        breaks++;
+      }
+    }
+    out.write(breaks == 1 ? "\n" : "\n\n");
+    out.append(pending, lastBreak + 1, pending.length());
   }
 
   @Override

@@ -120,11 +120,14 @@ public final class DeriveCommand {
    * default).
    *
    * @return the file written
+   * @throws IllegalArgumentException if the API's schema refuses an option of {@code target}
+   *     (checked before anything is uploaded: {@link TargetOptions})
    * @throws IOException if the API refuses the request, the job fails or does not end in time, or
    *     the download fails
    */
   public Path derive(String source, ObjectNode target, Path output, Duration timeout)
       throws IOException, InterruptedException {
+    target = checked(target);
     String key = source;
     if (Files.isRegularFile(Path.of(source))) {
       key = new UploadCommand(api).upload(Path.of(source));
@@ -165,6 +168,24 @@ public final class DeriveCommand {
     }
     progress.accept("wrote " + file + " (" + Files.size(file) + " bytes)");
     return file;
+  }
+
+  /**
+   * {@code target} checked against the target schema the API serves ({@code GET /v1/schema}) and
+   * typed as it says; as it is when the API serves no schema.
+   *
+   * @throws IOException if the API does not answer
+   */
+  private ObjectNode checked(ObjectNode target) throws IOException, InterruptedException {
+    HttpResponse<String> schema =
+        http.send(
+            HttpRequest.newBuilder(api.resolve("/v1/schema")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (schema.statusCode() != 200) {
+      return target;
+    }
+    return TargetOptions.typed(
+        JSON.readTree(schema.body()).path("properties").path("target"), target);
   }
 
   private JsonNode await(String id, JsonNode first, Duration timeout)

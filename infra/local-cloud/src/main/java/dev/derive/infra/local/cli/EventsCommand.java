@@ -7,9 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.List;
-import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
@@ -18,12 +15,16 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
  * Derivative Succeeded} or {@code Failed}, its {@code eventId}, the source key and the derivative's
  * key or the error), then how many callbacks are dead-lettered. The events come from the stack's
  * {@code <stack>-completion-events} queue (a rule copies every {@code dev.derive} event there when
- * {@code RecordCompletionEvents=true}, as {@code ./derive up} sets it); each command moves what the
- * queue holds into {@code completion-events.jsonl} beside the local cloud's state and prints that
+ * {@code RecordCompletionEvents=true}, as {@code ./derive up} sets it), whose messages {@link
+ * CompletionEventRecorder} moves into {@code completion-events.jsonl} beside the local cloud's
+ * state ({@code ./derive up} runs one all along); each command moves what is left and prints that
  * journal, so every run shows every event, oldest first.
  */
 public final class EventsCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The journal's name in the state folder. */
+  public static final String JOURNAL_NAME = "completion-events.jsonl";
 
   private final OperatorTarget target;
   private final Path journal;
@@ -58,7 +59,7 @@ public final class EventsCommand {
               + " records no completion events: deploy it with RecordCompletionEvents=true, or"
               + " add a rule of your own on its bus (docs/completion-events.md)");
     }
-    drain(queue);
+    new CompletionEventRecorder(target.sqs(), queue, journal).drain();
     int printed = 0;
     if (Files.isRegularFile(journal)) {
       for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
@@ -73,30 +74,6 @@ public final class EventsCommand {
     }
     deadLetteredCallbacks(out);
     return printed;
-  }
-
-  private void drain(String queue) throws IOException {
-    while (true) {
-      List<Message> messages =
-          target
-              .sqs()
-              .receiveMessage(b -> b.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
-              .messages();
-      if (messages.isEmpty()) {
-        return;
-      }
-      for (Message message : messages) {
-        Files.createDirectories(journal.toAbsolutePath().getParent());
-        String line = JSON.writeValueAsString(JSON.readTree(message.body())) + "\n";
-        Files.writeString(
-            journal,
-            line,
-            StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.APPEND);
-        target.sqs().deleteMessage(b -> b.queueUrl(queue).receiptHandle(message.receiptHandle()));
-      }
-    }
   }
 
   /** One event as a line: when, what, which job end, from which source, to what or why not. */

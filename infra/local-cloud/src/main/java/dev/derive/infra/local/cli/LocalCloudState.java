@@ -10,17 +10,23 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a running {@code ./derive up} tells the operator commands in another terminal: its AWS
- * endpoint, region and stack name, and the file it appends every function line to. Written as
- * {@value #FILE_NAME} in the state folder ({@code .derive/} of the clone) when the local cloud is
- * ready, deleted when it stops.
+ * What a running {@code ./derive up} tells the commands run in another terminal: its AWS endpoint,
+ * region and stack name, the file it appends every function line to, and its HTTP API's URL (which
+ * {@code upload}, {@code derive} and {@code sign} call unless {@code --api} says otherwise: {@code
+ * up --port N} moves it off {@value #DEFAULT_API}). Written as {@value #FILE_NAME} in the state
+ * folder ({@code .derive/} of the clone) when the local cloud is ready, deleted when it stops.
  *
  * @param endpoint the AWS endpoint (moto, LocalStack …)
  * @param region the region requests are signed for
  * @param stackName the local stack's name ({@code AWS::StackName})
  * @param functionLog the file holding every function line, each as {@code [LogicalId] line}
+ * @param api the HTTP API's base URL, e.g. {@code http://127.0.0.1:3000}
  */
-public record LocalCloudState(URI endpoint, String region, String stackName, Path functionLog) {
+public record LocalCloudState(
+    URI endpoint, String region, String stackName, Path functionLog, URI api) {
+  /** The API's URL when no local cloud says otherwise: {@code ./derive up}'s default port. */
+  public static final String DEFAULT_API = "http://127.0.0.1:3000";
+
   /** The state file's name in the state folder. */
   public static final String FILE_NAME = "local-cloud.json";
 
@@ -37,6 +43,7 @@ public record LocalCloudState(URI endpoint, String region, String stackName, Pat
     state.put("region", region);
     state.put("stackName", stackName);
     state.put("functionLog", functionLog.toAbsolutePath().toString());
+    state.put("api", api.toString());
     Files.writeString(stateDir.resolve(FILE_NAME), JSON.writeValueAsString(state));
   }
 
@@ -59,6 +66,25 @@ public record LocalCloudState(URI endpoint, String region, String stackName, Pat
         URI.create(state.path("endpoint").asText()),
         state.path("region").asText("us-east-1"),
         state.path("stackName").asText(),
-        Path.of(state.path("functionLog").asText()));
+        Path.of(state.path("functionLog").asText()),
+        URI.create(state.path("api").asText(DEFAULT_API)));
+  }
+
+  /**
+   * The API a command talks to: {@code explicit} (its {@code --api}) if given, else the running
+   * local cloud's, else {@value #DEFAULT_API}.
+   *
+   * @param explicit the command's {@code --api} value, or {@code null}
+   */
+  public static URI api(String explicit, Path stateDir) {
+    if (explicit != null) {
+      return URI.create(explicit);
+    }
+    try {
+      return read(stateDir).api();
+    } catch (IOException | RuntimeException e) {
+      // no local cloud running (or its state unreadable): the default, which then does not answer
+      return URI.create(DEFAULT_API);
+    }
   }
 }

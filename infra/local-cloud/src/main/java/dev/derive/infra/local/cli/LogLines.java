@@ -2,14 +2,21 @@ package dev.derive.infra.local.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads the functions' log lines for a person: a JSON line ({@code quarkus-logging-json}: {@code
  * timestamp}, {@code level}, {@code loggerName}, {@code message}, {@code mdc}) becomes {@code
  * 12:03:04.120 INFO ImageWorkerFunction step succeeded job=0eb5… step=1 image outcome=succeeded 412
- * ms} (steps counted from 1); an EMF document a short list of its values; any other line
- * (START/END/REPORT, a JVM notice) stays as it is.
+ * ms} (steps counted from 1); an EMF document {@code 12:03:04.121 METRIC ImageWorkerFunction
+ * StepDuration=412 …}, its time from {@code _aws.Timestamp}; any other line (START/END/REPORT, a
+ * JVM notice) stays as it is. Times are UTC, as Lambda's are.
  */
 public final class LogLines {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,7 +46,10 @@ public final class LogLines {
       return "[" + function + "] " + text;
     }
     if (line.has("_aws")) {
-      StringBuilder b = new StringBuilder("[" + function + "] metrics");
+      StringBuilder b =
+          new StringBuilder(time(line).map(LogLines::clock).orElse("--:--:--.---"))
+              .append(" METRIC ")
+              .append(function);
       for (JsonNode directive : line.path("_aws").path("CloudWatchMetrics")) {
         for (JsonNode metric : directive.path("Metrics")) {
           String name = metric.path("Name").asText();
@@ -50,7 +60,10 @@ public final class LogLines {
     }
     String time = line.path("timestamp").asText();
     int t = time.indexOf('T');
-    String clock = t < 0 ? time : time.substring(t + 1, Math.min(time.length(), t + 13));
+    String clock =
+        time(line)
+            .map(LogLines::clock)
+            .orElse(t < 0 ? time : time.substring(t + 1, Math.min(time.length(), t + 13)));
     StringBuilder b =
         new StringBuilder()
             .append(clock)
@@ -92,6 +105,35 @@ public final class LogLines {
       return stepIndex;
     }
   }
+
+  /**
+   * When a function wrote {@code text}: a JSON line's {@code timestamp} (RFC 3339), an EMF
+   * document's {@code _aws.Timestamp} (epoch milliseconds); empty for any other line.
+   */
+  public static Optional<Instant> time(String text) {
+    JsonNode line = parse(text);
+    return line == null ? Optional.empty() : time(line);
+  }
+
+  private static Optional<Instant> time(JsonNode line) {
+    JsonNode emf = line.path("_aws").path("Timestamp");
+    if (emf.canConvertToLong() && emf.isNumber()) {
+      return Optional.of(Instant.ofEpochMilli(emf.asLong()));
+    }
+    try {
+      return Optional.of(OffsetDateTime.parse(line.path("timestamp").asText()).toInstant());
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** {@code HH:mm:ss.SSS} of {@code time} in UTC. */
+  private static String clock(Instant time) {
+    return CLOCK.format(time);
+  }
+
+  private static final DateTimeFormatter CLOCK =
+      DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
   /** Whether {@code text} is an embedded-metric-format document. */
   public static boolean isMetrics(String text) {

@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import software.amazon.awssdk.services.cloudwatchlogs.model.GetQueryResultsResponse;
@@ -13,10 +15,11 @@ import software.amazon.awssdk.services.cloudwatchlogs.model.QueryStatus;
 import software.amazon.awssdk.services.cloudwatchlogs.model.ResultField;
 
 /**
- * {@code logs JOB}: every line any function wrote about one job (its fingerprint), in order. On the
- * local cloud they are read from the function log a running {@code ./derive up} appends to; on a
- * deployed stack a CloudWatch Logs Insights query runs over the stack's function log groups ({@code
- * /aws/lambda/<stack>-…}) for the last {@code --since} hours (24), sorted by timestamp.
+ * {@code logs JOB}: every line any function wrote about one job (its fingerprint), in the order
+ * they were written, each with its time (metrics too). On the local cloud they are read from the
+ * function log a running {@code ./derive up} appends to; on a deployed stack a CloudWatch Logs
+ * Insights query runs over the stack's function log groups ({@code /aws/lambda/<stack>-…}) for the
+ * last {@code --since} hours (24), sorted by timestamp.
  */
 public final class LogsCommand {
   /** How long the Insights query may take before the command gives up. */
@@ -45,10 +48,17 @@ public final class LogsCommand {
     return target.localLog() != null ? local(jobId, out) : insights(jobId, since, out);
   }
 
+  /**
+   * The local log's lines about the job, ordered by when they were written: each function's output
+   * reaches the shared log when its process flushes it, so lines of different functions (and a
+   * function's EMF lines beside its log lines) arrive out of order. A line without a time keeps the
+   * time of the line before it.
+   */
   private int local(String jobId, PrintStream out) throws IOException {
-    int printed = 0;
-    try (Stream<String> lines = Files.lines(target.localLog())) {
-      for (String line : (Iterable<String>) lines::iterator) {
+    List<Timed> lines = new ArrayList<>();
+    Instant previous = Instant.MIN;
+    try (Stream<String> all = Files.lines(target.localLog())) {
+      for (String line : (Iterable<String>) all::iterator) {
         if (!line.contains(jobId) || !line.startsWith("[")) {
           continue;
         }
@@ -56,12 +66,18 @@ public final class LogsCommand {
         if (close < 0) {
           continue;
         }
-        out.println(LogLines.pretty(line.substring(1, close), line.substring(close + 2)));
-        printed++;
+        String text = line.substring(close + 2);
+        previous = LogLines.time(text).orElse(previous);
+        lines.add(new Timed(previous, LogLines.pretty(line.substring(1, close), text)));
       }
     }
-    return printed;
+    // a stable sort: lines written at the same instant keep the log's order
+    lines.sort(Comparator.comparing(Timed::time));
+    lines.forEach(line -> out.println(line.text()));
+    return lines.size();
   }
+
+  private record Timed(Instant time, String text) {}
 
   private int insights(String jobId, Duration since, PrintStream out) throws InterruptedException {
     String prefix = "/aws/lambda/" + target.stackName() + "-";

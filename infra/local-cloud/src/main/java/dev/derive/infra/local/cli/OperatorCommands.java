@@ -85,7 +85,7 @@ public final class OperatorCommands {
         }
         case "redrive" -> new RedriveCommand(target).redrive(positional.get(0), out);
         case "events" ->
-            new EventsCommand(target, stateDir.resolve("completion-events.jsonl")).print(out);
+            new EventsCommand(target, stateDir.resolve(EventsCommand.JOURNAL_NAME)).print(out);
         default -> {
           return usage(err, "unknown command " + command);
         }

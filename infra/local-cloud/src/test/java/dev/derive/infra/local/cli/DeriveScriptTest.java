@@ -20,6 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DeriveScriptTest {
   private static final Path ROOT = RepositoryTemplate.path().toAbsolutePath().getParent();
 
+  /** The state folder the script is pointed at ({@code DERIVE_STATE}), not the clone's. */
+  @org.junit.jupiter.api.io.TempDir Path state;
+
   /**
    * Each command prints its own usage and exits 0 within seconds, before building or starting
    * anything (a build would print "derive: packaging" and take minutes).
@@ -70,6 +73,8 @@ class DeriveScriptTest {
     ProcessBuilder sign =
         new ProcessBuilder("./derive", "sign", "rs:inside:256:256/uploads/my photo \u00e9.jpg");
     sign.environment().put("DERIVE_URL_SIGNING_KEY", key);
+    // no local cloud running: the default API
+    sign.environment().put("DERIVE_STATE", state.toString());
     Run run = run(sign);
 
     assertThat(run.exit()).as(run.output()).isZero();
@@ -113,6 +118,37 @@ class DeriveScriptTest {
         .isEqualTo(second.output().strip());
     assertThat(refused.exit()).isEqualTo(2);
     assertThat(refused.output()).contains("unknown option --port");
+  }
+
+  /**
+   * {@code ./derive up --port 3190} records its API's URL in {@code local-cloud.json}: {@code sign}
+   * (as {@code upload} and {@code derive}) calls that API, not {@code :3000}, and {@code --api}
+   * still wins (found by a newcomer's trial: they defaulted to :3000 whatever the port).
+   */
+  @Test
+  void signUsesTheApiTheRunningLocalCloudRecordedUnlessToldAnother() throws Exception {
+    String key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    new LocalCloudState(
+            java.net.URI.create("http://127.0.0.1:45999"),
+            "us-east-1",
+            "derive-local",
+            state.resolve("functions.log"),
+            java.net.URI.create("http://127.0.0.1:3190"))
+        .write(state);
+    ProcessBuilder recorded = new ProcessBuilder("./derive", "sign", "w:64/a.jpg");
+    ProcessBuilder told =
+        new ProcessBuilder("./derive", "sign", "w:64/a.jpg", "--api", "http://127.0.0.1:3270");
+    for (ProcessBuilder sign : List.of(recorded, told)) {
+      sign.environment().put("DERIVE_URL_SIGNING_KEY", key);
+      sign.environment().put("DERIVE_STATE", state.toString());
+    }
+
+    Run first = run(recorded);
+    Run second = run(told);
+
+    assertThat(first.exit()).as(first.output()).isZero();
+    assertThat(first.output().strip()).startsWith("http://127.0.0.1:3190/v1/");
+    assertThat(second.output().strip()).startsWith("http://127.0.0.1:3270/v1/");
   }
 
   private record Run(int exit, String output) {}
