@@ -31,6 +31,11 @@ class WorkerRuntimeArchitectureTest {
   private static final Set<String> NOT_YET_AT_THE_EDGE =
       Set.of("dev.derive.worker.runtime.FailureDescriptions");
 
+  private static final DescribedPredicate<JavaClass> NOT_LISTED =
+      DescribedPredicate.describe(
+          "are not listed as not yet at the edge",
+          (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName()));
+
   private static JavaClasses runtime;
 
   @BeforeAll
@@ -61,10 +66,7 @@ class WorkerRuntimeArchitectureTest {
             "dev.derive.worker.runtime.aws..",
             "dev.derive.worker.runtime.lambda..",
             "dev.derive.worker.runtime.cdi..")
-        .and(
-            DescribedPredicate.describe(
-                "are not listed as not yet at the edge",
-                (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName())))
+        .and(NOT_LISTED)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("software.amazon.awssdk..", "com.amazonaws..")
@@ -94,10 +96,7 @@ class WorkerRuntimeArchitectureTest {
         .and()
         .resideOutsideOfPackages(
             "dev.derive.worker.runtime.aws..", "dev.derive.worker.runtime.cdi..")
-        .and(
-            DescribedPredicate.describe(
-                "are not listed as not yet at the edge",
-                (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName())))
+        .and(NOT_LISTED)
         .should()
         .dependOnClassesThat()
         .resideInAPackage("software.amazon.awssdk..")
