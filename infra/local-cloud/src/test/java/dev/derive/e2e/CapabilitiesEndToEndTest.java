@@ -10,6 +10,7 @@ import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.runtime.fixtures.MinimalPdf;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -112,7 +113,8 @@ class CapabilitiesEndToEndTest {
       throws Exception {
     Path file = dir.resolve("tall.pdf");
     // the left half of the page black, the right half white
-    java.nio.file.Files.write(file, pdf(4000, 46812, "0 0 0 rg 0 0 2000 46812 re f"));
+    java.nio.file.Files.write(
+        file, MinimalPdf.document("", 4000, 46812, "0 0 0 rg 0 0 2000 46812 re f", "", List.of()));
     String key = api.upload(file, "application/pdf");
 
     JsonNode done =
@@ -123,35 +125,6 @@ class CapabilitiesEndToEndTest {
     assertThat(thumbnail.getHeight()).isEqualTo(2995); // 46812 x 256 / 4000 = 2995.97
     assertThat(thumbnail.getRGB(64, 1500) & 0xFF).as("left half").isLessThan(64);
     assertThat(thumbnail.getRGB(192, 1500) & 0xFF).as("right half").isGreaterThan(192);
-  }
-
-  /** A one-page PDF of {@code width} x {@code height} points drawing {@code content}. */
-  private static byte[] pdf(int width, int height, String content) {
-    List<String> objects =
-        List.of(
-            "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "
-                + width
-                + " "
-                + height
-                + "] /Contents 4 0 R >>",
-            "<< /Length " + content.length() + " >>\nstream\n" + content + "\nendstream");
-    StringBuilder pdf = new StringBuilder("%PDF-1.4\n");
-    List<Integer> offsets = new ArrayList<>();
-    for (int i = 0; i < objects.size(); i++) {
-      offsets.add(pdf.length());
-      pdf.append(i + 1).append(" 0 obj\n").append(objects.get(i)).append("\nendobj\n");
-    }
-    int xref = pdf.length();
-    pdf.append("xref\n0 ").append(objects.size() + 1).append("\n0000000000 65535 f \n");
-    offsets.forEach(o -> pdf.append(String.format("%010d 00000 n \n", o)));
-    pdf.append("trailer\n<< /Size ")
-        .append(objects.size() + 1)
-        .append(" /Root 1 0 R >>\nstartxref\n")
-        .append(xref)
-        .append("\n%%EOF\n");
-    return pdf.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
   /**

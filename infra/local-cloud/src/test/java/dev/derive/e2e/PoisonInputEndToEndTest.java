@@ -1,5 +1,8 @@
 package dev.derive.e2e;
 
+import static dev.derive.worker.runtime.fixtures.MinimalPdf.page;
+import static dev.derive.worker.runtime.fixtures.MinimalPdf.stream;
+import static dev.derive.worker.runtime.fixtures.OfficePackages.paragraph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -8,6 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.local.LocalCloud;
 import dev.derive.infra.local.LocalCloudOptions;
+import dev.derive.worker.runtime.fixtures.MinimalPdf;
+import dev.derive.worker.runtime.fixtures.OfficePackages;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -22,8 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -120,7 +123,7 @@ class PoisonInputEndToEndTest {
                 preview,
                 failed -> assertPoison(failed, INPUT_TOO_LARGE)));
       } else if (jobs.size() == 5) {
-        Path bomb = docxInflatingTo(dir.resolve("bomb.docx"), 1L << 30);
+        Path bomb = OfficePackages.docxInflatingTo(dir.resolve("bomb.docx"), 1L << 30);
         jobs.add(
             new Job(
                 "poison: DOCX inflating to 1 GiB, to text",
@@ -136,7 +139,7 @@ class PoisonInputEndToEndTest {
             text,
             done -> assertThat(utf8(download(done))).contains("Bystander words on a page")));
     Path docx = dir.resolve("paragraph.docx");
-    Files.write(docx, docx("A paragraph beside a zip bomb."));
+    Files.write(docx, OfficePackages.docx(paragraph("A paragraph beside a zip bomb."), ""));
     jobs.add(
         new Job(
             "bystander: DOCX to text",
@@ -315,110 +318,13 @@ class PoisonInputEndToEndTest {
                   : "")
               + " >>");
     }
-    return pdf(
+    return MinimalPdf.document(
         "/Outlines 5 0 R",
+        200,
+        200,
         "BT /F1 14 Tf 10 100 Td (Outlined) Tj ET",
         "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>",
         extra);
-  }
-
-  private static byte[] page(String content, String pageEntries, List<String> extra) {
-    return pdf("", content, pageEntries, extra);
-  }
-
-  /**
-   * A one-page 200 × 200 pt PDF: objects 1 to 4 are the catalog (with {@code catalogEntries}), the
-   * page tree, the page (with {@code pageEntries}) and its content; {@code extra} are objects 5 on.
-   */
-  private static byte[] pdf(
-      String catalogEntries, String content, String pageEntries, List<String> extra) {
-    List<String> objects = new ArrayList<>();
-    objects.add("<< /Type /Catalog /Pages 2 0 R " + catalogEntries + " >>");
-    objects.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-    objects.add(
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
-            + pageEntries
-            + " >>");
-    objects.add(stream(content));
-    objects.addAll(extra);
-    StringBuilder pdf = new StringBuilder("%PDF-1.4\n");
-    List<Integer> offsets = new ArrayList<>();
-    for (int i = 0; i < objects.size(); i++) {
-      offsets.add(pdf.length());
-      pdf.append(i + 1).append(" 0 obj\n").append(objects.get(i)).append("\nendobj\n");
-    }
-    int xref = pdf.length();
-    pdf.append("xref\n0 ").append(objects.size() + 1).append("\n0000000000 65535 f \n");
-    offsets.forEach(o -> pdf.append(String.format("%010d 00000 n \n", o)));
-    pdf.append("trailer\n<< /Size ")
-        .append(objects.size() + 1)
-        .append(" /Root 1 0 R >>\nstartxref\n")
-        .append(xref)
-        .append("\n%%EOF\n");
-    return pdf.toString().getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static String stream(String content) {
-    return "<< /Length " + content.length() + " >>\nstream\n" + content + "\nendstream";
-  }
-
-  private static final String DOCX_TYPES =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Types"
-          + " xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default"
-          + " Extension=\"rels\""
-          + " ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/><Default"
-          + " Extension=\"xml\" ContentType=\"application/xml\"/><Override"
-          + " PartName=\"/word/document.xml\""
-          + " ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>";
-  private static final String DOCX_RELS =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Relationships"
-          + " xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship"
-          + " Id=\"rId1\""
-          + " Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\""
-          + " Target=\"word/document.xml\"/></Relationships>";
-  private static final String DOCUMENT_START =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><w:document"
-          + " xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>"
-          + "<w:p><w:r><w:t>";
-  private static final String DOCUMENT_END = "</w:t></w:r></w:p></w:body></w:document>";
-
-  /** A DOCX of one paragraph. */
-  private static byte[] docx(String paragraph) throws IOException {
-    var bytes = new java.io.ByteArrayOutputStream();
-    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-      put(zip, "[Content_Types].xml", DOCX_TYPES);
-      put(zip, "_rels/.rels", DOCX_RELS);
-      put(zip, "word/document.xml", DOCUMENT_START + paragraph + DOCUMENT_END);
-    }
-    return bytes.toByteArray();
-  }
-
-  /**
-   * A DOCX whose {@code word/document.xml} inflates to {@code bytes} bytes (a paragraph, then
-   * spaces), written straight to {@code file}: about 1 MB for a gibibyte.
-   */
-  private static Path docxInflatingTo(Path file, long bytes) throws IOException {
-    try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
-      zip.setLevel(1);
-      put(zip, "[Content_Types].xml", DOCX_TYPES);
-      put(zip, "_rels/.rels", DOCX_RELS);
-      zip.putNextEntry(new ZipEntry("word/document.xml"));
-      byte[] start = (DOCUMENT_START + "Mostly blank.").getBytes(StandardCharsets.UTF_8);
-      zip.write(start);
-      byte[] spaces = new byte[1 << 20];
-      Arrays.fill(spaces, (byte) ' ');
-      for (long left = bytes - start.length; left > 0; left -= spaces.length) {
-        zip.write(spaces, 0, (int) Math.min(spaces.length, left));
-      }
-      zip.closeEntry();
-    }
-    return file;
-  }
-
-  private static void put(ZipOutputStream zip, String name, String content) throws IOException {
-    zip.putNextEntry(new ZipEntry(name));
-    zip.write(content.getBytes(StandardCharsets.UTF_8));
-    zip.closeEntry();
   }
 
   /**

@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.libvips.ExifBlocks;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -180,16 +180,7 @@ class ImageInfoTest {
         .putInt(data + makeBytes.length + modelBytes.length);
     tiff.putInt(0);
     tiff.put(makeBytes).put(modelBytes).put(dateBytes);
-    byte[] plain = TestImages.encode(image, "jpg");
-    byte[] exif = {'E', 'x', 'i', 'f', 0, 0};
-    int length = 2 + exif.length + tiff.capacity();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(plain, 0, 2);
-    out.write(new byte[] {(byte) 0xFF, (byte) 0xE1, (byte) (length >> 8), (byte) length});
-    out.write(exif);
-    out.write(tiff.array());
-    out.write(plain, 2, plain.length - 2);
-    return out.toByteArray();
+    return ExifBlocks.inJpeg(TestImages.encode(image, "jpg"), tiff.array());
   }
 
   /** A minimal ICC profile: a 128-byte header and one tag, {@code desc}, holding {@code tag}. */

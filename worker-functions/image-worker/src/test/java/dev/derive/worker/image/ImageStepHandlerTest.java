@@ -2,47 +2,32 @@ package dev.derive.worker.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.worker.runtime.WorkerArtifactContract;
 import dev.derive.worker.runtime.WorkerSettings;
-import dev.derive.worker.runtime.lambda.WorkerStepHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /** The Quarkus wiring: the handler, its processor and the settings from application.properties. */
 @QuarkusTest
-class ImageStepHandlerTest {
-  @Inject WorkerStepHandler handler;
-  @Inject ImageTransformer transformer;
+class ImageStepHandlerTest extends WorkerArtifactContract {
   @Inject WorkerSettings settings;
+
+  ImageStepHandlerTest() {
+    super("image", ImageTransformer.class);
+  }
 
   @Test
   void settingsComeFromApplicationPropertiesDefaults() {
     assertThat(settings.maxSourceBytes()).isEqualTo(WorkerSettings.DEFAULT_MAX_SOURCE_BYTES);
     assertThat(settings.deadlineMarginMillis())
         .isEqualTo(WorkerSettings.DEFAULT_DEADLINE_MARGIN_MILLIS);
-  }
-
-  @Test
-  void handlerDropsAMalformedStepWithoutAskingForARetry() {
-    SQSMessage malformed = new SQSMessage();
-    malformed.setMessageId("m-1");
-    malformed.setBody("{\"not\":\"a step\"}");
-    SQSEvent event = new SQSEvent();
-    event.setRecords(List.of(malformed));
-
-    SQSBatchResponse response = handler.handleRequest(event, null);
-
-    assertThat(response.getBatchItemFailures()).isEmpty();
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
+import dev.derive.worker.libvips.ExifBlocks;
 import dev.derive.worker.runtime.DeclaredStep;
 import java.awt.Color;
 import java.awt.Graphics2D;
@@ -65,20 +66,7 @@ final class TestImages {
    * little-endian IFD0 with one SHORT entry 0x0112), inserted right after SOI.
    */
   static byte[] jpegWithOrientation(BufferedImage image, int orientation) throws IOException {
-    byte[] jpeg = encode(image, "jpg");
-    byte[] tiff = orientationTiff(orientation);
-    byte[] exifHeader = "Exif\0\0".getBytes(StandardCharsets.US_ASCII);
-    int length = 2 + exifHeader.length + tiff.length;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(jpeg, 0, 2); // SOI
-    out.write(0xFF);
-    out.write(0xE1);
-    out.write(length >> 8);
-    out.write(length & 0xFF);
-    out.write(exifHeader);
-    out.write(tiff);
-    out.write(jpeg, 2, jpeg.length - 2);
-    return out.toByteArray();
+    return ExifBlocks.inJpeg(encode(image, "jpg"), ExifBlocks.orientation(orientation));
   }
 
   /**
@@ -88,7 +76,7 @@ final class TestImages {
   static byte[] pngWithOrientation(BufferedImage image, int orientation) throws IOException {
     byte[] png = encode(image, "png");
     int afterHeader = 8 + 4 + 4 + 13 + 4; // signature, IHDR's length, type, data and CRC
-    byte[] tiff = orientationTiff(orientation);
+    byte[] tiff = ExifBlocks.orientation(orientation);
     ByteBuffer chunk = ByteBuffer.allocate(4 + 4 + tiff.length + 4);
     chunk.putInt(tiff.length).put("eXIf".getBytes(StandardCharsets.US_ASCII)).put(tiff);
     CRC32 crc = new CRC32();
@@ -111,7 +99,7 @@ final class TestImages {
     if (!first.equals("VP8 ") && !first.equals("VP8L")) {
       throw new IllegalArgumentException("not a simple WebP: its first chunk is " + first);
     }
-    byte[] tiff = orientationTiff(orientation); // 26 bytes: even, no pad byte
+    byte[] tiff = ExifBlocks.orientation(orientation); // 26 bytes: even, no pad byte
     ByteBuffer vp8x = ByteBuffer.allocate(8 + 10).order(ByteOrder.LITTLE_ENDIAN);
     vp8x.put("VP8X".getBytes(StandardCharsets.US_ASCII)).putInt(10);
     vp8x.put((byte) 0x08).put(new byte[3]); // flags: EXIF metadata; reserved
@@ -130,20 +118,6 @@ final class TestImages {
 
   private static byte[] uint24(int value) {
     return new byte[] {(byte) value, (byte) (value >> 8), (byte) (value >> 16)};
-  }
-
-  /**
-   * An EXIF block holding only the Orientation tag: TIFF 6.0, little-endian, IFD0 with one SHORT
-   * entry 0x0112 (26 bytes).
-   */
-  static byte[] orientationTiff(int orientation) {
-    ByteBuffer tiff = ByteBuffer.allocate(26).order(ByteOrder.LITTLE_ENDIAN);
-    tiff.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(8); // header, IFD0 at 8
-    tiff.putShort((short) 1); // one entry
-    tiff.putShort((short) 0x0112).putShort((short) 3).putInt(1); // Orientation, SHORT, count 1
-    tiff.putShort((short) orientation).putShort((short) 0); // value, padding
-    tiff.putInt(0); // no next IFD
-    return tiff.array();
   }
 
   /**

@@ -69,53 +69,13 @@ final class TestPictures {
     return file;
   }
 
-  /**
-   * A JPEG of {@code image} carrying an EXIF orientation tag: an APP1 segment ({@code Exif\0\0}, a
-   * little-endian TIFF header and one IFD with tag 0x0112) inserted after the SOI marker.
-   */
+  /** A JPEG of {@code image} carrying an EXIF orientation tag ({@link ExifBlocks}). */
   static Path jpegWithOrientation(Path dir, BufferedImage image, int orientation)
       throws IOException {
     ByteArrayOutputStream plain = new ByteArrayOutputStream();
     assertThat(ImageIO.write(image, "jpeg", plain)).isTrue();
-    byte[] jpeg = plain.toByteArray();
-    byte[] tiff = {
-      'I',
-      'I',
-      42,
-      0,
-      8,
-      0,
-      0,
-      0, // header, IFD0 at offset 8
-      1,
-      0, // one entry
-      0x12,
-      0x01,
-      3,
-      0,
-      1,
-      0,
-      0,
-      0,
-      (byte) orientation,
-      0,
-      0,
-      0, // Orientation, SHORT, 1 value
-      0,
-      0,
-      0,
-      0 // no next IFD
-    };
-    byte[] exif = {'E', 'x', 'i', 'f', 0, 0};
-    int length = 2 + exif.length + tiff.length;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(jpeg, 0, 2); // SOI
-    out.write(new byte[] {(byte) 0xFF, (byte) 0xE1, (byte) (length >> 8), (byte) length});
-    out.write(exif);
-    out.write(tiff);
-    out.write(jpeg, 2, jpeg.length - 2);
     Path file = Files.createTempFile(dir, "oriented-", ".jpg");
-    Files.write(file, out.toByteArray());
+    Files.write(file, ExifBlocks.inJpeg(plain.toByteArray(), ExifBlocks.orientation(orientation)));
     return file;
   }
 

@@ -1,39 +1,12 @@
 package dev.derive.worker.markup;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import dev.derive.protocol.capability.CapabilityDescriptor;
-import dev.derive.worker.runtime.lambda.WorkerStepHandler;
+import dev.derive.worker.runtime.WorkerArtifactContract;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /** The Quarkus wiring: the handler, its processor and the transformer of this artifact. */
 @QuarkusTest
-class MarkupStepHandlerTest {
-  @Inject WorkerStepHandler handler;
-  @Inject MarkupTransformer transformer;
-  @Inject CapabilityDescriptor declaration;
-
-  @Test
-  void theArtifactServesTheMarkupCapability() {
-    assertThat(declaration.name()).isEqualTo("markup");
-  }
-
-  @Test
-  void handlerDropsAMalformedStepWithoutAskingForARetry() {
-    SQSMessage malformed = new SQSMessage();
-    malformed.setMessageId("m-1");
-    malformed.setBody("{\"not\":\"a step\"}");
-    SQSEvent event = new SQSEvent();
-    event.setRecords(List.of(malformed));
-
-    SQSBatchResponse response = handler.handleRequest(event, null);
-
-    assertThat(response.getBatchItemFailures()).isEmpty();
+class MarkupStepHandlerTest extends WorkerArtifactContract {
+  MarkupStepHandlerTest() {
+    super("markup", MarkupTransformer.class);
   }
 }

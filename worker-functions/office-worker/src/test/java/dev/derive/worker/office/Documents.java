@@ -1,67 +1,24 @@
 package dev.derive.worker.office;
 
-import java.io.ByteArrayOutputStream;
+import static dev.derive.worker.runtime.fixtures.OfficePackages.docx;
+import static dev.derive.worker.runtime.fixtures.OfficePackages.paragraph;
+import static dev.derive.worker.runtime.fixtures.OfficePackages.zip;
+
+import dev.derive.worker.runtime.fixtures.OfficePackages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.CRC32;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 /**
- * Office documents the tests write themselves: minimal DOCX and ODT packages around a body, with
- * the parts a hostile document adds (a picture linked to a URL, a linked section, a Basic macro run
- * on load), a long DOCX for page limits, and a package that inflates to a given size.
+ * Office documents the office tests write themselves, over the minimal packages they share with the
+ * end-to-end tests ({@link OfficePackages}: a DOCX around a body, one that inflates to a given
+ * size, one that embeds another): an ODT around a body, the parts a hostile document adds (a
+ * picture linked to a URL, a linked section, a Basic macro run on load) and a long DOCX for page
+ * limits.
  */
 final class Documents {
-  private static final String DOCX_TYPES =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Types"
-          + " xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default"
-          + " Extension=\"rels\""
-          + " ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/><Default"
-          + " Extension=\"xml\" ContentType=\"application/xml\"/><Override"
-          + " PartName=\"/word/document.xml\""
-          + " ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>";
-  private static final String DOCX_RELS =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Relationships"
-          + " xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship"
-          + " Id=\"rId1\""
-          + " Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\""
-          + " Target=\"word/document.xml\"/></Relationships>";
-  private static final String DOCUMENT_START =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><w:document"
-          + " xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
-          + " xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\""
-          + " xmlns:wp=\"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing\""
-          + " xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\""
-          + " xmlns:pic=\"http://schemas.openxmlformats.org/drawingml/2006/picture\"><w:body>";
-  private static final String DOCUMENT_END = "<w:sectPr/></w:body></w:document>";
-
   private Documents() {}
-
-  /** A DOCX of {@code body} (WordprocessingML paragraphs) with {@code relationships} of its own. */
-  static byte[] docx(String body, String relationships) throws IOException {
-    Map<String, byte[]> parts = new LinkedHashMap<>();
-    parts.put("[Content_Types].xml", utf8(DOCX_TYPES));
-    parts.put("_rels/.rels", utf8(DOCX_RELS));
-    parts.put("word/document.xml", utf8(DOCUMENT_START + body + DOCUMENT_END));
-    parts.put(
-        "word/_rels/document.xml.rels",
-        utf8(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><Relationships"
-                + " xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
-                + relationships
-                + "</Relationships>"));
-    return zip(parts);
-  }
-
-  /** A paragraph of {@code text}. */
-  static String paragraph(String text) {
-    return "<w:p><w:r><w:t>" + text + "</w:t></w:r></w:p>";
-  }
 
   /** A DOCX of {@code pages} pages, each a paragraph naming its page, split by page breaks. */
   static byte[] longDocx(int pages) throws IOException {
@@ -148,72 +105,6 @@ final class Documents {
             + href
             + "\" xlink:type=\"simple\"/><text:p>The section as it was saved</text:p>"
             + "</text:section>");
-  }
-
-  /**
-   * A DOCX whose {@code word/document.xml} inflates to {@code bytes} bytes (a paragraph, then
-   * spaces), written straight to {@code file} without holding it in memory.
-   */
-  static Path docxInflatingTo(Path file, long bytes) throws IOException {
-    try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
-      zip.setLevel(1);
-      put(zip, "[Content_Types].xml", utf8(DOCX_TYPES));
-      put(zip, "_rels/.rels", utf8(DOCX_RELS));
-      zip.putNextEntry(new ZipEntry("word/document.xml"));
-      byte[] start = utf8(DOCUMENT_START + paragraph("Mostly blank."));
-      zip.write(start);
-      byte[] spaces = new byte[1 << 20];
-      java.util.Arrays.fill(spaces, (byte) ' ');
-      long left = bytes - start.length;
-      while (left > 0) {
-        int n = (int) Math.min(spaces.length, left);
-        zip.write(spaces, 0, n);
-        left -= n;
-      }
-      zip.closeEntry();
-    }
-    return file;
-  }
-
-  /** A DOCX that embeds {@code nested} (a package of its own) as {@code word/embeddings/x.xlsx}. */
-  static byte[] docxEmbedding(byte[] nested) throws IOException {
-    Map<String, byte[]> parts = new LinkedHashMap<>();
-    parts.put("[Content_Types].xml", utf8(DOCX_TYPES));
-    parts.put("_rels/.rels", utf8(DOCX_RELS));
-    parts.put("word/document.xml", utf8(DOCUMENT_START + paragraph("Embeds") + DOCUMENT_END));
-    parts.put("word/embeddings/x.xlsx", nested);
-    return zip(parts);
-  }
-
-  /**
-   * A ZIP of {@code parts}: a {@code mimetype} part stored first, as ODF wants, the rest deflated.
-   */
-  static byte[] zip(Map<String, byte[]> parts) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-      for (Map.Entry<String, byte[]> part : parts.entrySet()) {
-        if (part.getKey().equals("mimetype")) {
-          ZipEntry entry = new ZipEntry(part.getKey());
-          entry.setMethod(ZipEntry.STORED);
-          entry.setSize(part.getValue().length);
-          CRC32 crc = new CRC32();
-          crc.update(part.getValue());
-          entry.setCrc(crc.getValue());
-          zip.putNextEntry(entry);
-          zip.write(part.getValue());
-          zip.closeEntry();
-        } else {
-          put(zip, part.getKey(), part.getValue());
-        }
-      }
-    }
-    return bytes.toByteArray();
-  }
-
-  private static void put(ZipOutputStream zip, String name, byte[] content) throws IOException {
-    zip.putNextEntry(new ZipEntry(name));
-    zip.write(content);
-    zip.closeEntry();
   }
 
   private static byte[] utf8(String text) {

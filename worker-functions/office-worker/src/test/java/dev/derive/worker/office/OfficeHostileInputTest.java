@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import dev.derive.protocol.MediaTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.runtime.fixtures.OfficePackages;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -200,7 +201,7 @@ class OfficeHostileInputTest {
    */
   @Test
   void aPackageInflatingBeyondTheBudgetIsRefusedBeforeLibreOffice() throws IOException {
-    Path bomb = Documents.docxInflatingTo(dir.resolve("bomb.docx"), 1L << 30);
+    Path bomb = OfficePackages.docxInflatingTo(dir.resolve("bomb.docx"), 1L << 30);
     assertThat(Files.size(bomb)).as("the bomb's size").isLessThan(10L << 20);
 
     assertThatThrownBy(() -> withoutOffice().transform(step(), bomb, output()))
@@ -218,9 +219,10 @@ class OfficeHostileInputTest {
   /** A workbook embedded in a document counts towards the same budget. */
   @Test
   void aNestedPackageCountsTowardsTheBudget() throws IOException {
-    Path inner = Documents.docxInflatingTo(dir.resolve("inner.xlsx"), 300L << 20);
+    Path inner = OfficePackages.docxInflatingTo(dir.resolve("inner.xlsx"), 300L << 20);
     Path outer =
-        Files.write(dir.resolve("outer.docx"), Documents.docxEmbedding(Files.readAllBytes(inner)));
+        Files.write(
+            dir.resolve("outer.docx"), OfficePackages.docxEmbedding(Files.readAllBytes(inner)));
 
     assertThatThrownBy(() -> withoutOffice().transform(step(), outer, output()))
         .isInstanceOfSatisfying(

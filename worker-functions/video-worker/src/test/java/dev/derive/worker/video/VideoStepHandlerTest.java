@@ -2,42 +2,29 @@ package dev.derive.worker.video;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import dev.derive.worker.runtime.lambda.WorkerStepHandler;
+import dev.derive.worker.runtime.WorkerArtifactContract;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.util.List;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Quarkus wiring: the handler, its processor and the transformer of this artifact. */
 @QuarkusTest
-class VideoStepHandlerTest {
-  @Inject WorkerStepHandler handler;
+class VideoStepHandlerTest extends WorkerArtifactContract {
   @Inject VideoTransformer transformer;
-  @Inject dev.derive.protocol.capability.CapabilityDescriptor declaration;
 
-  @Test
-  void theArtifactServesTheVideoCapabilityAndItsProbePasses(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path scratch) throws java.io.IOException {
-    assertThat(declaration.name()).isEqualTo("video");
-    transformer.probe(scratch);
-    try (var left = java.nio.file.Files.list(scratch)) {
-      assertThat(left).isEmpty();
-    }
+  VideoStepHandlerTest() {
+    super("video", VideoTransformer.class);
   }
 
   @Test
-  void handlerDropsAMalformedStepWithoutAskingForARetry() {
-    SQSMessage malformed = new SQSMessage();
-    malformed.setMessageId("m-1");
-    malformed.setBody("{\"not\":\"a step\"}");
-    SQSEvent event = new SQSEvent();
-    event.setRecords(List.of(malformed));
-
-    SQSBatchResponse response = handler.handleRequest(event, null);
-
-    assertThat(response.getBatchItemFailures()).isEmpty();
+  void itsProbePassesAndLeavesNothingBehind(@TempDir Path scratch) throws IOException {
+    transformer.probe(scratch);
+    try (var left = Files.list(scratch)) {
+      assertThat(left).isEmpty();
+    }
   }
 }

@@ -51,10 +51,11 @@ final class StepDeadline {
     Thread thread =
         Thread.ofPlatform().daemon().name("derive-step-" + THREADS.incrementAndGet()).start(task);
     try {
-      if (attempt.deadlineNanos == Long.MAX_VALUE) {
+      if (attempt.deadlineNanos() == Long.MAX_VALUE) {
         return task.get();
       }
-      return task.get(Math.max(0, attempt.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return task.get(
+          Math.max(0, attempt.deadlineNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       task.cancel(true);
       if (!awaitStop(thread)) {
@@ -63,7 +64,7 @@ final class StepDeadline {
                 + attempt.nameWithCapability()
                 + " ignored the interrupt after its time ran out and is still running");
       }
-      throw overrun(attempt.budget, e);
+      throw overrun(attempt.budget(), e);
     } catch (ExecutionException e) {
       throw rethrown(e.getCause());
     } catch (InterruptedException e) {

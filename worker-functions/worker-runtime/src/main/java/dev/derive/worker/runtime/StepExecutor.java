@@ -8,10 +8,12 @@ import dev.derive.storage.ObjectChangedException;
 import dev.derive.storage.ObjectNotFoundException;
 import dev.derive.storage.ObjectStore;
 import dev.derive.storage.ObjectTooLargeException;
+import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Does a decoded step's work: binds it to the capability's declaration ({@link DeclaredStep}: a
@@ -33,6 +35,7 @@ final class StepExecutor {
   private final WorkerSettings settings;
   private final StepReports reports;
   private final StepDeadline deadline;
+  private final StepResultPublisher publisher;
 
   StepExecutor(
       CapabilityDescriptor declaration,
@@ -40,48 +43,68 @@ final class StepExecutor {
       ObjectStore store,
       WorkerSettings settings,
       StepReports reports,
-      StepDeadline deadline) {
+      StepDeadline deadline,
+      StepResultPublisher publisher) {
     this.declaration = declaration;
     this.transformer = transformer;
     this.store = store;
     this.settings = settings;
     this.reports = reports;
     this.deadline = deadline;
+    this.publisher = publisher;
   }
 
   /**
    * Runs {@code attempt}'s step to its reported success.
    *
-   * @return {@link StepOutcome#REUSED} or {@link StepOutcome#SUCCEEDED}
-   * @throws PermanentStepFailure when the step can never succeed (one its declaration does not
-   *     allow ({@link DeclaredStep}), input missing, changed or too large, the transformer's
-   *     refusal, a timeout of a whole-invocation budget)
-   * @throws DeadlineExceededException when a partial budget ran out
-   * @throws IOException on transient I/O trouble; the delivery is retried
+   * @return what the delivery made, its success reported ({@link StepProgress#successOutcome}:
+   *     {@link StepOutcome#REUSED} or {@link StepOutcome#SUCCEEDED})
+   * @throws StepFailedException with what the step threw and what it had made by then: a {@link
+   *     PermanentStepFailure} when the step can never succeed (one its declaration does not allow
+   *     ({@link DeclaredStep}), input missing, changed or too large, the transformer's refusal, a
+   *     timeout of a whole-invocation budget); a {@link DeadlineExceededException} when a partial
+   *     budget ran out; an {@link IOException} on transient I/O trouble (the delivery is retried);
+   *     anything else it threw
    */
-  StepOutcome execute(StepAttempt attempt) throws IOException {
-    StepMessage step = attempt.step;
-    // before anything is read or reported: a step the declaration does not allow never runs
-    DeclaredStep declared = DeclaredStep.bind(declaration, step);
-    OutputCheck check = OutputCheck.start(store, reports, attempt);
-    Path workDirectory = StepDirectories.create(settings.tempDirectory());
+  StepProgress execute(StepAttempt attempt) throws StepFailedException {
+    // the input's size, handed over from the step's own thread (StepDeadline)
+    AtomicReference<Long> inputBytes = new AtomicReference<>();
+    StepProgress progress = StepProgress.NONE;
     try {
-      Path input = Files.createFile(workDirectory.resolve("input.tmp"));
-      Path output = Files.createFile(workDirectory.resolve("output.tmp"));
-      OptionalLong existing =
-          deadline.run(
-              () -> downloadAndTransform(attempt, declared, check, input, output), attempt);
-      if (existing.isPresent()) {
-        reports.success(attempt, existing.getAsLong(), true);
-        return StepOutcome.REUSED;
+      // before anything is read or reported: a step the declaration does not allow never runs
+      DeclaredStep declared = DeclaredStep.bind(declaration, attempt.step());
+      OutputCheck check =
+          OutputCheck.start(store, publisher, settings.startReportDelayMillis(), attempt);
+      try {
+        Path workDirectory = StepDirectories.create(settings.tempDirectory());
+        try {
+          Path input = Files.createFile(workDirectory.resolve("input.tmp"));
+          Path output = Files.createFile(workDirectory.resolve("output.tmp"));
+          OptionalLong existing =
+              deadline.run(
+                  () -> downloadAndTransform(attempt, declared, check, inputBytes, input, output),
+                  attempt);
+          progress = progress.read(inputBytes.get());
+          if (existing.isPresent()) {
+            check.end();
+            progress = reports.succeeded(attempt, progress, existing.getAsLong(), true);
+            reports.publish(attempt, progress.success());
+            return progress;
+          }
+          progress = progress.written(Files.size(output));
+          store.upload(output, attempt.step().output(), contentType(attempt.step()));
+        } finally {
+          StepDirectories.deleteTree(workDirectory);
+        }
+      } finally {
+        check.end();
       }
-      attempt.outputBytes = Files.size(output);
-      store.upload(output, step.output(), contentType(step));
-    } finally {
-      StepDirectories.deleteTree(workDirectory);
+      progress = reports.succeeded(attempt, progress, progress.outputBytes(), false);
+      reports.publish(attempt, progress.success());
+      return progress;
+    } catch (Exception | Error e) {
+      throw new StepFailedException(progress.read(inputBytes.get()), e);
     }
-    reports.success(attempt, attempt.outputBytes, false);
-    return StepOutcome.SUCCEEDED;
   }
 
   /**
@@ -89,13 +112,20 @@ final class StepExecutor {
    * output exists; the existing output's size, or empty when {@code output} now holds the result.
    * An output that exists wins over the download's own failure: the input may be gone or changed
    * since the output was made from it (content-addressed, so still the right bytes).
+   *
+   * @param inputBytes set to the input's size once it is downloaded
    */
   private OptionalLong downloadAndTransform(
-      StepAttempt attempt, DeclaredStep declared, OutputCheck check, Path input, Path output)
+      StepAttempt attempt,
+      DeclaredStep declared,
+      OutputCheck check,
+      AtomicReference<Long> inputBytes,
+      Path input,
+      Path output)
       throws IOException {
-    StepMessage step = attempt.step;
+    StepMessage step = attempt.step();
     try {
-      attempt.inputBytes = download(step, input);
+      inputBytes.set(download(step, input));
     } catch (IOException | RuntimeException e) {
       OptionalLong existing = check.existing();
       if (existing.isPresent()) {

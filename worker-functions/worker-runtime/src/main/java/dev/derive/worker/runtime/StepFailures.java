@@ -43,8 +43,8 @@ final class StepFailures {
     this.health = health;
   }
 
-  /** Ends {@code attempt}, whose step threw {@code thrown}. */
-  StepOutcome failed(StepAttempt attempt, Throwable thrown) {
+  /** Ends {@code attempt}, whose step threw {@code thrown} after making {@code progress}. */
+  StepOutcome failed(StepAttempt attempt, StepProgress progress, Throwable thrown) {
     VirtualMachineError broken = FailureDescriptions.virtualMachineError(thrown);
     if (broken instanceof StackOverflowError) {
       // A property of the input (structures that nest or refer to each other without end), the
@@ -52,23 +52,28 @@ final class StepFailures {
       // is unwound, but replace the process all the same, as after any VirtualMachineError.
       health.poison(
           "step " + attempt.nameWithCapability() + ": " + FailureDescriptions.describe(thrown));
-      return permanent(attempt, new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, TOO_DEEP));
+      return permanent(
+          attempt, progress, new PermanentStepFailure(StepErrorTypes.CORRUPT_INPUT, TOO_DEEP));
     }
     if (broken != null) {
       // e.g. a decoder that wrapped an OutOfMemoryError as corrupt input: the worker's failure
       health.poison(
           "step " + attempt.nameWithCapability() + ": " + FailureDescriptions.describe(thrown));
       return handBack(
-          attempt, thrown, broken.getClass().getSimpleName(), StepErrorTypes.WORKER_FAILED);
+          attempt,
+          progress,
+          thrown,
+          broken.getClass().getSimpleName(),
+          StepErrorTypes.WORKER_FAILED);
     }
     if (thrown instanceof PermanentStepFailure failure) {
-      return permanent(attempt, failure);
+      return permanent(attempt, progress, failure);
     }
     if (thrown instanceof DeadlineExceededException) {
-      return handBack(attempt, thrown, StepErrorTypes.TIMEOUT, StepErrorTypes.TIMEOUT);
+      return handBack(attempt, progress, thrown, StepErrorTypes.TIMEOUT, StepErrorTypes.TIMEOUT);
     }
     return handBack(
-        attempt, thrown, thrown.getClass().getSimpleName(), StepErrorTypes.WORKER_FAILED);
+        attempt, progress, thrown, thrown.getClass().getSimpleName(), StepErrorTypes.WORKER_FAILED);
   }
 
   /**
@@ -78,14 +83,15 @@ final class StepFailures {
    */
   StepOutcome unstarted(StepAttempt attempt, String errorType, String logDetail, String cause) {
     if (settings.lastDelivery(attempt.attempt())) {
-      return exhausted(attempt, errorType, cause);
+      return exhausted(attempt, StepProgress.NONE, errorType, cause);
     }
-    reports.log(attempt, StepOutcome.RETRY, errorType, logDetail);
+    reports.log(attempt, StepProgress.NONE, StepOutcome.RETRY, errorType, logDetail);
     return StepOutcome.RETRY;
   }
 
   /** Reports {@code failure} as the step's FAILED result; hands the delivery back if that fails. */
-  private StepOutcome permanent(StepAttempt attempt, PermanentStepFailure failure) {
+  private StepOutcome permanent(
+      StepAttempt attempt, StepProgress progress, PermanentStepFailure failure) {
     StepError error =
         new StepError(
             failure.type(),
@@ -99,7 +105,12 @@ final class StepFailures {
           failure.getCause());
     }
     return reports.failure(
-        attempt, error, "could not report the failure of step ", failure.type(), failure.detail());
+        attempt,
+        progress,
+        error,
+        "could not report the failure of step ",
+        failure.type(),
+        failure.detail());
   }
 
   /**
@@ -108,21 +119,25 @@ final class StepFailures {
    * exhaustedType} (or, if the output exists, its success is reported once more).
    */
   private StepOutcome handBack(
-      StepAttempt attempt, Throwable cause, String retryErrorType, String exhaustedType) {
+      StepAttempt attempt,
+      StepProgress progress,
+      Throwable cause,
+      String retryErrorType,
+      String exhaustedType) {
     if (settings.lastDelivery(attempt.attempt())) {
-      if (attempt.success != null) {
+      if (progress.success() != null) {
         // The output is there; only its report failed: try the report once more.
-        return reports.successAgain(attempt);
+        return reports.successAgain(attempt, progress);
       }
       LOG.log(
           System.Logger.Level.WARNING,
           "step " + attempt.name() + " failed on its last delivery",
           cause);
-      return exhausted(attempt, exhaustedType, FailureDescriptions.describe(cause));
+      return exhausted(attempt, progress, exhaustedType, FailureDescriptions.describe(cause));
     }
     LOG.log(
         System.Logger.Level.WARNING, "step " + attempt.name() + " will be retried by SQS", cause);
-    reports.log(attempt, StepOutcome.RETRY, retryErrorType, cause.getMessage());
+    reports.log(attempt, progress, StepOutcome.RETRY, retryErrorType, cause.getMessage());
     return StepOutcome.RETRY;
   }
 
@@ -130,21 +145,23 @@ final class StepFailures {
    * Reports that the step failed on all its deliveries, {@code lastCause} (a human sentence) being
    * the last one; hands the delivery back if even that report cannot be sent.
    */
-  private StepOutcome exhausted(StepAttempt attempt, String type, String lastCause) {
+  private StepOutcome exhausted(
+      StepAttempt attempt, StepProgress progress, String type, String lastCause) {
     int deliveries = attempt.attempt();
     String detail =
         "step "
-            + (attempt.step.stepIndex() + 1)
+            + (attempt.step().stepIndex() + 1)
             + " of "
-            + attempt.step.stepCount()
+            + attempt.step().stepCount()
             + " ("
-            + attempt.step.capability()
+            + attempt.step().capability()
             + ") failed on all "
             + deliveries
             + (deliveries == 1 ? " delivery" : " deliveries")
             + "; last error: "
             + lastCause;
     StepError error = new StepError(type, detail, StepErrorKinds.retryable(type));
-    return reports.failure(attempt, error, "could not report the exhausted step ", type, detail);
+    return reports.failure(
+        attempt, progress, error, "could not report the exhausted step ", type, detail);
   }
 }

@@ -21,7 +21,6 @@ final class StepRunner {
   private static final System.Logger LOG = System.getLogger(StepRunner.class.getName());
 
   private final StepExecutor executor;
-  private final StepReports reports;
   private final StepFailures failures;
   private final StepLog stepLog;
   private final Clock clock;
@@ -35,9 +34,7 @@ final class StepRunner {
       StepLog stepLog,
       Clock clock,
       WorkerHealth health) {
-    StepReports reports =
-        new StepReports(publisher, stepLog, clock, settings.startReportDelayMillis());
-    this.reports = reports;
+    StepReports reports = new StepReports(publisher, stepLog, clock);
     this.executor =
         new StepExecutor(
             declaration,
@@ -45,7 +42,8 @@ final class StepRunner {
             store,
             settings,
             reports,
-            new StepDeadline(health, settings.deadlineMarginMillis()));
+            new StepDeadline(health, settings.deadlineMarginMillis()),
+            publisher);
     this.failures = new StepFailures(reports, settings, health);
     this.stepLog = stepLog;
     this.clock = clock;
@@ -79,15 +77,11 @@ final class StepRunner {
     }
     StepAttempt attempt = begin(delivery, step, budget, startedNanos, startedAtMillis);
     try {
-      StepOutcome outcome = executor.execute(attempt);
-      stepLog.write(attempt.entry(outcome, null, null));
-      return outcome;
-    } catch (Exception | Error e) {
-      return failures.failed(attempt, e);
-    } finally {
-      // A delivery handed back without a final result still must not leave its start report
-      // in flight when the invocation ends.
-      reports.awaitOutputCheck(attempt);
+      StepProgress done = executor.execute(attempt);
+      stepLog.write(attempt.entry(done, done.successOutcome(), null, null));
+      return done.successOutcome();
+    } catch (StepFailedException e) {
+      return failures.failed(attempt, e.progress(), e.getCause());
     }
   }
 

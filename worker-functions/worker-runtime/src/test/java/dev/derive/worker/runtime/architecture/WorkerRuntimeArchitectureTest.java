@@ -1,5 +1,6 @@
 package dev.derive.worker.runtime.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,9 +16,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * AWS at the edges (issue 16): the worker runtime's core speaks Derive's own types; the edges are
- * {@code aws} (the SQS result publisher), {@code lambda} (the handler) and {@code cdi} (the wiring
- * and SnapStart priming), plus the shared {@code dev.derive.aws} module. And no two packages of the
- * runtime depend on each other in a cycle.
+ * {@code aws} (the SQS adapters: SDK types), {@code lambda} (the handler and the batch's SQS edge:
+ * Lambda's event types) and {@code cdi} (the wiring, which builds the SDK clients, and SnapStart
+ * priming), plus the shared {@code dev.derive.aws} module. No two packages of the runtime depend on
+ * each other in a cycle. And a delivery's state, which crosses threads, is held in values (issue 31
+ * part 5): no field of the runtime outside its CDI wiring is ever reassigned.
  */
 class WorkerRuntimeArchitectureTest {
   /**
@@ -27,6 +30,11 @@ class WorkerRuntimeArchitectureTest {
    */
   private static final Set<String> NOT_YET_AT_THE_EDGE =
       Set.of("dev.derive.worker.runtime.FailureDescriptions");
+
+  private static final DescribedPredicate<JavaClass> NOT_LISTED =
+      DescribedPredicate.describe(
+          "are not listed as not yet at the edge",
+          (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName()));
 
   private static JavaClasses runtime;
 
@@ -58,14 +66,59 @@ class WorkerRuntimeArchitectureTest {
             "dev.derive.worker.runtime.aws..",
             "dev.derive.worker.runtime.lambda..",
             "dev.derive.worker.runtime.cdi..")
-        .and(
-            DescribedPredicate.describe(
-                "are not listed as not yet at the edge",
-                (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName())))
+        .and(NOT_LISTED)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("software.amazon.awssdk..", "com.amazonaws..")
         .because("AWS and Lambda types stay at the edge")
+        .check(runtime);
+  }
+
+  @Test
+  void lambdaTypesOnlyAtTheLambdaEdge() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.worker.runtime..")
+        .and()
+        .resideOutsideOfPackage("dev.derive.worker.runtime.lambda..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.amazonaws..")
+        .because("only the handler and the batch's SQS edge see Lambda's events and context")
+        .check(runtime);
+  }
+
+  @Test
+  void sdkTypesOnlyInTheAdaptersAndTheWiring() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.worker.runtime..")
+        .and()
+        .resideOutsideOfPackages(
+            "dev.derive.worker.runtime.aws..", "dev.derive.worker.runtime.cdi..")
+        .and(NOT_LISTED)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("software.amazon.awssdk..")
+        .because("the SQS adapters call the SDK and the wiring builds its clients; nothing else")
+        .check(runtime);
+  }
+
+  @Test
+  void noFieldIsReassignedOutsideTheWiring() {
+    fields()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideInAPackage("dev.derive.worker.runtime..")
+        .and()
+        .areDeclaredInClassesThat()
+        .resideOutsideOfPackage("dev.derive.worker.runtime.cdi..")
+        .should()
+        .beFinal()
+        .because(
+            "a delivery crosses three threads (the batch's, the step's and the output check's):"
+                + " what it is and what it made are values (StepAttempt, StepProgress), what"
+                + " changes lives in a concurrent type (WorkerHealth, OutputCheck)")
         .check(runtime);
   }
 
