@@ -33,6 +33,9 @@ final class Mp4Header {
   /** The largest {@code moov} read: a 4-hour 30 fps video's is about 6 MB. */
   static final int MAX_MOOV_BYTES = 16 << 20;
 
+  /** The most keyframe times kept ({@link VideoInfo#keyframeSeconds}). */
+  static final int MAX_KEYFRAMES = 4096;
+
   /** The most tracks looked at (a phone video has 2 to 6). */
   static final int MAX_TRACKS = 64;
 
@@ -175,7 +178,8 @@ final class Mp4Header {
             video.frameRate(),
             video.frames(),
             video.transfer() == null ? "unknown" : video.transfer(),
-            audio));
+            audio,
+            video.keyframes()));
   }
 
   /**
@@ -194,7 +198,8 @@ final class Mp4Header {
       boolean mirrored,
       double frameRate,
       long frames,
-      String transfer) {}
+      String transfer,
+      double[] keyframes) {}
 
   /** The track {@code trak} at {@code index}, or {@code null} if it lacks a box it needs. */
   private static Track track(ByteBuffer b, Box trak, int index) throws IsoBoxes.Malformed {
@@ -224,7 +229,7 @@ final class Mp4Header {
       return null;
     }
     if (!handler.equals("vide")) {
-      return new Track(index, handler, entry.type(), null, 0, 0, 0, false, 0, 0, null);
+      return new Track(index, handler, entry.type(), null, 0, 0, 0, false, 0, 0, null, null);
     }
     // VisualSampleEntry: 8 bytes of SampleEntry, 16 reserved, width and height, then 50 bytes
     // (resolutions, frame count, compressor name, depth) before its child boxes
@@ -261,6 +266,7 @@ final class Mp4Header {
     double timescale =
         Integer.toUnsignedLong(b.getInt(mdhd.start() + (b.get(mdhd.start()) == 1 ? 20 : 12)));
     double rate = samples[1] > 0 && timescale > 0 ? samples[0] * timescale / samples[1] : 0;
+    double[] keyframes = timescale > 0 ? keyframes(b, stbl, timescale) : null;
     return new Track(
         index,
         handler,
@@ -272,7 +278,55 @@ final class Mp4Header {
         a * d - bb * c < 0,
         rate,
         samples[0],
-        transfer);
+        transfer,
+        keyframes);
+  }
+
+  /**
+   * The decode times in seconds of the first {@value #MAX_KEYFRAMES} sync samples ({@code stss}
+   * sample numbers placed on the {@code stts} time line), ascending; {@code null} without {@code
+   * stss} (every sample is a keyframe) or when it is out of order or past the samples.
+   */
+  private static double[] keyframes(ByteBuffer b, Box stbl, double timescale)
+      throws IsoBoxes.Malformed {
+    Box stss = IsoBoxes.child(b, stbl.start(), stbl.end(), "stss");
+    Box stts = IsoBoxes.child(b, stbl.start(), stbl.end(), "stts");
+    if (stss == null || stts == null || stss.length() < 8) {
+      return null;
+    }
+    long count = Integer.toUnsignedLong(b.getInt(stss.start() + 4));
+    if (count > (stss.length() - 8) / 4) {
+      throw new IsoBoxes.Malformed("its stss box declares more entries than it holds");
+    }
+    double[] times = new double[(int) Math.min(count, MAX_KEYFRAMES)];
+    long entries = Integer.toUnsignedLong(b.getInt(stts.start() + 4));
+    int entry = 0;
+    long entryFirst = 1; // the number of the first sample of stts entry `entry`
+    long entryTime = 0; // its decode time
+    long previous = 0;
+    for (int k = 0; k < times.length; k++) {
+      long sample = Integer.toUnsignedLong(b.getInt(stss.start() + 8 + 4 * k));
+      if (sample <= previous) {
+        return null;
+      }
+      previous = sample;
+      while (true) {
+        if (entry >= entries) {
+          return null;
+        }
+        int at = stts.start() + 8 + 8 * entry;
+        long n = Integer.toUnsignedLong(b.getInt(at));
+        long delta = Integer.toUnsignedLong(b.getInt(at + 4));
+        if (sample < entryFirst + n) {
+          times[k] = (entryTime + (sample - entryFirst) * delta) / timescale;
+          break;
+        }
+        entryFirst += n;
+        entryTime += n * delta;
+        entry++;
+      }
+    }
+    return times;
   }
 
   /** The sample count and their summed duration (timescale units) from {@code stts}. */

@@ -156,7 +156,8 @@ final class VideoProbe {
         rate(video.path("avg_frame_rate").asText(""), video.path("r_frame_rate").asText("")),
         video.path("nb_frames").asLong(0),
         video.path("color_transfer").asText("unknown"),
-        audio);
+        audio,
+        null);
   }
 
   /** The frame rate of an FFmpeg rational ({@code 30000/1001}), the average if known. */

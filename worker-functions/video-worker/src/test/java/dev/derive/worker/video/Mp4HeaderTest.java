@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.ffmpeg.Ffmpeg;
+import dev.derive.worker.ffmpeg.TestPattern;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -93,11 +94,18 @@ class Mp4HeaderTest {
     assertThat(read(bytes)).isEmpty();
   }
 
-  /** An {@code stts} declaring four billion entries in 16 bytes: refused, not looped over. */
+  /**
+   * An {@code stts} declaring four billion entries in 16 bytes, an {@code stss} two billion
+   * keyframes: refused, not looped over.
+   */
   @Test
   void aCountPastItsBoxAnswersNothing() throws IOException {
     byte[] bytes = sample();
     ByteBuffer.wrap(bytes).putInt(offset(bytes, "stts") + 12, 0xFFFFFFFF);
+    assertThat(read(bytes)).isEmpty();
+
+    bytes = sample();
+    ByteBuffer.wrap(bytes).putInt(offset(bytes, "stss") + 12, 0x7FFFFFFF);
     assertThat(read(bytes)).isEmpty();
   }
 
@@ -255,6 +263,55 @@ class Mp4HeaderTest {
             VideoCorpusTest.step(VideoTransformer.POSTER, Map.of("at", "0.5")), lying, output);
     BufferedImage poster = ImageIO.read(output.toFile());
     assertThat(poster.getWidth() + "x" + poster.getHeight()).isEqualTo("1280x720");
+  }
+
+  /**
+   * A 10 s clip with a keyframe each second: the header lists them, and the representative poster
+   * (from 1 s in) is taken among the keyframes only, so it is exactly one of the frames at 2..9 s.
+   */
+  @Test
+  void theRepresentativeFrameIsAKeyframeWhenTheHeaderListsEnough() throws IOException {
+    Path clip =
+        TestPattern.write(
+            dir.resolve("gop.mp4"), 320, 240, 10, 10, "mp4", List.of("-c:v", "mpeg4", "-g", "10"));
+    VideoInfo info = Mp4Header.read(clip).orElseThrow();
+    assertThat(info.keyframeSeconds())
+        .containsExactly(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0);
+    assertThat(info.keyframesFrom(1.5)).isEqualTo(8);
+
+    Path output = dir.resolve("poster.png");
+    new VideoTransformer(VideoLimits.DEFAULTS)
+        .transform(VideoCorpusTest.step(VideoTransformer.POSTER, Map.of()), clip, output);
+    BufferedImage poster = ImageIO.read(output.toFile());
+    double closest = Double.MAX_VALUE;
+    for (int second = 2; second <= 9; second++) {
+      Path frame = dir.resolve("frame-" + second + ".png");
+      new VideoTransformer(VideoLimits.DEFAULTS)
+          .transform(
+              VideoCorpusTest.step(VideoTransformer.POSTER, Map.of("at", String.valueOf(second))),
+              clip,
+              frame);
+      closest =
+          Math.min(closest, VideoCorpusTest.meanDifference(poster, ImageIO.read(frame.toFile())));
+    }
+    assertThat(closest).as("difference to the closest keyframe").isLessThan(0.5);
+  }
+
+  /** One keyframe (a GOP as long as the clip): every frame stays a candidate. */
+  @Test
+  void aClipOfOneKeyframeKeepsEveryFrameACandidate() throws IOException {
+    Path clip =
+        TestPattern.write(
+            dir.resolve("one.mp4"),
+            320,
+            240,
+            10,
+            10,
+            "mp4",
+            List.of("-c:v", "mpeg4", "-g", "1000"));
+    VideoInfo info = Mp4Header.read(clip).orElseThrow();
+    assertThat(info.keyframeSeconds()).containsExactly(0.0);
+    assertThat(info.keyframesFrom(1.5)).isZero();
   }
 
   private static byte[] sample() throws IOException {
