@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.worker.ffmpeg.Ffmpeg;
 import dev.derive.worker.ffmpeg.TestPattern;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
@@ -16,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -216,24 +214,9 @@ class Mp4HeaderTest {
    */
   @Test
   void aBitstreamLargerThanItsHeaderIsStoppedByTheDecodersBound() throws IOException {
-    Path real = dir.resolve("720p.mp4");
-    Ffmpeg.shared()
-        .run(
-            Ffmpeg.Tool.FFMPEG,
-            List.of(
-                "-v",
-                "error",
-                "-y",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=s=1280x720:r=10:d=1",
-                "-c:v",
-                "mpeg4",
-                "file:" + real),
-            null,
-            1 << 20,
-            Duration.ofSeconds(60));
+    Path real =
+        TestPattern.write(
+            dir.resolve("720p.mp4"), 1280, 720, 10, 1, "mp4", List.of("-c:v", "mpeg4"));
     byte[] bytes = Files.readAllBytes(real);
     int entry = offset(bytes, "mp4v", offset(bytes, "stsd"));
     ByteBuffer.wrap(bytes)
