@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.imageio.ImageIO;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -177,17 +178,9 @@ class Mp4HeaderTest {
     ByteBuffer.wrap(bytes)
         .putShort(entry + 8 + 24, (short) 15360)
         .putShort(entry + 8 + 26, (short) 8640);
-    Path file = Files.write(dir.resolve("16k.mp4"), bytes);
-
-    assertThatThrownBy(() -> VideoProbe.header(file, VideoLimits.DEFAULTS))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            e -> {
-              assertThat(e.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
-              assertThat(e.detail())
-                  .isEqualTo(
-                      "the video's frames are 15360x8640 pixels, over the limit of 33177600 pixels a frame");
-            });
+    assertTooLarge(
+        Files.write(dir.resolve("16k.mp4"), bytes),
+        "the video's frames are 15360x8640 pixels, over the limit of 33177600 pixels a frame");
   }
 
   @Test
@@ -195,16 +188,34 @@ class Mp4HeaderTest {
     byte[] bytes = sample();
     // mvhd version 0: timescale 1000 at 12, duration at 16 of its body
     ByteBuffer.wrap(bytes).putInt(offset(bytes, "mvhd") + 8 + 16, 5 * 3600 * 1000);
-    Path file = Files.write(dir.resolve("long.mp4"), bytes);
+    assertTooLarge(
+        Files.write(dir.resolve("long.mp4"), bytes),
+        "the video lasts 18000 s, over the limit of 14400 s");
+  }
 
-    assertThatThrownBy(() -> VideoProbe.header(file, VideoLimits.DEFAULTS))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            e -> {
-              assertThat(e.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
-              assertThat(e.detail())
-                  .isEqualTo("the video lasts 18000 s, over the limit of 14400 s");
-            });
+  /**
+   * {@code file} is refused {@code input-too-large} with {@code detail} by the header reader (no
+   * FFmpeg involved) and so by the poster, which reads the header first.
+   */
+  private void assertTooLarge(Path file, String detail) {
+    for (ThrowingCallable call :
+        List.<ThrowingCallable>of(
+            () -> VideoProbe.header(file, VideoLimits.DEFAULTS),
+            () ->
+                new VideoTransformer(VideoLimits.DEFAULTS)
+                    .transform(
+                        VideoCorpusTest.step(VideoTransformer.POSTER, Map.of()),
+                        file,
+                        dir.resolve("refused.png")))) {
+      assertThatThrownBy(call)
+          .isInstanceOfSatisfying(
+              PermanentStepFailure.class,
+              e -> {
+                assertThat(e.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+                assertThat(e.detail()).isEqualTo(detail);
+              });
+    }
+    assertThat(dir.resolve("refused.png")).doesNotExist();
   }
 
   /**
