@@ -17,7 +17,9 @@ import java.util.Optional;
  * Reads a video's header with ffprobe, opening the one input file only: the protocol whitelist is
  * {@code file} and the demuxer whitelist {@link #DEMUXERS}, so a playlist (HLS, DASH, {@code
  * concat}) that names other files or URLs is never followed, not even probed as what it is. Then
- * checks the limits ({@link VideoLimits}) from the header, before any frame is decoded.
+ * checks the limits ({@link VideoLimits}) from the header, before any frame is decoded. For an MP4
+ * or MOV, {@link #header} reads the header in Java instead ({@link Mp4Header}), sparing the poster
+ * and storyboard a process (docs/heic-and-video.md).
  */
 final class VideoProbe {
   /**
