@@ -137,18 +137,19 @@ public final class BenchMain {
       results.add(Row.unmeasured("cache_miss", "ms", "bare AWS calls", 1.2, e.toString()));
     }
     try {
-      if (scale.includes("workers")) {
+      if (scale.includes("workers") || scale.includes("media")) {
         WorkerRows workers =
             new WorkerRows(scale, results, tools, work.resolve("scratch"), install);
-        workers.run(photo12, photo24, gif, pdf, markdown, docx);
+        if (scale.includes("workers")) {
+          workers.run(photo12, photo24, gif, pdf, markdown, docx);
+        }
         new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
       }
     } catch (Exception | LinkageError e) {
       failures.add("worker rows: " + e);
       e.printStackTrace();
     }
-    boolean cloudRows =
-        Scale.GROUPS.subList(2, Scale.GROUPS.size()).stream().anyMatch(scale::includes);
+    boolean cloudRows = Scale.CLOUD_GROUPS.stream().anyMatch(scale::includes);
     if (!inProcessOnly && cloudRows) {
       try {
         new CloudRows(root, endpoint, scale, results, properties, work, tools)

@@ -4,7 +4,7 @@ import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
-import dev.derive.worker.ffmpeg.Ffmpeg;
+import dev.derive.worker.ffmpeg.TestPattern;
 import dev.derive.worker.markup.MarkupTransformer;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -83,32 +82,14 @@ public final class Inputs {
    * worker runs.
    */
   public Path video(String name, int seconds) throws IOException {
-    Path video = folder.resolve(name);
-    Ffmpeg.shared()
-        .run(
-            Ffmpeg.Tool.FFMPEG,
-            List.of(
-                "-v",
-                "error",
-                "-nostdin",
-                "-y",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=s=1920x1080:r=30:d=" + seconds,
-                "-c:v",
-                "libopenh264",
-                "-b:v",
-                "6M",
-                "-g",
-                "60",
-                "-f",
-                "mp4",
-                "file:" + video),
-            null,
-            1 << 20,
-            Duration.ofMinutes(5));
-    return video;
+    return TestPattern.write(
+        folder.resolve(name),
+        1920,
+        1080,
+        30,
+        seconds,
+        "mp4",
+        List.of("-c:v", "libopenh264", "-b:v", "6M", "-g", "60"));
   }
 
   /**
@@ -132,28 +113,14 @@ public final class Inputs {
    */
   public Path animatedGif(String name, int width, int height, int seconds) throws IOException {
     Path gif = folder.resolve(name);
-    Ffmpeg.shared()
-        .run(
-            Ffmpeg.Tool.FFMPEG,
-            List.of(
-                "-v",
-                "error",
-                "-nostdin",
-                "-y",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=s=" + width + "x" + height + ":r=10:d=" + seconds,
-                "-filter_complex",
-                "split[a][b];[a]palettegen[p];[b][p]paletteuse",
-                "-loop",
-                "0",
-                "-f",
-                "gif",
-                "file:" + gif),
-            null,
-            1 << 20,
-            Duration.ofMinutes(5));
+    TestPattern.write(
+        gif,
+        width,
+        height,
+        10,
+        seconds,
+        "gif",
+        List.of("-filter_complex", "split[a][b];[a]palettegen[p];[b][p]paletteuse", "-loop", "0"));
     return gif;
   }
 

@@ -24,9 +24,15 @@ public record Scale(
     int burstSize,
     java.util.Set<String> only) {
 
-  /** The groups of rows {@code --only} may name. */
+  /**
+   * The groups of rows {@code --only} may name; {@code media} is the FFmpeg rows alone ({@code
+   * heic_thumbnail}, {@code video_poster}), which {@code workers} includes.
+   */
   public static final java.util.List<String> GROUPS =
-      java.util.List.of("coordinator", "workers", "e2e", "storm", "burst", "cold", "rss");
+      java.util.List.of("coordinator", "workers", "media", "e2e", "storm", "burst", "cold", "rss");
+
+  /** The groups measured through the local cloud. */
+  public static final java.util.List<String> CLOUD_GROUPS = GROUPS.subList(3, GROUPS.size());
 
   /** The full run. */
   public static Scale fullRun() {

@@ -58,6 +58,24 @@ final class ExifOrientation {
     }
   }
 
+  /**
+   * The Orientation tag (1 to 8) of an EXIF block as libvips attaches it ({@code exif-data}: an
+   * {@code Exif\0\0} identifier, then TIFF), as stored; empty without one or when it is unreadable.
+   */
+  static java.util.Optional<Integer> tag(byte[] block) {
+    try {
+      Entry entry = new TIFFReader().read(tiffStream(block)).getEntryById(TIFF.TAG_ORIENTATION);
+      return entry != null
+              && entry.getValue() instanceof Number n
+              && n.intValue() >= 1
+              && n.intValue() <= 8
+          ? java.util.Optional.of(n.intValue())
+          : java.util.Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
   /** The Orientation tag of an EXIF block's IFD0; upright without one. */
   private static Orientation orientationOf(Directory ifd0) {
     Entry entry = ifd0.getEntryById(TIFF.TAG_ORIENTATION);

@@ -1,5 +1,7 @@
 package dev.derive.worker.image;
 
+import dev.derive.worker.ffmpeg.IsoBoxes;
+import dev.derive.worker.ffmpeg.IsoBoxes.Box;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -139,34 +141,20 @@ final class HeifStructure {
    */
   static HeifStructure read(Path file, Set<String> brands) throws IOException, Malformed {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = channel.size();
-      long offset = 0;
-      while (offset + 8 <= size) {
-        ByteBuffer header = read(channel, offset, 16);
-        long boxSize = Integer.toUnsignedLong(header.getInt(0));
-        String type = fourcc(header, 4);
-        int headerSize = 8;
-        if (boxSize == 1 && header.limit() >= 16) {
-          boxSize = header.getLong(8);
-          headerSize = 16;
-        } else if (boxSize == 0) {
-          boxSize = size - offset;
-        }
-        if (boxSize < headerSize || offset + boxSize > size) {
-          throw new Malformed("the " + type + " box runs past the end of the file");
-        }
-        if (type.equals("meta")) {
-          if (boxSize - headerSize > MAX_META_BYTES) {
-            throw new Malformed("its meta box is " + boxSize + " bytes");
-          }
-          ByteBuffer meta = read(channel, offset + headerSize, (int) (boxSize - headerSize));
-          HeifStructure structure = parseMeta(file, brands, meta);
-          structure.checkExtents(size);
-          return structure;
-        }
-        offset += boxSize;
+      IsoBoxes.FileBox meta = IsoBoxes.find(channel, "meta");
+      if (meta == null) {
+        throw new Malformed("it has no meta box");
       }
-      throw new Malformed("it has no meta box");
+      if (meta.bodyLength() > MAX_META_BYTES) {
+        throw new Malformed("its meta box is " + meta.bodyLength() + " bytes");
+      }
+      HeifStructure structure =
+          parseMeta(
+              file, brands, IsoBoxes.read(channel, meta.bodyOffset(), (int) meta.bodyLength()));
+      structure.checkExtents(channel.size());
+      return structure;
+    } catch (IsoBoxes.Malformed e) {
+      throw new Malformed(e.getMessage());
     }
   }
 
@@ -590,58 +578,20 @@ final class HeifStructure {
     return new HevcConfig(nalLengthSize, bitDepth, List.copyOf(sets));
   }
 
-  private record Box(String type, int start, int end) {}
-
-  /** The boxes in {@code [start, end)} of {@code buffer}: each one's type and body range. */
+  /** The boxes in {@code [start, end)} of {@code buffer} ({@link IsoBoxes#children}). */
   private static List<Box> children(ByteBuffer buffer, int start, int end) throws Malformed {
-    List<Box> boxes = new ArrayList<>();
-    int at = start;
-    while (at + 8 <= end) {
-      long size = Integer.toUnsignedLong(buffer.getInt(at));
-      String type = fourcc(buffer, at + 4);
-      int header = 8;
-      if (size == 1) {
-        size = buffer.getLong(at + 8);
-        header = 16;
-      } else if (size == 0) {
-        size = end - at;
-      }
-      if (size < header || at + size > end) {
-        throw new Malformed("its " + type + " box is damaged or cut short");
-      }
-      boxes.add(new Box(type, at + header, (int) (at + size)));
-      at += (int) size;
+    try {
+      return IsoBoxes.children(buffer, start, end);
+    } catch (IsoBoxes.Malformed e) {
+      throw new Malformed(e.getMessage());
     }
-    return boxes;
   }
 
   private static long uint(ByteBuffer buffer, int at, int size) {
-    return switch (size) {
-      case 0 -> 0;
-      case 4 -> Integer.toUnsignedLong(buffer.getInt(at));
-      case 8 -> buffer.getLong(at);
-      case 2 -> Short.toUnsignedInt(buffer.getShort(at));
-      case 1 -> Byte.toUnsignedInt(buffer.get(at));
-      default -> throw new IndexOutOfBoundsException("field of " + size + " bytes");
-    };
+    return IsoBoxes.uint(buffer, at, size);
   }
 
   private static String fourcc(ByteBuffer buffer, int at) {
-    byte[] bytes = new byte[4];
-    buffer.get(at, bytes);
-    return new String(bytes, StandardCharsets.ISO_8859_1);
-  }
-
-  private static ByteBuffer read(FileChannel channel, long offset, int length) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.BIG_ENDIAN);
-    long position = offset;
-    while (buffer.hasRemaining()) {
-      int n = channel.read(buffer, position);
-      if (n < 0) {
-        break;
-      }
-      position += n;
-    }
-    return buffer.flip();
+    return IsoBoxes.fourcc(buffer, at);
   }
 }

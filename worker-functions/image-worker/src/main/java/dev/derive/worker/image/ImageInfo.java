@@ -20,10 +20,11 @@ import java.util.Optional;
 
 /**
  * The {@code info} derivative (issue 29): what an image is, as JSON, from its header and a small
- * decode: media type, upright width and height, EXIF orientation, colour space, bits per sample and
- * ICC profile description, alpha, frames (pages), camera and taken-at from EXIF (GPS never: a
- * deployment that allows it is not built yet), the dominant colour, a BlurHash and a ThumbHash
- * (base64), computed on a copy of at most {@value #SAMPLE} pixels a side.
+ * decode: media type, upright width and height (the pixels of every derivative are upright too),
+ * colour space, bits per sample and ICC profile description, alpha, frames (pages), from EXIF the
+ * camera, the time taken (ISO 8601) and the orientation tag as stored (GPS never: a deployment that
+ * allows it is not built yet), the dominant colour, a BlurHash and a ThumbHash (base64), computed
+ * on a copy of at most {@value #SAMPLE} pixels a side.
  */
 final class ImageInfo {
   /** The operation of the conversion to {@code application/json}. */
@@ -75,7 +76,6 @@ final class ImageInfo {
       return;
     }
     try (VipsImage header = Vips.shared().open(input)) {
-      info.put("orientation", header.orientation());
       info.put("colourSpace", colourSpace(header.interpretation()));
       info.put("bitsPerSample", header.bytesPerPixel() / header.bands() * 8);
       info.put("alpha", header.hasAlpha());
@@ -88,14 +88,53 @@ final class ImageInfo {
       exif("exif-ifd0-Make", header).ifPresent(v -> exif.put("make", v));
       exif("exif-ifd0-Model", header).ifPresent(v -> exif.put("model", v));
       exif("exif-ifd2-DateTimeOriginal", header)
-          .or(() -> exif("exif-ifd0-DateTime", header))
+          .flatMap(t -> takenAt(t, exif("exif-ifd2-OffsetTimeOriginal", header)))
+          .or(
+              () ->
+                  exif("exif-ifd0-DateTime", header)
+                      .flatMap(t -> takenAt(t, exif("exif-ifd2-OffsetTime", header))))
           .ifPresent(v -> exif.put("takenAt", v));
+      header
+          .blob(EXIF_DATA)
+          .flatMap(ExifOrientation::tag)
+          .ifPresent(tag -> exif.put("orientation", tag));
       if (!exif.isEmpty()) {
         info.set("exif", exif);
       }
     } catch (VipsException e) {
       // a format libvips cannot read (BMP, HEIC): the size and colours above still stand
     }
+  }
+
+  /** libvips' field holding the EXIF block as the file stores it. */
+  private static final String EXIF_DATA = "exif-data";
+
+  /** EXIF's date and time ({@code 2018:07:31 14:52:07}, EXIF 2.32 §4.6.5 DateTimeOriginal). */
+  private static final java.util.regex.Pattern EXIF_TIME =
+      java.util.regex.Pattern.compile("(\\d{4}):(\\d{2}):(\\d{2}) (\\d{2}:\\d{2}:\\d{2})");
+
+  /** EXIF's offset from UTC ({@code +02:00}, EXIF 2.31 OffsetTimeOriginal). */
+  private static final java.util.regex.Pattern EXIF_OFFSET =
+      java.util.regex.Pattern.compile("[+-]\\d{2}:\\d{2}");
+
+  /**
+   * EXIF's {@code 2018:07:31 14:52:07} as ISO 8601, {@code 2018-07-31T14:52:07}, with the offset
+   * when EXIF has one ({@code 2018-07-31T14:52:07+02:00}; without, the camera's local time); empty
+   * for a time that is not one (cameras write blanks or zeros when their clock is unset).
+   */
+  static Optional<String> takenAt(String exifTime, Optional<String> offset) {
+    java.util.regex.Matcher m = EXIF_TIME.matcher(exifTime.strip());
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    String local = m.group(1) + "-" + m.group(2) + "-" + m.group(3) + "T" + m.group(4);
+    try {
+      java.time.LocalDateTime.parse(local);
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        local + offset.map(String::strip).filter(o -> EXIF_OFFSET.matcher(o).matches()).orElse(""));
   }
 
   private static final Map<Integer, String> SPACES =

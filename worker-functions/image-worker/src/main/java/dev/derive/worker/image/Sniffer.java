@@ -1,5 +1,6 @@
 package dev.derive.worker.image;
 
+import dev.derive.worker.ffmpeg.IsoBoxes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -66,44 +67,42 @@ final class Sniffer {
    */
   static Heif heif(Path file) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = channel.size();
-      long offset = 0;
-      Set<String> brands = null;
-      Nclx nclx = null;
-      while (offset + 8 <= size) {
-        ByteBuffer header = read(channel, offset, 16);
-        long boxSize = Integer.toUnsignedLong(header.getInt(0));
-        String type = type(header, 4);
-        int headerSize = 8;
-        if (boxSize == 1 && header.limit() >= 16) {
-          boxSize = header.getLong(8);
-          headerSize = 16;
-        } else if (boxSize == 0) {
-          boxSize = size - offset;
-        }
-        if (boxSize < headerSize || offset + boxSize > size) {
-          break;
-        }
-        if (brands == null) {
-          if (!type.equals("ftyp")) {
-            return null;
-          }
-          ByteBuffer body = read(channel, offset + headerSize, (int) Math.min(boxSize, 1024));
-          brands = new LinkedHashSet<>();
-          if (body.limit() >= 4) {
-            brands.add(type(body, 0));
-          }
-          for (int i = 8; i + 4 <= Math.min(body.limit(), boxSize - headerSize); i += 4) {
-            brands.add(type(body, i));
-          }
-        } else if (type.equals("meta") && boxSize - headerSize <= MAX_META_BYTES) {
-          ByteBuffer meta = read(channel, offset + headerSize, (int) (boxSize - headerSize));
-          nclx = nclx(meta, 4, meta.limit(), 0); // meta is a full box: skip version and flags
-          break;
-        }
-        offset += boxSize;
+      if (!"ftyp".equals(IsoBoxes.firstType(channel))) {
+        return null;
       }
-      return brands == null ? null : new Heif(Set.copyOf(brands), nclx);
+      IsoBoxes.FileBox ftyp;
+      try {
+        ftyp = IsoBoxes.find(channel, "ftyp");
+      } catch (IsoBoxes.Malformed e) {
+        return null;
+      }
+      ByteBuffer body =
+          IsoBoxes.read(channel, ftyp.bodyOffset(), (int) Math.min(ftyp.bodyLength(), 1024));
+      Set<String> brands = new LinkedHashSet<>();
+      if (body.limit() >= 4) {
+        brands.add(type(body, 0)); // the major brand, then the minor version, then compatible ones
+      }
+      for (int i = 8; i + 4 <= body.limit(); i += 4) {
+        brands.add(type(body, i));
+      }
+      return new Heif(Set.copyOf(brands), metaNclx(channel));
+    }
+  }
+
+  /**
+   * The first {@code nclx} colour box of the file's top-level {@code meta}, or {@code null}: no
+   * {@code meta}, one over {@link #MAX_META_BYTES}, or a box before it that runs past the end.
+   */
+  private static Nclx metaNclx(FileChannel channel) throws IOException {
+    try {
+      IsoBoxes.FileBox meta = IsoBoxes.find(channel, "meta");
+      if (meta == null || meta.bodyLength() > MAX_META_BYTES) {
+        return null;
+      }
+      ByteBuffer body = IsoBoxes.read(channel, meta.bodyOffset(), (int) meta.bodyLength());
+      return nclx(body, 4, body.limit(), 0); // meta is a full box: skip version and flags
+    } catch (IsoBoxes.Malformed e) {
+      return null;
     }
   }
 

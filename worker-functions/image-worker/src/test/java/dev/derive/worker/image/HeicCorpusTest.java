@@ -144,21 +144,35 @@ class HeicCorpusTest {
   }
 
   @Test
-  void thePixelLimitIsCheckedFromTheHeaderBeforeDecoding() {
-    long start = System.nanoTime();
+  void thePixelLimitIsCheckedFromTheHeaderBeforeDecoding() throws IOException {
+    // the photo with every byte of its coded image (the mdat payload) zeroed: a decode would fail
+    // as corrupt, so only a refusal read from the header can name the size
+    byte[] bytes = Files.readAllBytes(samples().resolve("heic/arrow.heic"));
+    int mdat = indexOf(bytes, "mdat".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    assertThat(mdat).as("arrow.heic has an mdat box").isPositive();
+    java.util.Arrays.fill(bytes, mdat + 12, bytes.length, (byte) 0);
+    Path headerOnly = Files.write(dir.resolve("header-only.heic"), bytes);
     assertThatThrownBy(
-            () ->
-                thumbnail(
-                    new ImageTransformer(10_000_000),
-                    samples().resolve("heic/arrow.heic"),
-                    MediaTypes.IMAGE_JPEG))
+            () -> thumbnail(new ImageTransformer(10_000_000), headerOnly, MediaTypes.IMAGE_JPEG))
         .isInstanceOfSatisfying(
             PermanentStepFailure.class,
             e -> {
               assertThat(e.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
               assertThat(e.detail()).contains("4032x3024");
             });
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Test

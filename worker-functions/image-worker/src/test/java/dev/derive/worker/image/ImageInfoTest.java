@@ -40,14 +40,15 @@ class ImageInfoTest {
     assertThat(info.path("mediaType").asText()).isEqualTo("image/jpeg");
     assertThat(info.path("width").asInt()).as("upright: turned a quarter").isEqualTo(200);
     assertThat(info.path("height").asInt()).isEqualTo(300);
-    assertThat(info.path("orientation").asInt()).isEqualTo(6);
+    assertThat(info.has("orientation")).as("only the EXIF tag, under exif").isFalse();
+    assertThat(info.path("exif").path("orientation").asInt()).isEqualTo(6);
     assertThat(info.path("colourSpace").asText()).isEqualTo("srgb");
     assertThat(info.path("bitsPerSample").asInt()).isEqualTo(8);
     assertThat(info.path("alpha").asBoolean()).isFalse();
     assertThat(info.path("frames").asInt()).isEqualTo(1);
     assertThat(info.path("exif").path("make").asText()).isEqualTo("Canon");
     assertThat(info.path("exif").path("model").asText()).isEqualTo("Canon EOS 5D");
-    assertThat(info.path("exif").path("takenAt").asText()).isEqualTo("2024:05:17 10:30:00");
+    assertThat(info.path("exif").path("takenAt").asText()).isEqualTo("2024-05-17T10:30:00");
     assertThat(info.has("gps")).isFalse();
   }
 
@@ -111,6 +112,34 @@ class ImageInfoTest {
     assertThat(animated.path("frames").asInt()).isEqualTo(30);
     assertThat(animated.path("alpha").asBoolean()).isTrue();
     assertThat(cmyk.path("colourSpace").asText()).isEqualTo("cmyk");
+  }
+
+  /**
+   * An iPhone HEIC whose EXIF says orientation 6 and whose {@code irot} turns it the same way: the
+   * size is upright (portrait), the EXIF tag is reported as stored, the time in ISO 8601.
+   */
+  @Test
+  void aHeicReportsItsUprightSizeAndItsExifTagAsStored() throws IOException {
+    JsonNode info = info(Files.readAllBytes(samples().resolve("heic/arrow.heic")), "image/heic");
+
+    assertThat(info.path("width").asInt() + "x" + info.path("height").asInt())
+        .isEqualTo("3024x4032");
+    assertThat(info.path("exif").path("orientation").asInt()).isEqualTo(6);
+    assertThat(info.path("exif").path("takenAt").asText())
+        .matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}([+-]\\d{2}:\\d{2})?");
+  }
+
+  @Test
+  void exifTimesAreIso8601WithTheirOffsetAndBlankOnesAreLeftOut() {
+    assertThat(ImageInfo.takenAt("2018:07:31 14:52:07", java.util.Optional.empty()))
+        .hasValue("2018-07-31T14:52:07");
+    assertThat(ImageInfo.takenAt("2018:07:31 14:52:07", java.util.Optional.of("+02:00")))
+        .hasValue("2018-07-31T14:52:07+02:00");
+    assertThat(ImageInfo.takenAt("2018:07:31 14:52:07", java.util.Optional.of("   :  ")))
+        .hasValue("2018-07-31T14:52:07");
+    assertThat(ImageInfo.takenAt("    :  :     :  :  ", java.util.Optional.empty())).isEmpty();
+    assertThat(ImageInfo.takenAt("0000:00:00 00:00:00", java.util.Optional.empty())).isEmpty();
+    assertThat(ImageInfo.takenAt("2018:13:31 14:52:07", java.util.Optional.empty())).isEmpty();
   }
 
   @Test

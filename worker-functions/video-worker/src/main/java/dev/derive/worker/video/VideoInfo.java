@@ -18,6 +18,8 @@ package dev.derive.worker.video;
  * @param transfer the transfer characteristic, e.g. {@code smpte2084} (PQ) or {@code arib-std-b67}
  *     (HLG), or {@code unknown}
  * @param audioCodec the first audio stream's codec, or {@code null} without audio
+ * @param keyframeSeconds the decode times of the first keyframes in seconds, ascending ({@link
+ *     Mp4Header}); {@code null} when unknown (ffprobe does not list them) or every frame is one
  */
 record VideoInfo(
     String demuxer,
@@ -33,7 +35,24 @@ record VideoInfo(
     double frameRate,
     long frames,
     String transfer,
-    String audioCodec) {
+    String audioCodec,
+    double[] keyframeSeconds) {
+
+  /**
+   * How many keyframes are known to start at or after {@code seconds}; 0 when they are not known.
+   */
+  int keyframesFrom(double seconds) {
+    if (keyframeSeconds == null) {
+      return 0;
+    }
+    int n = 0;
+    for (double t : keyframeSeconds) {
+      if (t >= seconds) {
+        n++;
+      }
+    }
+    return n;
+  }
 
   /** The width as shown (after a quarter turn, the stored height). */
   int width() {

@@ -11,12 +11,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Reads a video's header with ffprobe, opening the one input file only: the protocol whitelist is
  * {@code file} and the demuxer whitelist {@link #DEMUXERS}, so a playlist (HLS, DASH, {@code
  * concat}) that names other files or URLs is never followed, not even probed as what it is. Then
- * checks the limits ({@link VideoLimits}) from the header, before any frame is decoded.
+ * checks the limits ({@link VideoLimits}) from the header, before any frame is decoded. For an MP4
+ * or MOV, {@link #header} reads the header in Java instead ({@link Mp4Header}), sparing the poster
+ * and storyboard a process (docs/heic-and-video.md).
  */
 final class VideoProbe {
   /**
@@ -83,6 +86,30 @@ final class VideoProbe {
     return info;
   }
 
+  /**
+   * The header of {@code input} read in Java when it is an MP4/MOV that {@link Mp4Header} is
+   * certain of, checked against {@code limits}; empty otherwise (then {@link #probe} asks ffprobe).
+   *
+   * @throws PermanentStepFailure {@code input-too-large} (frame or duration over the limits)
+   */
+  static Optional<VideoInfo> header(Path input, VideoLimits limits) throws IOException {
+    Optional<VideoInfo> info = Mp4Header.read(input);
+    info.ifPresent(header -> check(header, limits));
+    return info;
+  }
+
+  /**
+   * The most pixels a decoded frame may have when the frame size came from a header FFmpeg did not
+   * read ({@link Mp4Header}): the declared size with room for the decoder's alignment (a width
+   * padded to 64 pixels and more, a height to 16), never over the limit. FFmpeg's decoder is given
+   * it as {@code -max_pixels}, so a bitstream larger than its header claims fails to decode instead
+   * of filling memory.
+   */
+  static long declaredPixels(VideoInfo info, VideoLimits limits) {
+    return Math.min(
+        limits.maxPixels(), (long) (info.codedWidth() + 128) * (info.codedHeight() + 64));
+  }
+
   static VideoInfo parse(JsonNode root) {
     JsonNode format = root.path("format");
     String container = format.path("format_name").asText("");
@@ -131,7 +158,8 @@ final class VideoProbe {
         rate(video.path("avg_frame_rate").asText(""), video.path("r_frame_rate").asText("")),
         video.path("nb_frames").asLong(0),
         video.path("color_transfer").asText("unknown"),
-        audio);
+        audio,
+        null);
   }
 
   /** The frame rate of an FFmpeg rational ({@code 30000/1001}), the average if known. */

@@ -5,7 +5,7 @@ import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepMessage;
-import dev.derive.worker.ffmpeg.Ffmpeg;
+import dev.derive.worker.ffmpeg.TestPattern;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,8 +15,8 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 
 /**
- * The capability's self-test: FFmpeg makes a two-second 320x240 test pattern (MPEG-4 in MP4), the
- * transformer takes its poster, which must be a 320x240 PNG that is not black.
+ * The capability's self-test: FFmpeg makes a two-second 320x240 {@link TestPattern} (MPEG-4 in
+ * MP4), the transformer takes its poster, which must be a 320x240 PNG that is not black.
  */
 final class VideoSelfTest {
   private VideoSelfTest() {}
@@ -25,26 +25,7 @@ final class VideoSelfTest {
     Path input = Files.createTempFile(directory, "probe-", ".mp4");
     Path output = Files.createTempFile(directory, "probe-", ".png");
     try {
-      Ffmpeg.shared()
-          .run(
-              Ffmpeg.Tool.FFMPEG,
-              List.of(
-                  "-v",
-                  "error",
-                  "-nostdin",
-                  "-y",
-                  "-f",
-                  "lavfi",
-                  "-i",
-                  "testsrc=size=320x240:rate=25:duration=2",
-                  "-c:v",
-                  "mpeg4",
-                  "-f",
-                  "mp4",
-                  "file:" + input.toAbsolutePath()),
-              null,
-              1 << 20,
-              VideoLimits.DEFAULT_TIMEOUT);
+      TestPattern.write(input, 320, 240, 25, 2, "mp4", List.of("-c:v", "mpeg4"));
       StepMessage step =
           new StepMessage(
               "probe",

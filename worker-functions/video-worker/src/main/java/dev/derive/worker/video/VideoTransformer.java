@@ -2,6 +2,7 @@ package dev.derive.worker.video;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.Parameters;
 import dev.derive.worker.runtime.PermanentStepFailure;
@@ -55,23 +56,62 @@ public final class VideoTransformer implements StepTransformer {
   @Override
   public void transform(DeclaredStep step, Path input, Path output) throws IOException {
     Parameters operation = step.only();
-    VideoInfo info = VideoProbe.probe(input, limits);
     switch (operation.operation()) {
-      case POSTER -> grabber.poster(info, input, at(operation.optionalString("at"), info), output);
+      case POSTER ->
+          grab(
+              input,
+              (info, maxPixels) ->
+                  grabber.poster(
+                      info, maxPixels, input, at(operation.optionalString("at"), info), output));
       case STORYBOARD -> {
         int frames = operation.integer("frames");
         OptionalInt columns = operation.optionalInteger("columns");
-        grabber.storyboard(
-            info,
+        grab(
             input,
-            frames,
-            Math.min(frames, columns.orElse((int) Math.ceil(Math.sqrt(frames)))),
-            operation.integer("tileWidth"),
-            output);
+            (info, maxPixels) ->
+                grabber.storyboard(
+                    info,
+                    maxPixels,
+                    input,
+                    frames,
+                    Math.min(frames, columns.orElse((int) Math.ceil(Math.sqrt(frames)))),
+                    operation.integer("tileWidth"),
+                    output));
       }
-      case INFO -> Files.writeString(output, info(info).toPrettyString());
+      case INFO ->
+          Files.writeString(output, info(VideoProbe.probe(input, limits)).toPrettyString());
       default -> throw new IllegalStateException("undeclared operation " + operation.operation());
     }
+  }
+
+  /**
+   * Takes pictures of a video whose header is {@code info}, decoding frames of up to {@code
+   * maxPixels}.
+   */
+  @FunctionalInterface
+  private interface Grab {
+    void run(VideoInfo info, long maxPixels) throws IOException;
+  }
+
+  /**
+   * Runs {@code grab} with one FFmpeg process when {@link Mp4Header} reads the header (MP4, MOV),
+   * each frame bounded by the size it declares; if FFmpeg then cannot decode what it was told (a
+   * header that does not match its bitstream, a damaged file), or for any other container, the
+   * header is read by ffprobe and {@code grab} runs again as before, frames bounded by the limit.
+   */
+  private void grab(Path input, Grab grab) throws IOException {
+    Optional<VideoInfo> header = VideoProbe.header(input, limits);
+    if (header.isPresent()) {
+      try {
+        grab.run(header.get(), VideoProbe.declaredPixels(header.get(), limits));
+        return;
+      } catch (PermanentStepFailure e) {
+        if (!e.type().equals(StepErrorTypes.CORRUPT_INPUT)) {
+          throw e;
+        }
+      }
+    }
+    grab.run(VideoProbe.probe(input, limits), limits.maxPixels());
   }
 
   /** {@code at} in seconds, from seconds or a percentage of the duration; empty if absent. */
