@@ -120,7 +120,15 @@ final class FaultyCloud {
     /** A step waits in its queue's backlog longer than a step lease. */
     BACKLOG,
     /** Requests with callbacks whose request echoes are tens of kilobytes (item-size pressure). */
-    BIG_CALLBACKS
+    BIG_CALLBACKS,
+    /**
+     * A DynamoDB request of a claim applied, its answer was lost and the SDK sent the same request
+     * again: the claim sees the repeat's answer (injected at the client, below the {@link
+     * JobStore}, so a claim of several writes is struck at each).
+     */
+    CLAIM_WRITE_RETRIED,
+    /** The claimer dies right after a DynamoDB request of its claim applied. */
+    CLAIMER_CRASH_AFTER_WRITE
   }
 
   static final Duration CAPABILITY_VISIBILITY = Duration.ofSeconds(720);
@@ -180,6 +188,13 @@ final class FaultyCloud {
   final List<String> exits = new ArrayList<>();
 
   private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
+
+  /** The jobs table as claims write it: through a client whose requests may be struck. */
+  private final JobStore claimStore = new DynamoDbJobStore(claimClient(), TABLE);
+
+  /** Whether a claim's write is under way (the claim faults strike only its requests). */
+  private boolean claiming;
+
   final DynamoDbCompletionOutbox outbox = new DynamoDbCompletionOutbox(DYNAMODB, TABLE);
   private final CallbackRegistrar registrar;
 
@@ -653,13 +668,28 @@ final class FaultyCloud {
     @Override
     public ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
       check();
-      return tableStore.claim(candidate, now, cutoff);
+      return claimWrite(() -> claimStore.claim(candidate, now, cutoff));
+    }
+
+    @Override
+    public ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now) {
+      check();
+      return claimWrite(() -> claimStore.takeOver(candidate, lostExecutionId, now));
     }
 
     @Override
     public ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
       check();
-      return tableStore.replaceSucceeded(candidate, seenExecutionId);
+      return claimWrite(() -> claimStore.replaceSucceeded(candidate, seenExecutionId));
+    }
+
+    private ClaimResult claimWrite(java.util.function.Supplier<ClaimResult> write) {
+      claiming = true;
+      try {
+        return write.get();
+      } finally {
+        claiming = false;
+      }
     }
 
     @Override
@@ -734,6 +764,46 @@ final class FaultyCloud {
         Instant now) {
       check();
       return tableStore.recordAdopted(jobId, executionId, seen, newExecutionId, lastStep, run, now);
+    }
+  }
+
+  /**
+   * The DynamoDB client of claims: each {@code PutItem} or {@code UpdateItem} made while a claim is
+   * under way that applied may be answered twice ({@link Fault#CLAIM_WRITE_RETRIED}: the SDK sent
+   * it again, and the repeat's answer, or its {@code ConditionalCheckFailedException}, is what the
+   * caller gets) or cost the claimer its process right after ({@link
+   * Fault#CLAIMER_CRASH_AFTER_WRITE}). A request that did not apply is answered as it is.
+   */
+  private DynamoDbClient claimClient() {
+    return (DynamoDbClient)
+        java.lang.reflect.Proxy.newProxyInstance(
+            DynamoDbClient.class.getClassLoader(),
+            new Class<?>[] {DynamoDbClient.class},
+            (proxy, method, args) -> {
+              boolean write =
+                  method.getName().equals("putItem") || method.getName().equals("updateItem");
+              if (write && args[0] instanceof java.util.function.Consumer) {
+                // the builder form: build the request and come back through the proxy
+                return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+              }
+              Object answer = call(method, args);
+              if (write && claiming) {
+                if (roll(Fault.CLAIM_WRITE_RETRIED)) {
+                  return call(method, args);
+                }
+                if (roll(Fault.CLAIMER_CRASH_AFTER_WRITE)) {
+                  throw new InjectedCrash("right after the claim's " + method.getName());
+                }
+              }
+              return answer;
+            });
+  }
+
+  private static Object call(java.lang.reflect.Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(DYNAMODB, args);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause();
     }
   }
 

@@ -91,8 +91,8 @@ public final class JobLifecycle {
   }
 
   /**
-   * @param lostClaims watches a won claim that carried a lost execution's callbacks over, before
-   *     its step is sent (its claimer may die before the send)
+   * @param lostClaims watches a claim that takes a lost execution over (and with it the lost
+   *     execution's callbacks), before its write, and one whose write lost its answer
    */
   public JobLifecycle(
       JobStore store,
@@ -138,8 +138,7 @@ public final class JobLifecycle {
     try {
       claim = store.claim(candidate, now, cutoff);
     } catch (dev.derive.coordinator.claim.JobStoreException e) {
-      // it may have applied, answer lost, and carried a lost execution's callbacks over: a claim
-      // that no one sends (a retry joins it) would strand them, so it is watched all the same
+      // it may have applied, answer lost: a claim that no one sends (a retry joins it) is watched
       watch(candidate);
       throw e;
     }
@@ -149,6 +148,12 @@ public final class JobLifecycle {
       // finds nothing pending), so claim again either way
       notifier.announce(claim.job().jobId());
       claim = store.claim(candidate, now, cutoff);
+    }
+    if (!claim.won() && claim.job().isLost(now)) {
+      // a lost execution: taken over in one write that keeps its callbacks in the record, watched
+      // before that write, so a claimer that dies right after it leaves its check behind
+      watch(candidate);
+      claim = store.takeOver(candidate, claim.job().executionId(), now);
     }
     if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
       Job made = claim.job();
@@ -169,9 +174,6 @@ public final class JobLifecycle {
     if (!claim.won()) {
       boolean failed = job.status() == JobStatus.FAILED;
       return new ClaimOutcome(failed ? ClaimOutcome.Kind.FAILED : ClaimOutcome.Kind.JOINED, job);
-    }
-    if (claim.carriedCallbacks()) {
-      watch(job);
     }
     int index = job.currentStep();
     StepMessage first = StepMessages.first(job);
@@ -194,8 +196,8 @@ public final class JobLifecycle {
   }
 
   /**
-   * Has the claim {@code job}, which carried callbacks over, checked once its dispatch lease ran
-   * out; one that cannot be is logged (the next request for the job still ends it).
+   * Has the claim {@code job} checked once its dispatch lease ran out (a {@link ClaimCheck}); one
+   * that cannot be is logged (the next request for the job still ends it).
    */
   private void watch(Job job) {
     try {
