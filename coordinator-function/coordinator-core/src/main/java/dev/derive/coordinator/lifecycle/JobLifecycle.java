@@ -180,6 +180,8 @@ public final class JobLifecycle {
     try {
       steps.send(job, index, first);
     } catch (DispatchFailedException e) {
+      // its end is published below; should that fail too, the check publishes it
+      watch(job);
       store.recordFailure(
           job.jobId(),
           job.executionId(),
@@ -224,11 +226,12 @@ public final class JobLifecycle {
 
   /**
    * A {@link ClaimCheck} came: if the job's claim has sent no step and its lease ran out (its
-   * claimer died before its {@code SendMessage}), claims the job again, as a new request would,
-   * carrying the lost execution's callbacks over and sending the first step; if it has sent a step
-   * or ended, nothing. The claim need not be the checked execution's: one that replaced it and died
-   * as well (this very check's reclaim, crashed before its send, included) is just as orphaned, so
-   * the check stays until the job has sent a step.
+   * claimer died before its {@code SendMessage}), takes the job over, as a new request would,
+   * keeping the lost execution's callbacks and sending the first step; if it has sent a step,
+   * nothing; if it ended, publishes its end if that is still pending. The claim need not be the
+   * checked execution's: one that replaced it and died as well (this very check's reclaim, crashed
+   * before its send, included) is just as orphaned, so the check stays until the job has sent a
+   * step.
    *
    * @throws ClaimNotLapsedException if the claim has sent no step but its lease still runs (the
    *     check came early: deliver it again later)
@@ -240,8 +243,14 @@ public final class JobLifecycle {
     if (job == null) {
       return ProgressOutcome.UNKNOWN_JOB;
     }
+    if (job.status().isTerminal()) {
+      // a check may be the last message about an end whose publication failed (a first step that
+      // could not be queued, its announce failing too): published now if still pending
+      notifier.announce(job.jobId());
+      return ProgressOutcome.IGNORED;
+    }
     if (!job.sentNoStep()) {
-      return ProgressOutcome.IGNORED; // it went on or ended
+      return ProgressOutcome.IGNORED; // it went on
     }
     Instant now = clock.instant();
     if (!job.isLost(now)) {

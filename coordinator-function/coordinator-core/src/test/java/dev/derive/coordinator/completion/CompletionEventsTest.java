@@ -435,6 +435,60 @@ class CompletionEventsTest {
         .isEqualTo("dispatch-failed");
   }
 
+  /**
+   * A first step that could not be queued fails the job in the API, and if publishing that end
+   * fails too no message about the job is left to publish it: the claim is watched when its
+   * dispatch fails, and the check publishes the pending end, callbacks included.
+   */
+  @Test
+  void aDispatchFailureWhoseAnnounceFailsIsPublishedByItsCheck() {
+    String id = Jobs.newId();
+    Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
+    JobStore joinedAfterTheClaim =
+        (JobStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                JobStore.class.getClassLoader(),
+                new Class<?>[] {JobStore.class},
+                (proxy, method, args) -> {
+                  Object answer;
+                  try {
+                    answer = method.invoke(store, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                  if (method.getName().equals("claim")) { // a request joins and registers
+                    registrar.register(id, false, "https://a.example/hook", Map.of());
+                  }
+                  return answer;
+                });
+    JobLifecycle api =
+        new JobLifecycle(
+            joinedAfterTheClaim,
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            notifier,
+            watched::add);
+    dispatcher.failNext(1);
+    crashesToCome.set(1);
+
+    assertThatThrownBy(() -> api.claim(candidate))
+        .isInstanceOf(dev.derive.coordinator.dispatch.DispatchFailedException.class);
+    assertThat(drain(eventsQueue)).as("its announce failed").isEmpty();
+    assertThat(watched).extracting(Job::executionId).contains(candidate.executionId());
+    clock.advance(Duration.ofSeconds(61));
+
+    assertThat(lifecycle.checkClaim(new ClaimCheck(id, candidate.executionId())))
+        .isEqualTo(ProgressOutcome.IGNORED);
+    assertThat(drain(eventsQueue))
+        .singleElement()
+        .satisfies(e -> assertThat(e.path("detail-type").asText()).isEqualTo("Derivative Failed"));
+    assertThat(drain(callbackQueue)).hasSize(1);
+  }
+
   @Test
   void callbacksRegisteredWhileTheJobRunsAreQueuedOnceEachWhenItEnds() {
     String id = Jobs.newId();
