@@ -63,6 +63,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -101,9 +102,12 @@ final class FaultyCloud {
     SOURCE_OVERWRITTEN,
     /** DynamoDB is unavailable for the coordinator for a while. */
     STORE_OUTAGE,
-    /** A jobs-table write applied, its answer was lost and the SDK sent it again. */
+    /**
+     * A jobs-table write applied, its answer was lost and the SDK sent it again (each write of the
+     * {@link JobStore}, and each request of the outbox: callback registration, notice sent).
+     */
     WRITE_RETRIED,
-    /** A jobs-table write applied, its answer was lost and the call failed. */
+    /** A jobs-table write applied, its answer was lost and the call failed (as above). */
     WRITE_LOST,
     /** PutEvents or the callback queue fails after the write that ended a job. */
     PUBLISH_FAILED,
@@ -190,12 +194,28 @@ final class FaultyCloud {
   private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
 
   /** The jobs table as claims write it: through a client whose requests may be struck. */
-  private final JobStore claimStore = new DynamoDbJobStore(claimClient(), TABLE);
+  private final JobStore claimStore =
+      new DynamoDbJobStore(
+          struck(
+              () -> this.claiming,
+              Fault.CLAIM_WRITE_RETRIED,
+              Fault.CLAIMER_CRASH_AFTER_WRITE,
+              where -> new InjectedCrash("right after the claim's " + where)),
+          TABLE);
 
   /** Whether a claim's write is under way (the claim faults strike only its requests). */
   private boolean claiming;
 
-  final DynamoDbCompletionOutbox outbox = new DynamoDbCompletionOutbox(DYNAMODB, TABLE);
+  /** The outbox half of the records: its writes (callback registration, notice sent) struck too. */
+  final DynamoDbCompletionOutbox outbox =
+      new DynamoDbCompletionOutbox(
+          struck(
+              () -> true,
+              Fault.WRITE_RETRIED,
+              Fault.WRITE_LOST,
+              where -> SdkClientException.create("injected: the answer of " + where + " was lost")),
+          TABLE);
+
   private final CallbackRegistrar registrar;
 
   /** The result the progress function is applying now (for a concurrent copy of it). */
@@ -768,13 +788,18 @@ final class FaultyCloud {
   }
 
   /**
-   * The DynamoDB client of claims: each {@code PutItem} or {@code UpdateItem} made while a claim is
-   * under way that applied may be answered twice ({@link Fault#CLAIM_WRITE_RETRIED}: the SDK sent
-   * it again, and the repeat's answer, or its {@code ConditionalCheckFailedException}, is what the
-   * caller gets) or cost the claimer its process right after ({@link
-   * Fault#CLAIMER_CRASH_AFTER_WRITE}). A request that did not apply is answered as it is.
+   * A DynamoDB client whose {@code PutItem} and {@code UpdateItem} requests, while {@code when}
+   * holds and once they applied, may be answered twice ({@code retried}: the SDK sent the request
+   * again, and the repeat's answer, or its {@code ConditionalCheckFailedException}, is what the
+   * caller gets) or end in {@code lost} (what {@code lostAs} makes of the request's name: the call
+   * failed, or the caller's process died). A request that did not apply is answered as it is. It
+   * strikes below the {@link JobStore}, so a store method of several requests is struck at each.
    */
-  private DynamoDbClient claimClient() {
+  private DynamoDbClient struck(
+      java.util.function.BooleanSupplier when,
+      Fault retried,
+      Fault lost,
+      java.util.function.Function<String, RuntimeException> lostAs) {
     return (DynamoDbClient)
         java.lang.reflect.Proxy.newProxyInstance(
             DynamoDbClient.class.getClassLoader(),
@@ -787,12 +812,12 @@ final class FaultyCloud {
                 return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
               }
               Object answer = call(method, args);
-              if (write && claiming) {
-                if (roll(Fault.CLAIM_WRITE_RETRIED)) {
+              if (write && when.getAsBoolean()) {
+                if (roll(retried)) {
                   return call(method, args);
                 }
-                if (roll(Fault.CLAIMER_CRASH_AFTER_WRITE)) {
-                  throw new InjectedCrash("right after the claim's " + method.getName());
+                if (roll(lost)) {
+                  throw lostAs.apply(method.getName());
                 }
               }
               return answer;
