@@ -242,7 +242,7 @@ public final class DynamoDbJobStore implements JobStore {
     values.put(":lost", s(lostExecutionId));
     values.put(":pending", s(JobStatus.PENDING.name()));
     values.put(":running", s(JobStatus.RUNNING.name()));
-    values.put(":nowSeconds", n(now.getEpochSecond()));
+    values.put(":nowSeconds", n(ceilingSeconds(now)));
     java.util.Collections.sort(sets);
     String expression =
         "SET "
@@ -271,6 +271,14 @@ public final class DynamoDbJobStore implements JobStore {
       throw new JobStoreException(
           "UpdateItem (take-over) of job " + candidate.jobId() + " failed", e);
     }
+  }
+
+  /**
+   * {@code now} rounded up to whole seconds: a lease of whole seconds is before {@code now} exactly
+   * when it is before this, so the take-over's condition agrees with {@link Job#isLost}.
+   */
+  static long ceilingSeconds(Instant now) {
+    return now.getEpochSecond() + (now.getNano() > 0 ? 1 : 0);
   }
 
   @Override

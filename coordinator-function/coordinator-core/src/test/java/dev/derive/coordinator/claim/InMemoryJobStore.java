@@ -50,7 +50,7 @@ public class InMemoryJobStore implements JobStore {
         existing != null
             && existing.executionId().equals(lostExecutionId)
             && !existing.status().isTerminal()
-            && existing.leaseExpiresAt().getEpochSecond() < now.getEpochSecond();
+            && existing.leaseExpiresAt().isBefore(now);
     return put(
         lost ? candidate.withFailureStreak(existing.failureStreak()) : candidate, existing, lost);
   }

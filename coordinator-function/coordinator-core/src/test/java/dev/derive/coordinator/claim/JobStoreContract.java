@@ -221,6 +221,21 @@ public abstract class JobStoreContract {
     assertThat(late.job().executionId()).isEqualTo(first.executionId());
   }
 
+  /** A lease is lost as {@link Job#isLost} says, to the millisecond after its whole second. */
+  @Test
+  void aLeaseIsTakenOverTheMomentItIsLost() {
+    String id = Jobs.newId();
+    Job first = claim(id, 1, T0);
+    Instant justAfter = T0.plus(LEASE).plusMillis(1);
+    assertThat(store().find(id).orElseThrow().isLost(justAfter)).isTrue();
+
+    assertThat(
+            store()
+                .takeOver(Jobs.claimed(id, 1, justAfter, LEASE), first.executionId(), justAfter)
+                .won())
+        .isTrue();
+  }
+
   /** A lost execution's failure streak is carried on by the take-over, in its one write. */
   @Test
   void aTakeOverKeepsTheLostExecutionsFailureStreak() {
