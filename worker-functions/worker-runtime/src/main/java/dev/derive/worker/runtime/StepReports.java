@@ -116,6 +116,20 @@ final class StepReports {
     publish(attempt.success, attempt);
   }
 
+  /**
+   * Reports the success of a step whose output of {@code outputBytes} bytes is in the bucket
+   * although the step failed after writing it, and logs it; hands the delivery back if the report
+   * cannot be sent.
+   */
+  StepOutcome successAfterAll(StepAttempt attempt, long outputBytes) {
+    attempt.outputBytes = outputBytes;
+    attempt.success =
+        StepResult.success(
+            attempt.step, outputBytes, attempt.startedAtMillis, clock.millis(), false);
+    attempt.successOutcome = StepOutcome.SUCCEEDED;
+    return successAgain(attempt);
+  }
+
   /** Sends the remembered success once more and logs it; hands the delivery back if it fails. */
   StepOutcome successAgain(StepAttempt attempt) {
     return sendOrHandBack(

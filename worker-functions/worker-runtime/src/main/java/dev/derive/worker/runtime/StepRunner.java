@@ -46,7 +46,7 @@ final class StepRunner {
             settings,
             reports,
             new StepDeadline(health, settings.deadlineMarginMillis()));
-    this.failures = new StepFailures(reports, settings, health);
+    this.failures = new StepFailures(reports, settings, health, store);
     this.stepLog = stepLog;
     this.clock = clock;
   }
