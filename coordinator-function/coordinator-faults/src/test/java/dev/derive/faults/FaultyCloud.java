@@ -63,6 +63,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -101,9 +102,12 @@ final class FaultyCloud {
     SOURCE_OVERWRITTEN,
     /** DynamoDB is unavailable for the coordinator for a while. */
     STORE_OUTAGE,
-    /** A jobs-table write applied, its answer was lost and the SDK sent it again. */
+    /**
+     * A jobs-table write applied, its answer was lost and the SDK sent it again (each write of the
+     * {@link JobStore}, and each request of the outbox: callback registration, notice sent).
+     */
     WRITE_RETRIED,
-    /** A jobs-table write applied, its answer was lost and the call failed. */
+    /** A jobs-table write applied, its answer was lost and the call failed (as above). */
     WRITE_LOST,
     /** PutEvents or the callback queue fails after the write that ended a job. */
     PUBLISH_FAILED,
@@ -120,7 +124,15 @@ final class FaultyCloud {
     /** A step waits in its queue's backlog longer than a step lease. */
     BACKLOG,
     /** Requests with callbacks whose request echoes are tens of kilobytes (item-size pressure). */
-    BIG_CALLBACKS
+    BIG_CALLBACKS,
+    /**
+     * A DynamoDB request of a claim applied, its answer was lost and the SDK sent the same request
+     * again: the claim sees the repeat's answer (injected at the client, below the {@link
+     * JobStore}, so a claim of several writes is struck at each).
+     */
+    CLAIM_WRITE_RETRIED,
+    /** The claimer dies right after a DynamoDB request of its claim applied. */
+    CLAIMER_CRASH_AFTER_WRITE
   }
 
   static final Duration CAPABILITY_VISIBILITY = Duration.ofSeconds(720);
@@ -180,7 +192,30 @@ final class FaultyCloud {
   final List<String> exits = new ArrayList<>();
 
   private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
-  final DynamoDbCompletionOutbox outbox = new DynamoDbCompletionOutbox(DYNAMODB, TABLE);
+
+  /** The jobs table as claims write it: through a client whose requests may be struck. */
+  private final JobStore claimStore =
+      new DynamoDbJobStore(
+          struck(
+              () -> this.claiming,
+              Fault.CLAIM_WRITE_RETRIED,
+              Fault.CLAIMER_CRASH_AFTER_WRITE,
+              where -> new InjectedCrash("right after the claim's " + where)),
+          TABLE);
+
+  /** Whether a claim's write is under way (the claim faults strike only its requests). */
+  private boolean claiming;
+
+  /** The outbox half of the records: its writes (callback registration, notice sent) struck too. */
+  final DynamoDbCompletionOutbox outbox =
+      new DynamoDbCompletionOutbox(
+          struck(
+              () -> true,
+              Fault.WRITE_RETRIED,
+              Fault.WRITE_LOST,
+              where -> SdkClientException.create("injected: the answer of " + where + " was lost")),
+          TABLE);
+
   private final CallbackRegistrar registrar;
 
   /** The result the progress function is applying now (for a concurrent copy of it). */
@@ -653,13 +688,28 @@ final class FaultyCloud {
     @Override
     public ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
       check();
-      return tableStore.claim(candidate, now, cutoff);
+      return claimWrite(() -> claimStore.claim(candidate, now, cutoff));
+    }
+
+    @Override
+    public ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now) {
+      check();
+      return claimWrite(() -> claimStore.takeOver(candidate, lostExecutionId, now));
     }
 
     @Override
     public ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
       check();
-      return tableStore.replaceSucceeded(candidate, seenExecutionId);
+      return claimWrite(() -> claimStore.replaceSucceeded(candidate, seenExecutionId));
+    }
+
+    private ClaimResult claimWrite(java.util.function.Supplier<ClaimResult> write) {
+      claiming = true;
+      try {
+        return write.get();
+      } finally {
+        claiming = false;
+      }
     }
 
     @Override
@@ -734,6 +784,51 @@ final class FaultyCloud {
         Instant now) {
       check();
       return tableStore.recordAdopted(jobId, executionId, seen, newExecutionId, lastStep, run, now);
+    }
+  }
+
+  /**
+   * A DynamoDB client whose {@code PutItem} and {@code UpdateItem} requests, while {@code when}
+   * holds and once they applied, may be answered twice ({@code retried}: the SDK sent the request
+   * again, and the repeat's answer, or its {@code ConditionalCheckFailedException}, is what the
+   * caller gets) or end in {@code lost} (what {@code lostAs} makes of the request's name: the call
+   * failed, or the caller's process died). A request that did not apply is answered as it is. It
+   * strikes below the {@link JobStore}, so a store method of several requests is struck at each.
+   */
+  private DynamoDbClient struck(
+      java.util.function.BooleanSupplier when,
+      Fault retried,
+      Fault lost,
+      java.util.function.Function<String, RuntimeException> lostAs) {
+    return (DynamoDbClient)
+        java.lang.reflect.Proxy.newProxyInstance(
+            DynamoDbClient.class.getClassLoader(),
+            new Class<?>[] {DynamoDbClient.class},
+            (proxy, method, args) -> {
+              boolean write =
+                  method.getName().equals("putItem") || method.getName().equals("updateItem");
+              if (write && args[0] instanceof java.util.function.Consumer) {
+                // the builder form: build the request and come back through the proxy
+                return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+              }
+              Object answer = call(method, args);
+              if (write && when.getAsBoolean()) {
+                if (roll(retried)) {
+                  return call(method, args);
+                }
+                if (roll(lost)) {
+                  throw lostAs.apply(method.getName());
+                }
+              }
+              return answer;
+            });
+  }
+
+  private static Object call(java.lang.reflect.Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(DYNAMODB, args);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause();
     }
   }
 

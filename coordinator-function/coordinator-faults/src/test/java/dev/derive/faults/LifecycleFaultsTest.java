@@ -226,6 +226,92 @@ class LifecycleFaultsTest {
     assertCorrectBytes(cloud, done);
   }
 
+  /**
+   * Issue 26 item 16: a request takes over a lost claim that holds a callback (its claimer died
+   * before sending; a joining request registered the callback), and its own process dies right
+   * after the claim's write. The callback is in the record that one write left, and the take-over
+   * was watched before it: the job ends and the callback is POSTed with that end.
+   */
+  @Test
+  void aClaimerThatDiesRightAfterTakingOverALostClaimLosesNoCallback() {
+    FaultyCloud cloud = cloud(30);
+    String key = key("h.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("taken over, then died"));
+    JsonNode request = FaultyCloud.thumbnail(key, 64);
+    Accepted callback = lostClaimWithACallback(cloud, request);
+    cloud.chances.put(Fault.CLAIMER_CRASH_AFTER_WRITE, 1.0);
+
+    assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(InjectedCrash.class);
+    cloud.heal();
+
+    assertThat(cloud.injected).containsEntry(Fault.CLAIMER_CRASH_AFTER_WRITE, 1);
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    assertCalledBackWithItsEnd(cloud, callback);
+  }
+
+  /**
+   * Issue 26 items 9 and 16: a request takes over a lost claim that holds a callback, and the
+   * claim's write applies but its answer is lost; the SDK's retry finds the condition failed on the
+   * record of the claim's own execution. That is a won claim: its step is sent at once, and the
+   * callback, kept by the write, is POSTed with the job's end.
+   */
+  @Test
+  void aClaimWriteRetriedAfterItAppliedSendsItsStepAndLosesNoCallback() {
+    FaultyCloud cloud = cloud(31);
+    String key = key("i.jpg");
+    cloud.putSource(key, FaultyCloud.jpegBytes("taken over, answer lost"));
+    JsonNode request = FaultyCloud.thumbnail(key, 64);
+    Accepted callback = lostClaimWithACallback(cloud, request);
+    cloud.chances.put(Fault.CLAIM_WRITE_RETRIED, 1.0);
+
+    Submission retried = cloud.request(request);
+    cloud.heal();
+
+    assertThat(cloud.injected).containsEntry(Fault.CLAIM_WRITE_RETRIED, 1);
+    assertThat(cloud.job(retried.jobId()).orElseThrow().sentNoStep())
+        .as("the claim sent its step")
+        .isFalse();
+    assertThat(cloud.image.isEmpty()).isFalse();
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    assertCalledBackWithItsEnd(cloud, callback);
+  }
+
+  /**
+   * A claim whose claimer died before sending its step, with a callback a joining request
+   * registered on it, lost once its dispatch lease has run out.
+   */
+  private static Accepted lostClaimWithACallback(FaultyCloud cloud, JsonNode request) {
+    cloud.chances.put(Fault.API_CRASH_BEFORE_SEND, 1.0);
+    assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(InjectedCrash.class);
+    cloud.heal();
+    Submission joined = cloud.request(request);
+    assertThat(joined.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(cloud.image.isEmpty()).as("nothing was sent").isTrue();
+    String delivery =
+        cloud.registerCallback(
+            joined.jobId(), false, "https://hooks.example.com/" + UUID.randomUUID(), Map.of());
+    cloud.clock.advance(DISPATCH_LEASE.plusSeconds(1));
+    return new Accepted(delivery, joined.jobId());
+  }
+
+  /** The job ended SUCCEEDED, and every POST of the callback said so, with that end's event id. */
+  private static void assertCalledBackWithItsEnd(FaultyCloud cloud, Accepted callback) {
+    Job job = cloud.job(callback.fingerprint()).orElseThrow();
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertCorrectBytes(cloud, job);
+    assertThat(cloud.posts)
+        .filteredOn(post -> post.id().equals(callback.deliveryId()))
+        .as("the POSTs of callback %s", callback.deliveryId())
+        .isNotEmpty()
+        .allSatisfy(
+            post -> {
+              JsonNode body = json(post.body());
+              assertThat(body.path("type").asText()).isEqualTo("Derivative Succeeded");
+              assertThat(body.path("eventId").asText())
+                  .isEqualTo(job.jobId() + ":" + job.executionId());
+            });
+  }
+
   // ------------------------------------------------------------------ randomized schedule
 
   /** The totals of a randomized schedule. */

@@ -164,8 +164,8 @@ public final class CoordinatorFactory {
   }
 
   /**
-   * Checks on a claim that has sent no step when a callback is stored on it, or that carried a lost
-   * execution's callbacks over: a delayed message to the step-results queue ({@code
+   * Checks on a claim that has sent no step when a callback is stored on it, or that takes a lost
+   * execution (and its callbacks) over: a delayed message to the step-results queue ({@code
    * STEP_RESULTS_QUEUE_URL}); without that queue, none.
    */
   private static LostClaimWatch lostClaimWatch(

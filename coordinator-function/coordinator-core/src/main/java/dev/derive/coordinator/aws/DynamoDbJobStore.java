@@ -22,7 +22,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
@@ -30,14 +29,16 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 /**
  * The {@link JobStore} on a DynamoDB table with partition key {@code jobId} (S) and TTL attribute
  * {@code expiresAt}: only the translation to condition expressions, attribute names and SDK
- * exceptions. Claims are one conditional {@code PutItem} that returns the existing item when the
- * condition fails ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}), so a loser joins without a
- * second read; step writes are conditional {@code UpdateItem}s on the job being at the step.
+ * exceptions. A claim is one conditional {@code PutItem} (a take-over of a lost execution one
+ * conditional {@code UpdateItem} that leaves the callbacks in the item) that returns the existing
+ * item when the condition fails ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}), so a loser
+ * joins without a second read, and a retried write that had applied finds its own execution; step
+ * writes are conditional {@code UpdateItem}s on the job being at the step.
  *
- * <p>Over 300 lines because it implements every write of {@link JobStore} (claim, replace, start,
- * advance, last success, failure, dispatch mark, callbacks carried over): each is a short condition
- * and update expression, and keeping them in one class keeps the table's condition vocabulary (the
- * step guard, the execution guard) in one place. {@link JobItems} holds the item mapping.
+ * <p>Over 300 lines because it implements every write of {@link JobStore} (claim, take-over,
+ * replace, start, advance, last success, failure, dispatch mark): each is a short condition and
+ * update expression, and keeping them in one class keeps the table's condition vocabulary (the step
+ * guard, the execution guard) in one place. {@link JobItems} holds the item mapping.
  */
 public final class DynamoDbJobStore implements JobStore {
   /**
@@ -48,16 +49,45 @@ public final class DynamoDbJobStore implements JobStore {
   static final String NOTICE_NOT_PENDING =
       "(attribute_not_exists(#completion) OR #completion <> :completionPending)";
 
-  /** {@link JobStore#claim}: the record may be taken over. */
-  static final String CLAIM_CONDITION =
-      "attribute_not_exists(#jobId)"
-          + " OR (#status IN (:pending, :running) AND #lease < :nowSeconds)"
-          + " OR (#status = :failed AND #error.#retryable = :true AND "
-          + NOTICE_NOT_PENDING
-          + " AND (attribute_not_exists(#retryAfter) OR #retryAfter < :nowSeconds))"
-          + " OR (#status = :failed AND #updatedAt < :cutoffMillis AND "
-          + NOTICE_NOT_PENDING
-          + ")";
+  /**
+   * {@link JobStore#claim}: no record, or an ended one that may be claimed again. Over a retryable
+   * failure the candidate must carry the record's failure streak ({@code :streak}, compared by
+   * {@link #streakCarried}), so the streak is written by the claim itself, not by a write after it.
+   */
+  static String claimCondition(int streak) {
+    return "attribute_not_exists(#jobId)"
+        + " OR (#status = :failed AND #error.#retryable = :true AND "
+        + NOTICE_NOT_PENDING
+        + " AND (attribute_not_exists(#retryAfter) OR #retryAfter < :nowSeconds) AND "
+        + streakCarried(streak)
+        + ")"
+        + " OR (#status = :failed AND NOT (#error.#retryable = :true) AND #updatedAt < :cutoffMillis"
+        + " AND "
+        + NOTICE_NOT_PENDING
+        + ")";
+  }
+
+  /** The record's failure streak is {@code :streak} (an absent one counts as 0). */
+  private static String streakCarried(int streak) {
+    return streak == 0
+        ? "(attribute_not_exists(#failureStreak) OR #failureStreak = :streak)"
+        : "#failureStreak = :streak";
+  }
+
+  /** {@link JobStore#takeOver}: the lost execution seen, still lost. */
+  static final String TAKE_OVER_CONDITION =
+      "#executionId = :lost AND #status IN (:pending, :running) AND #leaseExpiresAt < :nowSeconds";
+
+  /**
+   * The attributes a take-over leaves as they are: what the lost execution hands on ({@code
+   * docs/completion-events.md}).
+   */
+  private static final java.util.Set<String> HANDED_ON =
+      java.util.Set.of(JobItems.CALLBACKS, JobItems.CALLBACK_BYTES, JobItems.FAILURE_STREAK);
+
+  /** The optional attributes a take-over removes when the candidate has none. */
+  private static final List<String> OPTIONAL =
+      List.of(JobItems.ERROR, JobItems.TRACE_ID, JobItems.RETRY_AFTER, JobItems.COMPLETION);
 
   /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
   static final String REPLACE_SUCCEEDED_CONDITION =
@@ -84,26 +114,40 @@ public final class DynamoDbJobStore implements JobStore {
 
   @Override
   public ClaimResult claim(Job candidate, Instant now, Instant permanentFailureCutoff) {
-    return put(
-        candidate,
-        CLAIM_CONDITION,
-        Map.of(
-            "#jobId", JobItems.JOB_ID,
-            "#status", JobItems.STATUS,
-            "#lease", JobItems.LEASE_EXPIRES_AT,
-            "#error", JobItems.ERROR,
-            "#retryable", JobItems.RETRYABLE,
-            "#updatedAt", JobItems.UPDATED_AT,
-            "#completion", JobItems.COMPLETION,
-            "#retryAfter", JobItems.RETRY_AFTER),
-        Map.of(
-            ":pending", s(JobStatus.PENDING.name()),
-            ":running", s(JobStatus.RUNNING.name()),
-            ":failed", s(JobStatus.FAILED.name()),
-            ":true", AttributeValue.fromBool(true),
-            ":nowSeconds", n(now.getEpochSecond()),
-            ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli()),
-            ":completionPending", s(JobItems.COMPLETION_PENDING)));
+    Job attempt = candidate;
+    for (int tries = 1; ; tries++) {
+      ClaimResult result =
+          put(
+              attempt,
+              claimCondition(attempt.failureStreak()),
+              Map.of(
+                  "#jobId", JobItems.JOB_ID,
+                  "#status", JobItems.STATUS,
+                  "#error", JobItems.ERROR,
+                  "#retryable", JobItems.RETRYABLE,
+                  "#updatedAt", JobItems.UPDATED_AT,
+                  "#completion", JobItems.COMPLETION,
+                  "#retryAfter", JobItems.RETRY_AFTER,
+                  "#failureStreak", JobItems.FAILURE_STREAK),
+              Map.of(
+                  ":failed", s(JobStatus.FAILED.name()),
+                  ":true", AttributeValue.fromBool(true),
+                  ":nowSeconds", n(now.getEpochSecond()),
+                  ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli()),
+                  ":completionPending", s(JobItems.COMPLETION_PENDING),
+                  ":streak", n(attempt.failureStreak())));
+      Job found = result.job();
+      boolean otherStreak =
+          found.status() == JobStatus.FAILED
+              && found.error() != null
+              && found.error().retryable()
+              && found.failureStreak() != attempt.failureStreak();
+      if (result.won() || !otherStreak || tries == 2) {
+        return result;
+      }
+      // a retryable failure is claimed with its streak carried: once more with the streak seen
+      attempt = candidate.withFailureStreak(found.failureStreak());
+    }
   }
 
   @Override
@@ -121,122 +165,120 @@ public final class DynamoDbJobStore implements JobStore {
             ":completionPending", s(JobItems.COMPLETION_PENDING)));
   }
 
+  /**
+   * One conditional {@code PutItem} of {@code candidate}: won, or lost with the record as it is
+   * ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}, so a loser joins without a second read).
+   * A record of the candidate's own execution is the SDK's retry of a write that had applied: won.
+   */
   private ClaimResult put(
       Job candidate,
       String condition,
       Map<String, String> names,
       Map<String, AttributeValue> values) {
     try {
-      PutItemResponse replaced =
-          dynamoDb.putItem(
-              b ->
-                  b.tableName(table)
-                      .item(JobItems.toItem(candidate))
-                      .conditionExpression(condition)
-                      .expressionAttributeNames(names)
-                      .expressionAttributeValues(values)
-                      .returnValues(ReturnValue.ALL_OLD)
-                      .returnValuesOnConditionCheckFailure(
-                          ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return carryOver(candidate, replaced.attributes());
+      dynamoDb.putItem(
+          b ->
+              b.tableName(table)
+                  .item(JobItems.toItem(candidate))
+                  .conditionExpression(condition)
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values)
+                  .returnValuesOnConditionCheckFailure(
+                      ReturnValuesOnConditionCheckFailure.ALL_OLD));
+      return new ClaimResult(true, candidate);
     } catch (ConditionalCheckFailedException lost) {
-      if (lost.hasItem() && !lost.item().isEmpty()) {
-        Job found = JobItems.fromItem(lost.item());
-        // The SDK retried a PutItem whose first attempt applied: the record is this claim's own.
-        // (What it replaced is unknown now, so its callbacks are not carried over, unless that
-        // first attempt carried them already: callbacks on its own fresh record say so.)
-        boolean own = found.executionId().equals(candidate.executionId());
-        AttributeValue callbacks = lost.item().get(JobItems.CALLBACKS);
-        return new ClaimResult(
-            own, found, own && callbacks != null && callbacks.hasL() && !callbacks.l().isEmpty());
-      }
-      // An endpoint that does not return the old item: fall back to a consistent read.
-      Job existing =
-          find(candidate.jobId())
-              .orElseThrow(
-                  () ->
-                      new JobStoreException(
-                          "claim of " + candidate.jobId() + " lost to a record that vanished",
-                          lost));
-      return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
+      return claimLost(candidate, lost);
     } catch (SdkException e) {
       throw new JobStoreException("PutItem of job " + candidate.jobId() + " failed", e);
     }
   }
 
   /**
-   * Carries what a replaced record hands on to the claim that replaced it, in one conditional
-   * write: the callbacks of an execution that never ended (a lost execution: its lease lapsed while
-   * PENDING or RUNNING), called back when the new execution ends; and the failure streak of a
-   * retryable failure or a lost execution, so the backoff keeps growing. An ended record is
-   * replaced only once its end was published ({@link #NOTICE_NOT_PENDING}), its callbacks with it,
-   * so they stay behind ({@code docs/completion-events.md}). The new record holds no callbacks yet
-   * (they are registered after a request is answered), so the list stays within its bounds. A
-   * claimer that dies between the two writes loses both.
-   *
-   * @return the won claim of the candidate as it now is (its failure streak carried), saying
-   *     whether callbacks were carried over
+   * A claim write whose condition failed: the record it found (from the exception, or a consistent
+   * read from an endpoint that does not return it), won if it is the candidate's own execution.
    */
-  private ClaimResult carryOver(Job candidate, Map<String, AttributeValue> replaced) {
-    if (replaced == null || replaced.isEmpty() || !replaced.containsKey(JobItems.STATUS)) {
-      return new ClaimResult(true, candidate);
-    }
-    JobStatus status = JobStatus.valueOf(replaced.get(JobItems.STATUS).s());
-    boolean lost = !status.isTerminal();
-    AttributeValue error = replaced.get(JobItems.ERROR);
-    boolean retryableFailure =
-        status == JobStatus.FAILED
-            && error != null
-            && error.hasM()
-            && Boolean.TRUE.equals(error.m().get(JobItems.RETRYABLE).bool());
-    AttributeValue streakItem = replaced.get(JobItems.FAILURE_STREAK);
-    int streak =
-        (lost || retryableFailure) && streakItem != null ? Integer.parseInt(streakItem.n()) : 0;
-    AttributeValue callbacks = replaced.get(JobItems.CALLBACKS);
-    boolean carryCallbacks =
-        lost && callbacks != null && callbacks.hasL() && !callbacks.l().isEmpty();
-    if (!carryCallbacks && streak == 0) {
-      return new ClaimResult(true, candidate);
-    }
-    List<String> sets = new ArrayList<>();
+  private ClaimResult claimLost(Job candidate, ConditionalCheckFailedException lost) {
+    Job found =
+        lost.hasItem() && !lost.item().isEmpty()
+            ? JobItems.fromItem(lost.item())
+            : find(candidate.jobId())
+                .orElseThrow(
+                    () ->
+                        new JobStoreException(
+                            "claim of " + candidate.jobId() + " lost to a record that vanished",
+                            lost));
+    return new ClaimResult(found.executionId().equals(candidate.executionId()), found);
+  }
+
+  /**
+   * One conditional {@code UpdateItem} that sets every attribute of {@code candidate} but those the
+   * lost execution hands on ({@link #HANDED_ON}: its callbacks, their bytes and its failure streak
+   * stay as they are in the item) and removes the optional ones the candidate lacks.
+   */
+  @Override
+  public ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now) {
+    Map<String, AttributeValue> item = JobItems.toItem(candidate);
     Map<String, String> names = new HashMap<>();
     Map<String, AttributeValue> values = new HashMap<>();
+    List<String> sets = new ArrayList<>();
+    item.forEach(
+        (name, value) -> {
+          if (!name.equals(JobItems.JOB_ID) && !HANDED_ON.contains(name)) {
+            names.put("#" + name, name);
+            values.put(":" + name, value);
+            sets.add("#" + name + " = :" + name);
+          }
+        });
+    List<String> removes = new ArrayList<>();
+    for (String name : OPTIONAL) {
+      if (!item.containsKey(name)) {
+        names.put("#" + name, name);
+        removes.add("#" + name);
+      }
+    }
     names.put("#executionId", JobItems.EXECUTION_ID);
-    values.put(":execution", s(candidate.executionId()));
-    String add = "";
-    if (carryCallbacks) {
-      sets.add("#callbacks = list_append(if_not_exists(#callbacks, :none), :carried)");
-      names.put("#callbacks", JobItems.CALLBACKS);
-      names.put("#callbackBytes", JobItems.CALLBACK_BYTES);
-      values.put(":none", AttributeValue.fromL(List.of()));
-      values.put(":carried", callbacks);
-      values.put(
-          ":bytes", n(callbacks.l().stream().mapToLong(DynamoDbCompletionOutbox::sizeOf).sum()));
-      add = " ADD #callbackBytes :bytes";
-    }
-    if (streak > 0) {
-      sets.add("#failureStreak = :streak");
-      names.put("#failureStreak", JobItems.FAILURE_STREAK);
-      values.put(":streak", n(streak));
-    }
-    String expression = "SET " + String.join(", ", sets) + add;
+    names.put("#status", JobItems.STATUS);
+    names.put("#leaseExpiresAt", JobItems.LEASE_EXPIRES_AT);
+    values.put(":lost", s(lostExecutionId));
+    values.put(":pending", s(JobStatus.PENDING.name()));
+    values.put(":running", s(JobStatus.RUNNING.name()));
+    values.put(":nowSeconds", n(ceilingSeconds(now)));
+    java.util.Collections.sort(sets);
+    String expression =
+        "SET "
+            + String.join(", ", sets)
+            + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
     try {
-      dynamoDb.updateItem(
-          b ->
-              b.tableName(table)
-                  .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
-                  .updateExpression(expression)
-                  .conditionExpression("#executionId = :execution")
-                  .expressionAttributeNames(names)
-                  .expressionAttributeValues(values));
-    } catch (ConditionalCheckFailedException claimedAgain) {
-      // another claim replaced this one at once: it carries what it replaced
-      return new ClaimResult(true, candidate.withFailureStreak(streak));
+      UpdateItemResponse written =
+          dynamoDb.updateItem(
+              b ->
+                  b.tableName(table)
+                      .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
+                      .updateExpression(expression)
+                      .conditionExpression(TAKE_OVER_CONDITION)
+                      .expressionAttributeNames(names)
+                      .expressionAttributeValues(values)
+                      .returnValues(ReturnValue.ALL_NEW)
+                      .returnValuesOnConditionCheckFailure(
+                          ReturnValuesOnConditionCheckFailure.ALL_OLD));
+      // the candidate as written, with the failure streak it kept
+      return new ClaimResult(
+          true,
+          candidate.withFailureStreak(JobItems.fromItem(written.attributes()).failureStreak()));
+    } catch (ConditionalCheckFailedException lost) {
+      return claimLost(candidate, lost);
     } catch (SdkException e) {
       throw new JobStoreException(
-          "UpdateItem carrying callbacks over to job " + candidate.jobId() + " failed", e);
+          "UpdateItem (take-over) of job " + candidate.jobId() + " failed", e);
     }
-    return new ClaimResult(true, candidate.withFailureStreak(streak), carryCallbacks);
+  }
+
+  /**
+   * {@code now} rounded up to whole seconds: a lease of whole seconds is before {@code now} exactly
+   * when it is before this, so the take-over's condition agrees with {@link Job#isLost}.
+   */
+  static long ceilingSeconds(Instant now) {
+    return now.getEpochSecond() + (now.getNano() > 0 ? 1 : 0);
   }
 
   @Override

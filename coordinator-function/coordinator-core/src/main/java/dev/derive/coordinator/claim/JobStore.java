@@ -22,20 +22,32 @@ import java.util.Optional;
 public interface JobStore {
 
   /**
-   * Writes {@code candidate} (a fresh PENDING job) unless a job that may not be taken over holds
-   * its id. It may be taken over when: no record exists; or it is PENDING or RUNNING with its lease
-   * expired before {@code now}; or it FAILED with a retryable error whose {@link Job#retryAfter} is
-   * before {@code now}; or it FAILED permanently before {@code permanentFailureCutoff} (a permanent
-   * failure is answered only for a bounded time). An ended record is taken over only once its
-   * completion notice is not pending. A SUCCEEDED record is never taken over here: see {@link
-   * #replaceSucceeded}. A claim that takes over a retryable failure or a lost execution carries its
-   * {@link Job#failureStreak} on; a claim that finds its own record (a retried write that had
+   * Writes {@code candidate} (a fresh PENDING job) where no record exists, or over an ended record
+   * that may be claimed again: one that FAILED with a retryable error whose {@link Job#retryAfter}
+   * is before {@code now}, or FAILED permanently before {@code permanentFailureCutoff} (a permanent
+   * failure is answered only for a bounded time); in either case only once its completion notice is
+   * not pending. The new record starts without callbacks (those of the ended record went with its
+   * end) and, over a retryable failure, carries its {@link Job#failureStreak} on, in the same
+   * write. A SUCCEEDED record is never taken over here ({@link #replaceSucceeded}), nor a lost
+   * execution ({@link #takeOver}). A claim that finds its own record (a retried write that had
    * applied) is won.
    *
-   * @return won (with the job as written), or lost with the existing job to join
+   * @return won (with the job as written), or lost with the existing job
    * @throws JobStoreException on a store failure
    */
   ClaimResult claim(Job candidate, Instant now, Instant permanentFailureCutoff);
+
+  /**
+   * Writes {@code candidate} over the lost execution {@code lostExecutionId} (PENDING or RUNNING,
+   * its lease run out before {@code now}) in one write that keeps what the lost execution hands on:
+   * its callbacks, called back when the new execution ends, and its {@link Job#failureStreak}.
+   * There is no second write, so a claimer that dies right after this one loses nothing. A
+   * take-over that finds its own record (a retried write that had applied) is won.
+   *
+   * @return won (with the job as written), or lost with the job as it is now
+   * @throws JobStoreException on a store failure
+   */
+  ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now);
 
   /**
    * Writes {@code candidate} over a SUCCEEDED record of execution {@code seenExecutionId}, for a

@@ -91,8 +91,8 @@ public final class JobLifecycle {
   }
 
   /**
-   * @param lostClaims watches a won claim that carried a lost execution's callbacks over, before
-   *     its step is sent (its claimer may die before the send)
+   * @param lostClaims watches a claim that takes a lost execution over (and with it the lost
+   *     execution's callbacks), before its write, and one whose write lost its answer
    */
   public JobLifecycle(
       JobStore store,
@@ -138,8 +138,7 @@ public final class JobLifecycle {
     try {
       claim = store.claim(candidate, now, cutoff);
     } catch (dev.derive.coordinator.claim.JobStoreException e) {
-      // it may have applied, answer lost, and carried a lost execution's callbacks over: a claim
-      // that no one sends (a retry joins it) would strand them, so it is watched all the same
+      // it may have applied, answer lost: a claim that no one sends (a retry joins it) is watched
       watch(candidate);
       throw e;
     }
@@ -149,6 +148,12 @@ public final class JobLifecycle {
       // finds nothing pending), so claim again either way
       notifier.announce(claim.job().jobId());
       claim = store.claim(candidate, now, cutoff);
+    }
+    if (!claim.won() && claim.job().isLost(now)) {
+      // a lost execution: taken over in one write that keeps its callbacks in the record, watched
+      // before that write, so a claimer that dies right after it leaves its check behind
+      watch(candidate);
+      claim = store.takeOver(candidate, claim.job().executionId(), now);
     }
     if (!claim.won() && claim.job().status() == JobStatus.SUCCEEDED) {
       Job made = claim.job();
@@ -170,14 +175,13 @@ public final class JobLifecycle {
       boolean failed = job.status() == JobStatus.FAILED;
       return new ClaimOutcome(failed ? ClaimOutcome.Kind.FAILED : ClaimOutcome.Kind.JOINED, job);
     }
-    if (claim.carriedCallbacks()) {
-      watch(job);
-    }
     int index = job.currentStep();
     StepMessage first = StepMessages.first(job);
     try {
       steps.send(job, index, first);
     } catch (DispatchFailedException e) {
+      // its end is published below; should that fail too, the check publishes it
+      watch(job);
       store.recordFailure(
           job.jobId(),
           job.executionId(),
@@ -194,8 +198,8 @@ public final class JobLifecycle {
   }
 
   /**
-   * Has the claim {@code job}, which carried callbacks over, checked once its dispatch lease ran
-   * out; one that cannot be is logged (the next request for the job still ends it).
+   * Has the claim {@code job} checked once its dispatch lease ran out (a {@link ClaimCheck}); one
+   * that cannot be is logged (the next request for the job still ends it).
    */
   private void watch(Job job) {
     try {
@@ -222,11 +226,12 @@ public final class JobLifecycle {
 
   /**
    * A {@link ClaimCheck} came: if the job's claim has sent no step and its lease ran out (its
-   * claimer died before its {@code SendMessage}), claims the job again, as a new request would,
-   * carrying the lost execution's callbacks over and sending the first step; if it has sent a step
-   * or ended, nothing. The claim need not be the checked execution's: one that replaced it and died
-   * as well (this very check's reclaim, crashed before its send, included) is just as orphaned, so
-   * the check stays until the job has sent a step.
+   * claimer died before its {@code SendMessage}), takes the job over, as a new request would,
+   * keeping the lost execution's callbacks and sending the first step; if it has sent a step,
+   * nothing; if it ended, publishes its end if that is still pending. The claim need not be the
+   * checked execution's: one that replaced it and died as well (this very check's reclaim, crashed
+   * before its send, included) is just as orphaned, so the check stays until the job has sent a
+   * step.
    *
    * @throws ClaimNotLapsedException if the claim has sent no step but its lease still runs (the
    *     check came early: deliver it again later)
@@ -238,8 +243,14 @@ public final class JobLifecycle {
     if (job == null) {
       return ProgressOutcome.UNKNOWN_JOB;
     }
+    if (job.status().isTerminal()) {
+      // a check may be the last message about an end whose publication failed (a first step that
+      // could not be queued, its announce failing too): published now if still pending
+      notifier.announce(job.jobId());
+      return ProgressOutcome.IGNORED;
+    }
     if (!job.sentNoStep()) {
-      return ProgressOutcome.IGNORED; // it went on or ended
+      return ProgressOutcome.IGNORED; // it went on
     }
     Instant now = clock.instant();
     if (!job.isLost(now)) {

@@ -14,8 +14,9 @@ import java.util.function.Supplier;
  * of it (the caller sees the second attempt's answer, which finds the first one's record), {@link
  * Outcome#LOST} a caller that gives up ({@link JobStoreException} after the write applied). Which
  * write strikes is the {@code strike} function's choice, by write name ({@code claim}, {@code
- * replaceSucceeded}, {@code markDispatched}, {@code recordStarted}, {@code recordSuccess}, {@code
- * recordAdvance}, {@code recordLastSuccess}, {@code recordFailure}, {@code recordAdopted}).
+ * takeOver}, {@code replaceSucceeded}, {@code markDispatched}, {@code recordStarted}, {@code
+ * recordSuccess}, {@code recordAdvance}, {@code recordLastSuccess}, {@code recordFailure}, {@code
+ * recordAdopted}).
  */
 public class AmbiguousWrites implements JobStore {
   /** What happens to one write. */
@@ -49,6 +50,11 @@ public class AmbiguousWrites implements JobStore {
   @Override
   public ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
     return write("claim", () -> store.claim(candidate, now, cutoff));
+  }
+
+  @Override
+  public ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now) {
+    return write("takeOver", () -> store.takeOver(candidate, lostExecutionId, now));
   }
 
   @Override

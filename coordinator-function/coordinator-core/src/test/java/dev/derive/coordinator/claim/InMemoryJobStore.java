@@ -25,17 +25,34 @@ public class InMemoryJobStore implements JobStore {
   @Override
   public synchronized ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
     Job existing = jobs.get(candidate.jobId());
+    boolean retryable =
+        existing != null
+            && existing.status() == JobStatus.FAILED
+            && existing.error().retryable()
+            && (existing.retryAfter() == null
+                || existing.retryAfter().getEpochSecond() < now.getEpochSecond());
     boolean claimable =
         existing == null
-            || (!existing.status().isTerminal()
-                && existing.leaseExpiresAt().getEpochSecond() < now.getEpochSecond())
+            || retryable
             || (existing.status() == JobStatus.FAILED
-                && existing.error().retryable()
-                && (existing.retryAfter() == null
-                    || existing.retryAfter().getEpochSecond() < now.getEpochSecond()))
-            || (existing.status() == JobStatus.FAILED
+                && !existing.error().retryable()
                 && existing.updatedAt().toEpochMilli() < cutoff.toEpochMilli());
-    return put(candidate, existing, claimable);
+    return put(
+        retryable ? candidate.withFailureStreak(existing.failureStreak()) : candidate,
+        existing,
+        claimable);
+  }
+
+  @Override
+  public synchronized ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now) {
+    Job existing = jobs.get(candidate.jobId());
+    boolean lost =
+        existing != null
+            && existing.executionId().equals(lostExecutionId)
+            && !existing.status().isTerminal()
+            && existing.leaseExpiresAt().isBefore(now);
+    return put(
+        lost ? candidate.withFailureStreak(existing.failureStreak()) : candidate, existing, lost);
   }
 
   @Override
@@ -56,13 +73,8 @@ public class InMemoryJobStore implements JobStore {
       // a repeated claim finds its own record (an SDK retry of a write that applied): won
       return new ClaimResult(existing.executionId().equals(candidate.executionId()), existing);
     }
-    boolean carries =
-        existing != null
-            && (!existing.status().isTerminal()
-                || (existing.status() == JobStatus.FAILED && existing.error().retryable()));
-    Job written = carries ? candidate.withFailureStreak(existing.failureStreak()) : candidate;
-    jobs.put(candidate.jobId(), stored(written));
-    return new ClaimResult(true, written);
+    jobs.put(candidate.jobId(), stored(candidate));
+    return new ClaimResult(true, candidate);
   }
 
   @Override

@@ -61,6 +61,31 @@ public abstract class JobStoreContract {
     }
   }
 
+  private List<ClaimResult> takeOverConcurrently(
+      String id, String lostExecutionId, int threads, Instant now) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<ClaimResult>> futures = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return store().takeOver(Jobs.claimed(id, 1, now, LEASE), lostExecutionId, now);
+                }));
+      }
+      start.countDown();
+      List<ClaimResult> results = new ArrayList<>();
+      for (Future<ClaimResult> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   private Job claim(String id, int steps, Instant now) {
     Job job = Jobs.claimed(id, steps, now, LEASE);
     assertThat(store().claim(job, now, NO_CUTOFF).won()).isTrue();
@@ -131,18 +156,110 @@ public abstract class JobStoreContract {
     assertThat(late.job().executionId()).isEqualTo(first.executionId());
   }
 
+  /**
+   * A lost execution (its lease ran out) is not claimed as an ended record is: the claim answers
+   * lost with it, and a take-over of exactly that execution replaces it once, as a new execution
+   * that keeps its failure streak.
+   */
   @Test
-  void anExpiredLeaseIsReclaimedExactlyOnceAsANewExecution() throws Exception {
+  void anExpiredLeaseIsTakenOverExactlyOnceAsANewExecution() throws Exception {
     String id = Jobs.newId();
     Job first = claim(id, 1, T0);
-
     Instant afterExpiry = T0.plus(LEASE).plusSeconds(5);
-    List<ClaimResult> results = claimConcurrently(id, 10, afterExpiry);
+
+    ClaimResult claim = store().claim(Jobs.claimed(id, 1, afterExpiry, LEASE), afterExpiry, T0);
+    assertThat(claim.won()).as("a claim does not take a lost execution over").isFalse();
+    assertThat(claim.job().isLost(afterExpiry)).isTrue();
+    List<ClaimResult> results = takeOverConcurrently(id, first.executionId(), 10, afterExpiry);
 
     assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
     Job now = store().find(id).orElseThrow();
     assertThat(now.createdAt()).isEqualTo(afterExpiry);
     assertThat(now.executionId()).isNotEqualTo(first.executionId());
+    assertThat(now.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(results)
+        .filteredOn(r -> !r.won())
+        .extracting(r -> r.job().executionId())
+        .containsOnly(now.executionId());
+  }
+
+  /**
+   * Issue 26 item 16: the SDK retries a take-over whose first attempt applied; the retry finds the
+   * record of its own execution, which is a won take-over (its step is sent), not a join.
+   */
+  @Test
+  void aTakeOverRetriedAfterItAppliedIsWonNotJoined() {
+    String id = Jobs.newId();
+    Job first = claim(id, 1, T0);
+    Instant afterExpiry = T0.plus(LEASE).plusSeconds(5);
+    Job candidate = Jobs.claimed(id, 1, afterExpiry, LEASE);
+    assertThat(store().takeOver(candidate, first.executionId(), afterExpiry).won()).isTrue();
+
+    ClaimResult retried = store().takeOver(candidate, first.executionId(), afterExpiry);
+
+    assertThat(retried.won()).isTrue();
+    assertThat(retried.job().executionId()).isEqualTo(candidate.executionId());
+    assertThat(
+            store()
+                .takeOver(Jobs.claimed(id, 1, afterExpiry, LEASE), first.executionId(), afterExpiry)
+                .won())
+        .as("another request's take-over of the same lost execution joins")
+        .isFalse();
+  }
+
+  @Test
+  void aLiveLeaseIsNotTakenOver() {
+    String id = Jobs.newId();
+    Job first = claim(id, 1, T0);
+    Instant beforeExpiry = T0.plus(LEASE).minusSeconds(1);
+
+    ClaimResult late =
+        store()
+            .takeOver(Jobs.claimed(id, 1, beforeExpiry, LEASE), first.executionId(), beforeExpiry);
+
+    assertThat(late.won()).isFalse();
+    assertThat(late.job().executionId()).isEqualTo(first.executionId());
+  }
+
+  /** A lease is lost as {@link Job#isLost} says, to the millisecond after its whole second. */
+  @Test
+  void aLeaseIsTakenOverTheMomentItIsLost() {
+    String id = Jobs.newId();
+    Job first = claim(id, 1, T0);
+    Instant justAfter = T0.plus(LEASE).plusMillis(1);
+    assertThat(store().find(id).orElseThrow().isLost(justAfter)).isTrue();
+
+    assertThat(
+            store()
+                .takeOver(Jobs.claimed(id, 1, justAfter, LEASE), first.executionId(), justAfter)
+                .won())
+        .isTrue();
+  }
+
+  /** A lost execution's failure streak is carried on by the take-over, in its one write. */
+  @Test
+  void aTakeOverKeepsTheLostExecutionsFailureStreak() {
+    String id = Jobs.newId();
+    Job job = claim(id, 1, T0);
+    fail(job, true, T0); // streak 1, claimable at once
+    Instant later = T0.plusSeconds(1);
+    Job retry = Jobs.claimed(id, 1, later, LEASE);
+    assertThat(store().claim(retry, later, NO_CUTOFF).won()).isTrue();
+    assertThat(store().markDispatched(id, retry.executionId(), 0, later.plus(LEASE))).isTrue();
+    Instant lapsed = later.plus(LEASE).plusSeconds(1);
+    Job candidate = Jobs.claimed(id, 1, lapsed, LEASE);
+
+    ClaimResult takeOver = store().takeOver(candidate, retry.executionId(), lapsed);
+
+    assertThat(takeOver.won()).isTrue();
+    assertThat(takeOver.job().failureStreak()).isEqualTo(1);
+    Job written = store().find(id).orElseThrow();
+    assertThat(written.failureStreak()).isEqualTo(1);
+    assertThat(written.executionId()).isEqualTo(candidate.executionId());
+    assertThat(written.status()).isEqualTo(JobStatus.PENDING);
+    assertThat(written.steps()).isEqualTo(candidate.steps());
+    assertThat(written.leaseExpiresAt()).isEqualTo(candidate.leaseExpiresAt());
+    assertThat(written.error()).isNull();
   }
 
   @Test

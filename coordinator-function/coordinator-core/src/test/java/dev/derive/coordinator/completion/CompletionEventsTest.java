@@ -11,6 +11,7 @@ import dev.derive.coordinator.aws.DynamoDbCompletionOutbox;
 import dev.derive.coordinator.aws.DynamoDbJobStore;
 import dev.derive.coordinator.aws.EventBridgeCompletionPublisher;
 import dev.derive.coordinator.aws.SqsCallbackQueue;
+import dev.derive.coordinator.claim.AmbiguousWrites;
 import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.job.Job;
@@ -434,6 +435,60 @@ class CompletionEventsTest {
         .isEqualTo("dispatch-failed");
   }
 
+  /**
+   * A first step that could not be queued fails the job in the API, and if publishing that end
+   * fails too no message about the job is left to publish it: the claim is watched when its
+   * dispatch fails, and the check publishes the pending end, callbacks included.
+   */
+  @Test
+  void aDispatchFailureWhoseAnnounceFailsIsPublishedByItsCheck() {
+    String id = Jobs.newId();
+    Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
+    JobStore joinedAfterTheClaim =
+        (JobStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                JobStore.class.getClassLoader(),
+                new Class<?>[] {JobStore.class},
+                (proxy, method, args) -> {
+                  Object answer;
+                  try {
+                    answer = method.invoke(store, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                  if (method.getName().equals("claim")) { // a request joins and registers
+                    registrar.register(id, false, "https://a.example/hook", Map.of());
+                  }
+                  return answer;
+                });
+    JobLifecycle api =
+        new JobLifecycle(
+            joinedAfterTheClaim,
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            notifier,
+            watched::add);
+    dispatcher.failNext(1);
+    crashesToCome.set(1);
+
+    assertThatThrownBy(() -> api.claim(candidate))
+        .isInstanceOf(dev.derive.coordinator.dispatch.DispatchFailedException.class);
+    assertThat(drain(eventsQueue)).as("its announce failed").isEmpty();
+    assertThat(watched).extracting(Job::executionId).contains(candidate.executionId());
+    clock.advance(Duration.ofSeconds(61));
+
+    assertThat(lifecycle.checkClaim(new ClaimCheck(id, candidate.executionId())))
+        .isEqualTo(ProgressOutcome.IGNORED);
+    assertThat(drain(eventsQueue))
+        .singleElement()
+        .satisfies(e -> assertThat(e.path("detail-type").asText()).isEqualTo("Derivative Failed"));
+    assertThat(drain(callbackQueue)).hasSize(1);
+  }
+
   @Test
   void callbacksRegisteredWhileTheJobRunsAreQueuedOnceEachWhenItEnds() {
     String id = Jobs.newId();
@@ -460,8 +515,8 @@ class CompletionEventsTest {
   /**
    * A lost execution (its lease lapsed before any end: e.g. the API died between claim and send)
    * never announces; the claim that replaces it carries its callbacks over, so each is called back
-   * once, with the new execution's end. That claim is watched (its claimer may die before its send
-   * as well); a claim that carried nothing is not.
+   * once, with the new execution's end. That claim is watched before its write (its claimer may die
+   * right after it, or before its send); a fresh claim is not.
    */
   @Test
   void callbacksOfALostExecutionAreCalledBackWhenTheExecutionThatReplacedItEnds() {
@@ -484,6 +539,108 @@ class CompletionEventsTest {
         .containsExactlyInAnyOrder(waiting, joined);
     assertThat(read(deliveries.get(0).path("body").asText()).path("eventId").asText())
         .isEqualTo(id + ":" + result.executionId());
+  }
+
+  /**
+   * Issue 26 item 16: a claimer that dies right after taking a lost execution over loses none of
+   * its callbacks. The take-over is one write that keeps them in the record, watched before it, so
+   * the check claims the job again and they are called back with that execution's end.
+   */
+  @Test
+  void callbacksOfALostExecutionSurviveAClaimerThatDiesRightAfterTakingItOver() {
+    String id = Jobs.newId();
+    started(id, 1);
+    String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
+    clock.advance(LEASE.plusSeconds(1));
+    JobLifecycle dying =
+        new JobLifecycle(
+            diesRightAfter("takeOver"),
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            notifier,
+            watched::add);
+    Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
+    int sent = dispatcher.sent().size();
+
+    assertThatThrownBy(() -> dying.claim(candidate)).hasMessageContaining("injected crash");
+    assertThat(dispatcher.sent()).as("it died before its send").hasSize(sent);
+    assertThat(watched).extracting(Job::executionId).containsExactly(candidate.executionId());
+    clock.advance(Duration.ofSeconds(61));
+    assertThat(lifecycle.checkClaim(new ClaimCheck(id, candidate.executionId())))
+        .isEqualTo(ProgressOutcome.RECLAIMED);
+    StepMessage step = dispatcher.last();
+    lifecycle.apply(success(step));
+
+    List<JsonNode> deliveries = drain(callbackQueue);
+    assertThat(deliveries).extracting(d -> d.path("id").asText()).containsExactly(waiting);
+    JsonNode body = read(deliveries.get(0).path("body").asText());
+    assertThat(body.path("type").asText()).isEqualTo("Derivative Succeeded");
+    assertThat(body.path("eventId").asText()).isEqualTo(id + ":" + step.executionId());
+  }
+
+  /**
+   * Issue 26 items 9 and 16: the SDK retries a take-over whose first attempt applied and whose
+   * answer was lost. The retry's condition fails on the record of its own execution, which is a won
+   * claim: its step is sent, and the lost execution's callbacks, which that one write kept, are
+   * called back with its end.
+   */
+  @Test
+  void aTakeOverRetriedAfterItAppliedSendsItsStepAndKeepsTheLostExecutionsCallbacks() {
+    String id = Jobs.newId();
+    started(id, 1);
+    String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
+    clock.advance(LEASE.plusSeconds(1));
+    JobLifecycle retrying =
+        new JobLifecycle(
+            new AmbiguousWrites(
+                store,
+                write ->
+                    write.equals("takeOver")
+                        ? AmbiguousWrites.Outcome.RETRIED
+                        : AmbiguousWrites.Outcome.CLEAN),
+            dispatcher,
+            null,
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            notifier,
+            watched::add);
+    Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
+
+    assertThat(retrying.claim(candidate).kind()).isEqualTo(ClaimOutcome.Kind.WON);
+    StepMessage step = dispatcher.last();
+    assertThat(step.executionId()).isEqualTo(candidate.executionId());
+    lifecycle.apply(success(step));
+
+    List<JsonNode> deliveries = drain(callbackQueue);
+    assertThat(deliveries).extracting(d -> d.path("id").asText()).containsExactly(waiting);
+    assertThat(read(deliveries.get(0).path("body").asText()).path("eventId").asText())
+        .isEqualTo(id + ":" + candidate.executionId());
+  }
+
+  /** The store, except that the process dies right after each {@code write} applied. */
+  private JobStore diesRightAfter(String write) {
+    return (JobStore)
+        java.lang.reflect.Proxy.newProxyInstance(
+            JobStore.class.getClassLoader(),
+            new Class<?>[] {JobStore.class},
+            (proxy, method, args) -> {
+              Object answer;
+              try {
+                answer = method.invoke(store, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+              if (method.getName().equals(write)) {
+                throw new IllegalStateException("injected crash right after " + write);
+              }
+              return answer;
+            });
   }
 
   /**
@@ -510,7 +667,7 @@ class CompletionEventsTest {
         .isInstanceOf(ClaimNotLapsedException.class);
     clock.advance(Duration.ofSeconds(61));
     Job alsoLost = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
-    assertThat(store.claim(alsoLost, clock.instant(), clock.instant()).won())
+    assertThat(store.takeOver(alsoLost, lost.executionId(), clock.instant()).won())
         .as("a second claimer, which dies before its send too")
         .isTrue();
     assertThatThrownBy(() -> lifecycle.checkClaim(check))

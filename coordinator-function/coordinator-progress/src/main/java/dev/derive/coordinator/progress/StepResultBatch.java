@@ -33,9 +33,11 @@ import org.jboss.logging.Logger;
  *
  * A record comes from a dead-letter queue when its {@code eventSourceARN} names a queue ending in
  * {@value #DEAD_LETTER_SUFFIX} ({@code template.yaml} names every dead-letter queue so). A
- * malformed message can never succeed, so it is logged and dropped (acknowledged); a message that
- * fails for any other reason (DynamoDB or SQS errors, throttling) is reported as a batch item
- * failure, so SQS delivers it again and, after {@code maxReceiveCount}, moves it on.
+ * malformed message can never succeed, so it is logged and dropped (acknowledged); a message of a
+ * kind this version does not know (a newer sender's, while a deploy updates functions one by one)
+ * is delivered again, and dropped only from a dead-letter queue; a message that fails for any other
+ * reason (DynamoDB or SQS errors, throttling) is reported as a batch item failure, so SQS delivers
+ * it again and, after {@code maxReceiveCount}, moves it on.
  */
 @ApplicationScoped
 public class StepResultBatch {
@@ -96,7 +98,18 @@ public class StepResultBatch {
   private ProgressOutcome apply(SQSEvent.SQSMessage message) {
     String arn = message.getEventSourceArn();
     boolean deadLetter = arn != null && arn.endsWith(DEAD_LETTER_SUFFIX);
-    if (isClaimCheck(message)) { // from the step-results queue or, checked once more, its DLQ
+    String kind = messageKind(message);
+    if (kind != null && !ClaimCheck.KIND.equals(kind)) {
+      // a kind of a newer sender, during a deploy: handed back until the function that knows it
+      // takes over; in a dead-letter queue it has had that time (and would come back for 14 days)
+      if (deadLetter) {
+        LOG.errorf("dropping message %s of unknown kind %s", message.getMessageId(), kind);
+        return null;
+      }
+      throw new IllegalStateException(
+          "message kind " + kind + " is newer than this function: delivered again");
+    }
+    if (kind != null) { // a claim check, from the step-results queue or, once more, its DLQ
       ClaimCheck check = decode(message, ClaimCheck.class);
       if (check == null) {
         return null;
@@ -134,12 +147,16 @@ public class StepResultBatch {
     return lifecycle.resultDeadLettered(result);
   }
 
-  /** Whether the message is a {@link ClaimCheck} (by its message attribute). */
-  private static boolean isClaimCheck(SQSEvent.SQSMessage message) {
+  /**
+   * The message's kind, its attribute {@value ClaimCheck#MESSAGE_KIND_ATTRIBUTE}: {@value
+   * ClaimCheck#KIND}, another kind of a newer sender, or {@code null} for a step result or step
+   * message (which carry none).
+   */
+  private static String messageKind(SQSEvent.SQSMessage message) {
     Map<String, SQSEvent.MessageAttribute> attributes = message.getMessageAttributes();
     SQSEvent.MessageAttribute kind =
         attributes == null ? null : attributes.get(ClaimCheck.MESSAGE_KIND_ATTRIBUTE);
-    return kind != null && ClaimCheck.KIND.equals(kind.getStringValue());
+    return kind == null ? null : kind.getStringValue();
   }
 
   private static void correlate(StepResult result) {

@@ -211,6 +211,59 @@ class StepResultsHandlerTest {
     assertThat(reclaimed.sentNoStep()).as("its step was sent").isFalse();
   }
 
+  /**
+   * Issue 26 item 12: while a deploy updates functions one by one, a message of a kind this version
+   * does not know (a newer sender's) is delivered again rather than dropped, so the function that
+   * knows it gets it; from a dead-letter queue, where it has had that time, it is dropped. A claim
+   * check with a field a newer sender added is read as a claim check.
+   */
+  @Test
+  void aMessageOfANewerKindIsDeliveredAgainAndANewerClaimCheckIsRead() {
+    String id = "c2".repeat(32);
+    Job job = claimOneStepJob(id); // its claim sent no step and its lease runs: a check waits
+    String results = "arn:aws:sqs:us-east-1:123456789012:derive-step-results";
+    String newerCheck =
+        "{\"jobId\":\""
+            + id
+            + "\",\"executionId\":\""
+            + job.executionId()
+            + "\",\"reason\":\"callback\"}";
+
+    given()
+        .contentType("application/json")
+        .body(
+            Map.of(
+                "Records",
+                List.of(
+                    ofKind("m-newer", results, "{\"jobId\":\"" + id + "\"}", "lease-renewal"),
+                    ofKind("m-newer-dlq", results + "-dlq", "{\"jobId\":\"" + id + "\"}", "x"),
+                    ofKind("m-check", results, newerCheck, ClaimCheck.KIND))))
+        .when()
+        .post()
+        .then()
+        .statusCode(200)
+        .body(
+            "batchItemFailures.itemIdentifier",
+            org.hamcrest.Matchers.contains("m-newer", "m-check"));
+
+    assertThat(store.find(id).orElseThrow().executionId())
+        .as("the check was read (not dropped as malformed) and waits for the lease")
+        .isEqualTo(job.executionId());
+  }
+
+  private static Map<String, Object> ofKind(
+      String messageId, String arn, String body, String kind) {
+    return Map.of(
+        "messageId", messageId,
+        "receiptHandle", "rh-" + messageId,
+        "eventSourceARN", arn,
+        "body", body,
+        "messageAttributes",
+            Map.of(
+                ClaimCheck.MESSAGE_KIND_ATTRIBUTE,
+                Map.of("stringValue", kind, "dataType", "String")));
+  }
+
   @Test
   void aResultForAnUnknownJobIsAcknowledged() {
     String unknown = "cd".repeat(32);

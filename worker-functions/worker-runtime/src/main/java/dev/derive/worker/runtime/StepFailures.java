@@ -22,8 +22,8 @@ import dev.derive.protocol.message.StepErrorTypes;
  * <p>A transient failure on the message's last delivery ({@link WorkerSettings#lastDelivery}) is
  * reported instead of handed back, as a retryable {@code worker-failed} (or {@code timeout}) error
  * naming the deliveries and the last cause, so the job fails with a reason rather than waiting on a
- * dead-lettered message; if the output already exists and only its success report failed, that
- * success is sent again instead.
+ * dead-lettered message; if the output already exists (only its success report failed, or the step
+ * failed after its upload) its success is reported instead.
  */
 final class StepFailures {
   private static final System.Logger LOG = System.getLogger(StepFailures.class.getName());
@@ -36,11 +36,20 @@ final class StepFailures {
   private final StepReports reports;
   private final WorkerSettings settings;
   private final WorkerHealth health;
+  private final dev.derive.storage.ObjectStore store;
 
-  StepFailures(StepReports reports, WorkerSettings settings, WorkerHealth health) {
+  /**
+   * @param store where a failed step's output is looked for on its last delivery
+   */
+  StepFailures(
+      StepReports reports,
+      WorkerSettings settings,
+      WorkerHealth health,
+      dev.derive.storage.ObjectStore store) {
     this.reports = reports;
     this.settings = settings;
     this.health = health;
+    this.store = store;
   }
 
   /** Ends {@code attempt}, whose step threw {@code thrown} after making {@code progress}. */
@@ -129,6 +138,12 @@ final class StepFailures {
         // The output is there; only its report failed: try the report once more.
         return reports.successAgain(attempt, progress);
       }
+      java.util.OptionalLong landed = outputBytes(attempt);
+      if (landed.isPresent()) {
+        // it failed after its output landed (between the upload and the report): the bytes are
+        // made, and a failure reported now would contradict them
+        return reports.successAfterAll(attempt, progress, landed.getAsLong());
+      }
       LOG.log(
           System.Logger.Level.WARNING,
           "step " + attempt.name() + " failed on its last delivery",
@@ -139,6 +154,18 @@ final class StepFailures {
         System.Logger.Level.WARNING, "step " + attempt.name() + " will be retried by SQS", cause);
     reports.log(attempt, progress, StepOutcome.RETRY, retryErrorType, cause.getMessage());
     return StepOutcome.RETRY;
+  }
+
+  /** The size of the step's output if it is in the bucket; empty if not or if the HEAD failed. */
+  private java.util.OptionalLong outputBytes(StepAttempt attempt) {
+    try {
+      return store
+          .head(attempt.step().output())
+          .map(m -> java.util.OptionalLong.of(m.sizeBytes()))
+          .orElse(java.util.OptionalLong.empty());
+    } catch (RuntimeException e) {
+      return java.util.OptionalLong.empty();
+    }
   }
 
   /**

@@ -39,6 +39,15 @@ final class StepReports {
     return progress.succeeded(outputBytes, success, reused);
   }
 
+  /**
+   * Reports the success of a step whose output of {@code outputBytes} bytes is in the bucket
+   * although the step failed after writing it, and logs it; hands the delivery back if the report
+   * cannot be sent.
+   */
+  StepOutcome successAfterAll(StepAttempt attempt, StepProgress progress, long outputBytes) {
+    return successAgain(attempt, succeeded(attempt, progress, outputBytes, false));
+  }
+
   /** Sends the remembered success once more and logs it; hands the delivery back if it fails. */
   StepOutcome successAgain(StepAttempt attempt, StepProgress progress) {
     return sendOrHandBack(

@@ -44,7 +44,7 @@ final class StepRunner {
             reports,
             new StepDeadline(health, settings.deadlineMarginMillis()),
             publisher);
-    this.failures = new StepFailures(reports, settings, health);
+    this.failures = new StepFailures(reports, settings, health, store);
     this.stepLog = stepLog;
     this.clock = clock;
   }

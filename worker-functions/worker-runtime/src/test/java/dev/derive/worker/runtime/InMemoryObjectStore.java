@@ -29,6 +29,9 @@ final class InMemoryObjectStore implements ObjectStore {
   IOException nextFailure;
   Throwable nextDownloadFailure;
 
+  /** The next {@link #upload} writes its object, then throws this, then no more. */
+  RuntimeException failAfterUpload;
+
   /** The next {@link #head} fails with this (wrapped as the S3 adapter wraps it), then no more. */
   volatile IOException nextHeadFailure;
 
@@ -131,6 +134,11 @@ final class InMemoryObjectStore implements ObjectStore {
     failIfAsked();
     put(ref, Files.readAllBytes(source));
     contentTypes.put(ref.toString(), contentType);
+    RuntimeException after = failAfterUpload;
+    if (after != null) {
+      failAfterUpload = null;
+      throw after;
+    }
   }
 
   private void failIfAsked() throws IOException {

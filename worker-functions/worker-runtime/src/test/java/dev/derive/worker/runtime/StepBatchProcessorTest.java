@@ -1018,6 +1018,31 @@ class StepBatchProcessorTest {
           .containsExactly("succeeded");
     }
 
+    /**
+     * Issue 26 item 16: a step that fails after its output landed (between the upload and the
+     * report) on its last delivery reports that output as its success, never a failure the bytes in
+     * the bucket would contradict (found by the fault suite, seed 3670041473296).
+     */
+    @Test
+    void aFailureAfterTheOutputLandedOnTheLastDeliveryIsReportedAsItsSuccess() {
+      store.put(input("a"), "hello".getBytes(StandardCharsets.UTF_8));
+      store.failAfterUpload = new IllegalStateException("connection reset after the upload");
+
+      SQSBatchResponse response = processor.process(event(delivery("m1", step("a"), 3)), null);
+
+      assertThat(response.getBatchItemFailures()).isEmpty();
+      assertThat(finished())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.succeeded()).isTrue();
+                assertThat(r.outputBytes()).isEqualTo(5);
+              });
+      assertThat(logLines())
+          .extracting(l -> l.get("outcome").asText())
+          .containsExactly("succeeded");
+    }
+
     @Test
     void withoutAMaxReceiveCountNoDeliveryIsTheLast() {
       processor = processor(10_000);
