@@ -79,6 +79,25 @@ public record PollSchedule(
   }
 
   /**
+   * Whether the read at {@code waited} looks for the derivative itself (one HEAD of {@code
+   * derivatives/<id>}) rather than the job's record: from {@link #denseCap} before the expected end
+   * ({@code expectedEnd}, as in {@link #next(Duration, Duration, Duration)}; {@code null}: unknown,
+   * never) until twice it, while the record was last read less than {@link #ahead} ago. The
+   * derivative lands when the last step's worker has written it, before its result is carried to
+   * the record (a queue hop, the progress function and its write: ~50 ms on the local cloud); the
+   * record still tells a failure, at most {@code ahead} late. A HEAD costs about three strongly
+   * consistent reads ($0.40 against $0.125 per million), hence only in that window.
+   *
+   * @param sinceRecord how long ago the record was last read
+   */
+  public boolean readsDerivative(Duration waited, Duration sinceRecord, Duration expectedEnd) {
+    return expectedEnd != null
+        && waited.compareTo(expectedEnd.minus(denseCap)) >= 0
+        && waited.compareTo(expectedEnd.multipliedBy(2)) < 0
+        && sinceRecord.compareTo(ahead) < 0;
+  }
+
+  /**
    * The wait after {@code previous} once the request has waited {@code waited}, for a job expected
    * to end no earlier than {@code expectedEnd} after the wait began ({@code null}: unknown, so as
    * {@link #next(Duration, Duration)}): waits of up to {@link #ahead} until {@link #denseCap}

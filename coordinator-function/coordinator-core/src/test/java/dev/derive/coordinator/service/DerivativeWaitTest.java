@@ -11,6 +11,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.StepErrorTypes;
 import java.time.Clock;
@@ -42,10 +43,10 @@ class DerivativeWaitTest {
         }
       };
   private final RecentWaits recentWaits = new RecentWaits();
+  private final InMemoryObjects objects = new InMemoryObjects();
   private final DerivativeStatusReader reader =
       new DerivativeStatusReader(
-          new DerivativeCache(
-              new InMemoryObjects(), "derivatives", Duration.ofMinutes(5), RecentHits.none()),
+          new DerivativeCache(objects, "derivatives", Duration.ofMinutes(5), RecentHits.none()),
           store,
           capability -> Duration.ofMinutes(2),
           clock,
@@ -53,13 +54,29 @@ class DerivativeWaitTest {
 
   /** A one-step image job whose result arrives {@code after} from now, on another thread. */
   private Job jobEndingAfter(Duration after, boolean succeeds) {
+    return jobEndingAfter(after, succeeds, Duration.ZERO);
+  }
+
+  /**
+   * The same, whose derivative (when it succeeds) lands in the bucket {@code recordedLater} before
+   * its result is recorded, as the result message and the progress function's write follow the
+   * worker's upload.
+   */
+  private Job jobEndingAfter(Duration after, boolean succeeds, Duration recordedLater) {
     Job job = Jobs.claimed(Jobs.newId(), 1, clock.instant(), Duration.ofSeconds(60));
     store.claim(job, clock.instant(), Instant.EPOCH);
+    store.markDispatched(
+        job.jobId(), job.executionId(), 0, clock.instant().plus(Duration.ofMinutes(30)));
     Thread.ofVirtual()
         .start(
             () -> {
               try {
                 Thread.sleep(after);
+                if (succeeds) {
+                  objects.put(
+                      "derivatives", DerivativeFingerprint.objectKey(job.jobId()), new byte[] {1});
+                }
+                Thread.sleep(recordedLater);
               } catch (InterruptedException e) {
                 return;
               }
@@ -114,6 +131,35 @@ class DerivativeWaitTest {
 
     assertThat(thirdWait).as("reads of a wait whose plan was seen end").isLessThanOrEqualTo(7);
     assertThat(firstWait).as("reads of the first wait, in the same time").isGreaterThan(thirdWait);
+  }
+
+  @Test
+  void aPlanSeenToEndIsAnsweredFromItsDerivativeBeforeTheResultIsRecorded() {
+    readsOfAWait(true, JOB_TAKES);
+    readsOfAWait(true, JOB_TAKES);
+    Duration recordedLater = Duration.ofSeconds(2);
+    Job job = jobEndingAfter(JOB_TAKES, true, recordedLater);
+
+    long start = System.nanoTime();
+    Optional<JobView> ended =
+        reader.awaitEnd(job.jobId(), Duration.ofSeconds(20), PollSchedule.WAITING_REQUEST);
+    Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(ended).get().extracting(JobView::status).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(ended.get().download()).isNotNull();
+    assertThat(ended.get().error()).isNull();
+    assertThat(waited).as("seen before its result is recorded").isLessThan(recordedLater);
+    assertThat(reader.status(job.jobId()).status())
+        .as("GET reads the record until the result is recorded")
+        .isEqualTo(JobStatus.PENDING);
+  }
+
+  @Test
+  void aFailureIsStillSeenWhileTheDerivativeIsWatched() {
+    readsOfAWait(true, JOB_TAKES);
+    readsOfAWait(true, JOB_TAKES);
+
+    readsOfAWait(false, JOB_TAKES);
   }
 
   @Test
