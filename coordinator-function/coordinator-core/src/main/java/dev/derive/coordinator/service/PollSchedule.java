@@ -31,14 +31,16 @@ public record PollSchedule(
 
   /**
    * A waiting {@code POST /v1/derivatives} or image URL: 10 ms growing by half up to 20 ms for the
-   * first 2 s, then up to 50 ms; before an expected end, waits of up to 100 ms. Every read is a
-   * strongly consistent GetItem of the job (1 read request unit up to 4 KB, so a finished job is
-   * never missed by a stale replica). Read densely, the first 2 s are about 100 reads ($0.0000125
-   * at on-demand's $0.125 per million RRU, about 40 % of what those 2 s of a 1024 MB API function
-   * cost), 20 a second after that ($2.5 per million waiting seconds, about 15 %); a wait for a plan
-   * this instance has seen end (a 200 ms thumbnail: ~6 reads instead of ~13; a 2 s preview chain
-   * ~25 instead of ~100) reads mostly at 100 ms. Many requests waiting on one job share its item's
-   * partition (3,000 strongly consistent reads per second): about 60 dense waiters, 150 at the cap.
+   * first 2 s, then up to 50 ms; before an expected end, waits of up to 100 ms. A read of the
+   * record is a strongly consistent GetItem of the job (1 read request unit up to 4 KB, so a
+   * finished job is never missed by a stale replica); around an expected end most reads are a HEAD
+   * of the derivative instead ({@link #readsDerivative}). Read densely, the first 2 s are about 100
+   * reads ($0.0000125 at on-demand's $0.125 per million RRU, about 40 % of what those 2 s of a 1024
+   * MB API function cost), 20 a second after that ($2.5 per million waiting seconds, about 15 %); a
+   * wait for a plan this instance has seen end (a 200 ms thumbnail: ~6 reads instead of ~13; a 2 s
+   * preview chain ~25 instead of ~100) reads mostly at 100 ms. Many requests waiting on one job
+   * share its item's partition (3,000 strongly consistent reads per second): about 60 dense
+   * waiters, 150 at the cap.
    */
   public static final PollSchedule WAITING_REQUEST =
       new PollSchedule(
