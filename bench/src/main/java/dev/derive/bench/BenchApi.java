@@ -62,6 +62,36 @@ final class BenchApi {
   }
 
   /**
+   * Job {@code id} once every step's result is recorded (each has {@code durationMillis}): a
+   * waiting POST may answer from the derivative itself before the last step's result reaches the
+   * record (docs/round-trips.md). Reads every 10 ms, for at most 10 s.
+   *
+   * @throws IllegalStateException if a read is refused or a step is still untimed after 10 s
+   */
+  JsonNode recorded(String id) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      HttpResponse<String> response = get("/v1/derivatives/" + id);
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException(
+            "GET job " + id + " answered " + response.statusCode() + ": " + response.body());
+      }
+      JsonNode job = JSON.readTree(response.body());
+      boolean timed = !job.path("steps").isEmpty();
+      for (JsonNode step : job.path("steps")) {
+        timed &= step.hasNonNull("durationMillis");
+      }
+      if (timed) {
+        return job;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("job " + id + " has untimed steps after 10 s: " + job);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /**
    * Reads job {@code id} every 250 ms until it SUCCEEDED or FAILED. A read answered 503 or 429 (an
    * API busy with a burst: the local cloud's integration timeout, or throttling) is tried again, as
    * a client would.

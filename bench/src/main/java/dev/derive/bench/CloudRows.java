@@ -148,6 +148,7 @@ public final class CloudRows {
   private void oneStep(BenchApi api, String key) throws Exception {
     EndToEnd measured =
         endToEnd(
+            api,
             i -> {
               ObjectNode target = WorkerRows.thumbnailTarget().put("height", 256 + i);
               return api.postWaiting(key, target);
@@ -165,6 +166,7 @@ public final class CloudRows {
     Inputs inputs = new Inputs(work.resolve("inputs"));
     EndToEnd measured =
         endToEnd(
+            api,
             i -> {
               String key = upload.upload(inputs.markdown("e2e-" + i + ".md", 1, 1000 + i));
               JsonNode job = api.postWaiting(key, WorkerRows.thumbnailTarget());
@@ -190,6 +192,7 @@ public final class CloudRows {
     Path movie = inputs.video("e2e-1080p.mp4", 10);
     EndToEnd measured =
         endToEnd(
+            api,
             i -> {
               Path marked = inputs.marked(movie, "e2e-" + i);
               String key = upload.upload(marked);
@@ -219,6 +222,7 @@ public final class CloudRows {
     int pages = Inputs.documentPages(scale);
     EndToEnd measured =
         endToEnd(
+            api,
             scale.workerWarmups(),
             scale.e2eRuns(),
             i -> {
@@ -266,22 +270,26 @@ public final class CloudRows {
   }
 
   /** Sends the row's requests one after another; the first {@link Scale#e2eWarmups} only warm. */
-  private EndToEnd endToEnd(WaitedRequest request) throws Exception {
-    return endToEnd(scale.e2eWarmups(), scale.e2eRuns(), request);
+  private EndToEnd endToEnd(BenchApi api, WaitedRequest request) throws Exception {
+    return endToEnd(api, scale.e2eWarmups(), scale.e2eRuns(), request);
   }
 
   /** Sends {@code warm} untimed requests, then {@code runs} timed ones, one after another. */
-  private EndToEnd endToEnd(int warm, int runs, WaitedRequest request) throws Exception {
+  private EndToEnd endToEnd(BenchApi api, int warm, int runs, WaitedRequest request)
+      throws Exception {
     EndToEnd measured = new EndToEnd(new ArrayList<>(), new ArrayList<>(), new JobPhases());
     for (int i = 0; i < runs + warm; i++) {
       long startEpoch = System.currentTimeMillis();
       long start = System.nanoTime();
-      JsonNode job = request.send(i);
+      JsonNode answered = request.send(i);
       double wall = Timer.since(start);
+      long answeredEpoch = System.currentTimeMillis();
       if (i >= warm) {
+        // the steps' own times, once recorded (the answer may have come before the last one's)
+        JsonNode job = api.recorded(answered.path("id").asText());
         measured.walls().add(wall);
         measured.computes().add(JobPhases.stepMillis(job));
-        measured.phases().add(job, startEpoch, System.currentTimeMillis());
+        measured.phases().add(job, startEpoch, answeredEpoch);
       }
     }
     return measured;

@@ -57,8 +57,13 @@ class CoordinatorEndToEndTest {
     assertThat(step.path("durationMillis").asLong()).isGreaterThanOrEqualTo(0);
   }
 
+  /**
+   * The waiting POST may answer from the derivative itself, before the step's result reaches the
+   * record (docs/round-trips.md): the answer is SUCCEEDED with the download, and the step's times
+   * are the record's once its result is recorded.
+   */
   @Test
-  void anUploadedPhotoIsAnsweredWith200WithinTheWaitWithItsStepTimed() throws Exception {
+  void anUploadedPhotoIsAnsweredWith200WithinTheWaitAndItsStepIsTimed() throws Exception {
     String key = api.upload(samples.resolve("exif/Portrait_5.jpg"));
 
     HttpResponse<String> response =
@@ -73,7 +78,7 @@ class CoordinatorEndToEndTest {
     assertThat(step.path("capability").asText()).isEqualTo("image");
     assertThat(step.path("operations").toString()).contains("resize", "encode");
     assertThat(step.path("attempts").asInt()).isGreaterThanOrEqualTo(0);
-    assertTimed(step);
+    assertTimed(api.awaitSucceeded(job.path("id").asText()).path("steps").get(0));
     BufferedImage thumb = image(api.download(job));
     assertThat(Math.max(thumb.getWidth(), thumb.getHeight())).isEqualTo(97);
   }

@@ -5,7 +5,11 @@ import dev.derive.protocol.message.ObjectRef;
 import dev.derive.storage.ObjectStore;
 import dev.derive.storage.PresignedDownload;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The result cache: the derivatives bucket itself. A derivative with fingerprint {@code fp} exists
@@ -98,6 +102,45 @@ public final class DerivativeCache {
    */
   public boolean stepOutputExists(ObjectRef ref) {
     return objects.head(ref).isPresent();
+  }
+
+  /**
+   * Whether each of {@code refs} exists, as {@link #stepOutputExists} answers, in the same order:
+   * the HEADs side by side on virtual threads, so all of them cost one round trip.
+   *
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails for any of them
+   */
+  public List<Boolean> stepOutputsExist(List<ObjectRef> refs) {
+    if (refs.size() < 2) {
+      return refs.stream().map(this::stepOutputExists).toList();
+    }
+    List<CompletableFuture<Boolean>> asked = new ArrayList<>();
+    for (ObjectRef ref : refs) {
+      CompletableFuture<Boolean> answer = new CompletableFuture<>();
+      Thread.ofVirtual()
+          .name("step-output-head")
+          .start(
+              () -> {
+                try {
+                  answer.complete(stepOutputExists(ref));
+                } catch (RuntimeException e) {
+                  answer.completeExceptionally(e);
+                }
+              });
+      asked.add(answer);
+    }
+    List<Boolean> found = new ArrayList<>();
+    for (CompletableFuture<Boolean> answer : asked) {
+      try {
+        found.add(answer.join());
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException failure) {
+          throw failure;
+        }
+        throw e;
+      }
+    }
+    return found;
   }
 
   /**

@@ -36,6 +36,17 @@ public record JobView(
   }
 
   /**
+   * This job as its derivative in the bucket shows it: SUCCEEDED with {@code download}, its steps
+   * as recorded so far (a last step whose result is not recorded yet keeps its recorded status and
+   * has no timings). The derivative is content-addressed and only ever holds the finished bytes, so
+   * its presence decides whatever the record says, and the record follows ({@code
+   * docs/job-lifecycle.md}, "the bytes decide").
+   */
+  public JobView made(PresignedDownload download) {
+    return new JobView(id, JobStatus.SUCCEEDED, plan, steps, null, download, expectedBy, asOf);
+  }
+
+  /**
    * Whether step {@code index} has gone quiet: it is RUNNING past the time its delivery had (the
    * worker died or hangs; SQS delivers the step again after its visibility timeout).
    */

@@ -28,6 +28,8 @@ import dev.derive.storage.PresignedDownload;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Logger;
@@ -205,17 +207,27 @@ public final class DerivativeService {
    * cache lookup already done.) Each step output is content-addressed by the fingerprint of the
    * source and the steps up to it, so an existing object is the right bytes: an intermediate made
    * by an earlier chain, or the same output requested earlier as a derivative in its own right (the
-   * step is then re-pointed at it, so the next step reads it there).
+   * step is then re-pointed at it, so the next step reads it there). Every place is asked at once
+   * ({@link DerivativeCache#stepOutputsExist}): a miss of an n-step chain costs one round trip here
+   * instead of up to 2(n-1), and a HEAD or two more when a late prefix is found.
    */
   private Start firstMissingStep(Plan plan) {
+    List<ObjectRef> places = new ArrayList<>();
     for (int i = plan.size() - 2; i >= 0; i--) {
       ObjectRef output = plan.step(i).output();
-      if (cache.stepOutputExists(output)) {
+      places.add(output);
+      places.add(DerivativeFingerprint.asDerivative(output).orElse(null));
+    }
+    List<Boolean> found =
+        cache.stepOutputsExist(places.stream().filter(java.util.Objects::nonNull).toList());
+    int answer = 0;
+    for (int i = plan.size() - 2, place = 0; i >= 0; i--, place += 2) {
+      if (found.get(answer++)) {
         return new Start(plan, i + 1);
       }
-      Optional<ObjectRef> asDerivative = DerivativeFingerprint.asDerivative(output);
-      if (asDerivative.isPresent() && cache.stepOutputExists(asDerivative.get())) {
-        return new Start(plan.withStepOutput(i, asDerivative.get()), i + 1);
+      ObjectRef asDerivative = places.get(place + 1);
+      if (asDerivative != null && found.get(answer++)) {
+        return new Start(plan.withStepOutput(i, asDerivative), i + 1);
       }
     }
     return new Start(plan, 0);

@@ -49,7 +49,9 @@ final class DerivativeStatusReader {
 
   /**
    * See {@link DerivativeService#awaitEnd}: polls {@link #status} until the job ended, sparsely
-   * before the earliest end recent waits for jobs of its plan saw ({@link RecentWaits}).
+   * before the earliest end recent waits for jobs of its plan saw ({@link RecentWaits}); around
+   * that end it looks for the derivative itself ({@link PollSchedule#readsDerivative}), which reads
+   * SUCCEEDED as {@link #status} reads a derivative found beside its record ({@link JobView#made}).
    */
   Optional<JobView> awaitEnd(String id, Duration wait, PollSchedule schedule) {
     Instant start = clock.instant();
@@ -58,6 +60,7 @@ final class DerivativeStatusReader {
     JobView view = status(id);
     String plan = planKey(view);
     Duration expectedEnd = recentWaits.shortest(plan).orElse(null);
+    Instant recordRead = start;
     boolean seenRunning = false;
     while (true) {
       Instant now = clock.instant();
@@ -80,7 +83,15 @@ final class DerivativeStatusReader {
         Thread.currentThread().interrupt();
         return Optional.empty();
       }
-      view = status(id);
+      Instant read = clock.instant();
+      if (schedule.readsDerivative(
+          Duration.between(start, read), Duration.between(recordRead, read), expectedEnd)) {
+        // Near the expected end the bytes are watched, not the chain that records them.
+        view = cache.lookup(id).map(view::made).orElse(view);
+      } else {
+        recordRead = read;
+        view = status(id);
+      }
     }
   }
 
@@ -114,27 +125,25 @@ final class DerivativeStatusReader {
         status = JobStatus.FAILED;
         error = stalled(job);
       }
+      JobView view =
+          new JobView(
+              job.jobId(),
+              status,
+              job.plan().steps(),
+              job.steps(),
+              status == JobStatus.FAILED ? error : null,
+              download,
+              expectedBy(job),
+              clock.instant());
       if (status == JobStatus.FAILED || job.sentNoStep()) {
         // The derivative is the truth: a worker may have written it and then died on its last
         // delivery, so the job failed although its content-addressed output is there and right.
         // Likewise a claim that sent no step yet (for milliseconds, unless its claimer died
         // before the send: then until its dispatch lease lapses) while an earlier execution's
         // output landed: a POST answers that from the bucket, and so does this.
-        var made = cache.lookup(id);
-        if (made.isPresent()) {
-          status = JobStatus.SUCCEEDED;
-          download = made.get();
-        }
+        return cache.lookup(id).map(view::made).orElse(view);
       }
-      return new JobView(
-          job.jobId(),
-          status,
-          job.plan().steps(),
-          job.steps(),
-          status == JobStatus.FAILED ? error : null,
-          download,
-          expectedBy(job),
-          clock.instant());
+      return view;
     }
     return cache
         .lookup(id)

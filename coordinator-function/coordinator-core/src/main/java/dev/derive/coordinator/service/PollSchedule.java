@@ -31,14 +31,16 @@ public record PollSchedule(
 
   /**
    * A waiting {@code POST /v1/derivatives} or image URL: 10 ms growing by half up to 20 ms for the
-   * first 2 s, then up to 50 ms; before an expected end, waits of up to 100 ms. Every read is a
-   * strongly consistent GetItem of the job (1 read request unit up to 4 KB, so a finished job is
-   * never missed by a stale replica). Read densely, the first 2 s are about 100 reads ($0.0000125
-   * at on-demand's $0.125 per million RRU, about 40 % of what those 2 s of a 1024 MB API function
-   * cost), 20 a second after that ($2.5 per million waiting seconds, about 15 %); a wait for a plan
-   * this instance has seen end (a 200 ms thumbnail: ~6 reads instead of ~13; a 2 s preview chain
-   * ~25 instead of ~100) reads mostly at 100 ms. Many requests waiting on one job share its item's
-   * partition (3,000 strongly consistent reads per second): about 60 dense waiters, 150 at the cap.
+   * first 2 s, then up to 50 ms; before an expected end, waits of up to 100 ms. A read of the
+   * record is a strongly consistent GetItem of the job (1 read request unit up to 4 KB, so a
+   * finished job is never missed by a stale replica); around an expected end most reads are a HEAD
+   * of the derivative instead ({@link #readsDerivative}). Read densely, the first 2 s are about 100
+   * reads ($0.0000125 at on-demand's $0.125 per million RRU, about 40 % of what those 2 s of a 1024
+   * MB API function cost), 20 a second after that ($2.5 per million waiting seconds, about 15 %); a
+   * wait for a plan this instance has seen end (a 200 ms thumbnail: ~6 reads instead of ~13; a 2 s
+   * preview chain ~25 instead of ~100) reads mostly at 100 ms. Many requests waiting on one job
+   * share its item's partition (3,000 strongly consistent reads per second): about 60 dense
+   * waiters, 150 at the cap.
    */
   public static final PollSchedule WAITING_REQUEST =
       new PollSchedule(
@@ -76,6 +78,25 @@ public record PollSchedule(
     Duration limit = waited.compareTo(denseFor) < 0 ? denseCap : cap;
     long grown = (long) (previous.toNanos() * growth);
     return Duration.ofNanos(Math.min(grown, limit.toNanos()));
+  }
+
+  /**
+   * Whether the read at {@code waited} looks for the derivative itself (one HEAD of {@code
+   * derivatives/<id>}) rather than the job's record: from {@link #denseCap} before the expected end
+   * ({@code expectedEnd}, as in {@link #next(Duration, Duration, Duration)}; {@code null}: unknown,
+   * never) until twice it, while the record was last read less than {@link #ahead} ago. The
+   * derivative lands when the last step's worker has written it, before its result is carried to
+   * the record (a queue hop, the progress function and its write: ~50 ms on the local cloud); the
+   * record still tells a failure, at most {@code ahead} late. A HEAD costs about three strongly
+   * consistent reads ($0.40 against $0.125 per million), hence only in that window.
+   *
+   * @param sinceRecord how long ago the record was last read
+   */
+  public boolean readsDerivative(Duration waited, Duration sinceRecord, Duration expectedEnd) {
+    return expectedEnd != null
+        && waited.compareTo(expectedEnd.minus(denseCap)) >= 0
+        && waited.compareTo(expectedEnd.multipliedBy(2)) < 0
+        && sinceRecord.compareTo(ahead) < 0;
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.lifecycle.InMemoryObjects;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.StepErrorTypes;
 import java.time.Clock;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,19 +35,26 @@ class DerivativeWaitTest {
   /** When each read of the current wait was made, in nanoseconds ({@link System#nanoTime}). */
   private final List<Long> reads = new CopyOnWriteArrayList<>();
 
+  /**
+   * Opened by the first read after a job was made: its time runs from then, so a wait that starts
+   * late on a busy machine never finds its job already ended (it would learn nothing from it).
+   */
+  private volatile CountDownLatch firstRead = new CountDownLatch(0);
+
   private final InMemoryJobStore store =
       new InMemoryJobStore() {
         @Override
         public Optional<Job> find(String jobId) {
           reads.add(System.nanoTime());
+          firstRead.countDown();
           return super.find(jobId);
         }
       };
   private final RecentWaits recentWaits = new RecentWaits();
+  private final InMemoryObjects objects = new InMemoryObjects();
   private final DerivativeStatusReader reader =
       new DerivativeStatusReader(
-          new DerivativeCache(
-              new InMemoryObjects(), "derivatives", Duration.ofMinutes(5), RecentHits.none()),
+          new DerivativeCache(objects, "derivatives", Duration.ofMinutes(5), RecentHits.none()),
           store,
           capability -> Duration.ofMinutes(2),
           clock,
@@ -53,13 +62,32 @@ class DerivativeWaitTest {
 
   /** A one-step image job whose result arrives {@code after} from now, on another thread. */
   private Job jobEndingAfter(Duration after, boolean succeeds) {
+    return jobEndingAfter(after, succeeds, Duration.ZERO);
+  }
+
+  /**
+   * The same, whose derivative (when it succeeds) lands in the bucket {@code recordedLater} before
+   * its result is recorded, as the result message and the progress function's write follow the
+   * worker's upload.
+   */
+  private Job jobEndingAfter(Duration after, boolean succeeds, Duration recordedLater) {
     Job job = Jobs.claimed(Jobs.newId(), 1, clock.instant(), Duration.ofSeconds(60));
     store.claim(job, clock.instant(), Instant.EPOCH);
+    store.markDispatched(
+        job.jobId(), job.executionId(), 0, clock.instant().plus(Duration.ofMinutes(30)));
+    CountDownLatch read = new CountDownLatch(1);
+    firstRead = read;
     Thread.ofVirtual()
         .start(
             () -> {
               try {
+                read.await();
                 Thread.sleep(after);
+                if (succeeds) {
+                  objects.put(
+                      "derivatives", DerivativeFingerprint.objectKey(job.jobId()), new byte[] {1});
+                }
+                Thread.sleep(recordedLater);
               } catch (InterruptedException e) {
                 return;
               }
@@ -104,6 +132,7 @@ class DerivativeWaitTest {
     // Until 20 ms before the expected end (about JOB_TAKES): densely every 10-20 ms, ~29 reads;
     // sparsely every 100 ms, at most 6 (fewer when the machine is slow).
     Duration sparsePart = JOB_TAKES.minus(PollSchedule.WAITING_REQUEST.denseCap());
+    readsOfAWait(false, sparsePart); // loads and compiles the reads: a failed job teaches nothing
     int firstWait = readsOfAWait(true, sparsePart);
     readsOfAWait(true, sparsePart);
     assertThat(recentWaits.shortest("image"))
@@ -114,6 +143,36 @@ class DerivativeWaitTest {
 
     assertThat(thirdWait).as("reads of a wait whose plan was seen end").isLessThanOrEqualTo(7);
     assertThat(firstWait).as("reads of the first wait, in the same time").isGreaterThan(thirdWait);
+  }
+
+  @Test
+  void aPlanSeenToEndIsAnsweredFromItsDerivativeBeforeTheResultIsRecorded() {
+    readsOfAWait(false, JOB_TAKES); // loads and compiles the reads: a failed job teaches nothing
+    readsOfAWait(true, JOB_TAKES);
+    readsOfAWait(true, JOB_TAKES);
+    Duration recordedLater = Duration.ofSeconds(2);
+    Job job = jobEndingAfter(JOB_TAKES, true, recordedLater);
+
+    long start = System.nanoTime();
+    Optional<JobView> ended =
+        reader.awaitEnd(job.jobId(), Duration.ofSeconds(20), PollSchedule.WAITING_REQUEST);
+    Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(ended).get().extracting(JobView::status).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(ended.get().download()).isNotNull();
+    assertThat(ended.get().error()).isNull();
+    assertThat(waited).as("seen before its result is recorded").isLessThan(recordedLater);
+    assertThat(reader.status(job.jobId()).status())
+        .as("GET reads the record until the result is recorded")
+        .isEqualTo(JobStatus.PENDING);
+  }
+
+  @Test
+  void aFailureIsStillSeenWhileTheDerivativeIsWatched() {
+    readsOfAWait(true, JOB_TAKES);
+    readsOfAWait(true, JOB_TAKES);
+
+    readsOfAWait(false, JOB_TAKES);
   }
 
   @Test

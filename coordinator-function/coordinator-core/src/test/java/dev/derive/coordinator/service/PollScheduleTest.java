@@ -94,6 +94,21 @@ class PollScheduleTest {
   }
 
   @Test
+  void theDerivativeIsWatchedAroundAnExpectedEndWhileTheRecordWasReadWithinAHundredMilliseconds() {
+    Duration expected = Duration.ofMillis(200);
+    Duration justRead = Duration.ofMillis(30);
+    assertEquals(false, SCHEDULE.readsDerivative(Duration.ofMillis(170), justRead, expected));
+    assertEquals(true, SCHEDULE.readsDerivative(Duration.ofMillis(180), justRead, expected));
+    assertEquals(true, SCHEDULE.readsDerivative(Duration.ofMillis(399), justRead, expected));
+    assertEquals(false, SCHEDULE.readsDerivative(Duration.ofMillis(400), justRead, expected));
+    assertEquals(
+        false,
+        SCHEDULE.readsDerivative(Duration.ofMillis(250), Duration.ofMillis(100), expected),
+        "the record is read again every 100 ms, so a failure is seen");
+    assertEquals(false, SCHEDULE.readsDerivative(Duration.ofMillis(250), justRead, null));
+  }
+
+  @Test
   void refusesCapsOutOfOrder() {
     Duration ms10 = Duration.ofMillis(10);
     Duration ms5 = Duration.ofMillis(5);
