@@ -1,5 +1,7 @@
 package dev.derive.worker.ffmpeg;
 
+import static dev.derive.worker.ffmpeg.TestBoxes.box;
+import static dev.derive.worker.ffmpeg.TestBoxes.concat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,22 +119,5 @@ class IsoBoxesTest {
 
   private Path write(byte[] bytes) throws IOException {
     return Files.write(Files.createTempFile(dir, "boxes", ".mp4"), bytes);
-  }
-
-  /** A box of {@code type} around {@code body}. */
-  static byte[] box(String type, byte[] body) {
-    return ByteBuffer.allocate(8 + body.length)
-        .putInt(8 + body.length)
-        .put(type.getBytes(StandardCharsets.US_ASCII))
-        .put(body)
-        .array();
-  }
-
-  static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
   }
 }

@@ -1,5 +1,7 @@
 package dev.derive.worker.video;
 
+import static dev.derive.worker.ffmpeg.TestBoxes.box;
+import static dev.derive.worker.ffmpeg.TestBoxes.concat;
 import static dev.derive.worker.runtime.SampleCorpus.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +11,6 @@ import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.ffmpeg.TestPattern;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -334,21 +335,5 @@ class Mp4HeaderTest {
       return i - 4;
     }
     throw new AssertionError("no " + type + " box");
-  }
-
-  static byte[] box(String type, byte[] body) {
-    return ByteBuffer.allocate(8 + body.length)
-        .putInt(8 + body.length)
-        .put(type.getBytes(StandardCharsets.US_ASCII))
-        .put(body)
-        .array();
-  }
-
-  static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
   }
 }
