@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.ExternalEndpoint;
+import dev.derive.worker.runtime.fixtures.MinimalPdf;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -520,7 +521,7 @@ class DerivativesResourceTest {
   void aJpegOfAnAlreadyRenderedPageStartsAtTheImageStep() {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/paper.pdf"),
-        RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
+        RequestBody.fromBytes(MinimalPdf.page("", "", List.of())));
     String pdfQueue = ConfigProvider.getConfig().getValue("PDF_QUEUE_URL", String.class);
     String page =
         post("{\"source\":{\"key\":\"docs/paper.pdf\"},\"target\":{\"mediaType\":\"image/png\"}}")
@@ -568,7 +569,7 @@ class DerivativesResourceTest {
   void aDerivativeMadeAsAnIntermediateIsServedWhenAskedForDirectly() {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/report.pdf"),
-        RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
+        RequestBody.fromBytes(MinimalPdf.page("", "", List.of())));
     String pdfQueue = ConfigProvider.getConfig().getValue("PDF_QUEUE_URL", String.class);
     sqs.purgeQueue(b -> b.queueUrl(pdfQueue));
     post("{\"source\":{\"key\":\"docs/report.pdf\"},\"target\":{\"mediaType\":\"image/jpeg\"}}")
