@@ -25,6 +25,7 @@ import java.util.Map;
  * durations and peak memory come from the Lambda-style {@code REPORT} lines the local cloud writes
  * (its {@code Max Memory Used} is the process's VmHWM).
  */
+// Over 300 lines because each row is one short method over the same running local cloud.
 public final class CloudRows {
   private final Path root;
   private final AwsEndpoint endpoint;

@@ -11,6 +11,9 @@ import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.AwsEndpoint;
 import dev.derive.infra.endpoint.SdkSystemProperties;
+import dev.derive.infra.local.resources.TableProvisioner;
+import dev.derive.infra.local.template.Template;
+import dev.derive.infra.local.template.TemplateReader;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
@@ -22,12 +25,7 @@ import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -229,21 +227,17 @@ public final class CoordinatorRows {
                 .put("height", width));
   }
 
+  /**
+   * Creates the jobs table {@code name} from {@code template.yaml}'s {@code JobsTable} (its key,
+   * billing mode and time to live), through the local cloud's provisioner: the template is the one
+   * place that shapes it.
+   */
   static void createJobsTable(DynamoDbClient dynamoDb, String name) {
-    dynamoDb.createTable(
-        b ->
-            b.tableName(name)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                    AttributeDefinition.builder()
-                        .attributeName("jobId")
-                        .attributeType(ScalarAttributeType.S)
-                        .build())
-                .keySchema(
-                    KeySchemaElement.builder()
-                        .attributeName("jobId")
-                        .keyType(KeyType.HASH)
-                        .build()));
+    Template template =
+        TemplateReader.read(CapabilityDeclarations.sourceTreeRoot().resolve("template.yaml"));
+    Map<String, Object> properties = new HashMap<>(template.resource("JobsTable").properties());
+    properties.put("TableName", name);
+    new TableProvisioner(dynamoDb, "bench").provision("JobsTable", properties);
   }
 
   static String round(double value) {

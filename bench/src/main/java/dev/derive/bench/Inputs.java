@@ -33,6 +33,7 @@ import javax.imageio.stream.ImageOutputStream;
  * capability makes from it (real text and embedded fonts, as pdftotext and pdftoppm expect).
  * Seeded: every run gets the same bytes.
  */
+// Over 300 lines because each input's generator is its own short method and all share one seed.
 public final class Inputs {
   private static final String[] WORDS = {
     "derivative",

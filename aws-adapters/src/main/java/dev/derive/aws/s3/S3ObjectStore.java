@@ -1,5 +1,6 @@
 package dev.derive.aws.s3;
 
+import dev.derive.aws.SdkFailures;
 import dev.derive.protocol.io.ByteCaps;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.storage.ObjectChangedException;
@@ -274,6 +275,7 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   private static ObjectStoreException failed(String operation, ObjectRef ref, Exception cause) {
-    return new ObjectStoreException(operation + " " + ref + " failed", cause);
+    return new ObjectStoreException(
+        operation + " " + ref + " failed", cause, SdkFailures.describe(cause));
   }
 }

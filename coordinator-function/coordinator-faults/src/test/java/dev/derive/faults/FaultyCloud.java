@@ -46,6 +46,7 @@ import dev.derive.storage.PresignedUpload;
 import dev.derive.worker.runtime.StepLog;
 import dev.derive.worker.runtime.StepWorker;
 import dev.derive.worker.runtime.WorkerSettings;
+import dev.derive.worker.runtime.fixtures.MinimalPdf;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.io.IOException;
@@ -352,9 +353,9 @@ final class FaultyCloud {
     return concat(head, salt.getBytes());
   }
 
-  /** A PDF-looking source. */
+  /** A one-page PDF source whose page's content (a comment) is {@code salt}. */
   static byte[] pdfBytes(String salt) {
-    return ("%PDF-1.4\n% " + salt + "\n%%EOF\n").getBytes();
+    return MinimalPdf.page("% " + salt, "", List.of());
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

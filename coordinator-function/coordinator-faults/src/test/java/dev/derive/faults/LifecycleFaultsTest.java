@@ -60,17 +60,32 @@ class LifecycleFaultsTest {
     return "uploads/" + UUID.randomUUID() + "/" + name;
   }
 
+  /** Puts {@code bytes} as a new source named {@code name}; returns its key. */
+  private static String source(FaultyCloud cloud, String name, byte[] bytes) {
+    String key = key(name);
+    cloud.putSource(key, bytes);
+    return key;
+  }
+
+  /**
+   * Drains the cloud, which must settle, and returns job {@code jobId}, which must be {@code
+   * status}.
+   */
+  private static Job drained(FaultyCloud cloud, String jobId, JobStatus status) {
+    assertThat(cloud.drain(DRAIN)).isTrue();
+    Job job = cloud.job(jobId).orElseThrow();
+    assertThat(job.status()).isEqualTo(status);
+    return job;
+  }
+
   @Test
   void aWorkerKilledMidStepCompletesOnRedeliveryWithOneExecution() {
     FaultyCloud cloud = cloud(1);
-    String key = key("a.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("kill"));
+    String key = source(cloud, "a.jpg", FaultyCloud.jpegBytes("kill"));
     Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
     cloud.image.receive(new Random(1), cloud.clock.instant()).orElseThrow(); // killed: no answer
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-
-    assertThat(cloud.job(first.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+    drained(cloud, first.jobId(), JobStatus.SUCCEEDED);
     assertThat(cloud.executions.values()).extracting(AtomicInteger::get).containsOnly(1);
   }
 
@@ -82,8 +97,7 @@ class LifecycleFaultsTest {
   @Test
   void aSourceReplacedUnderTheSameKeyIsNeverAnsweredWithTheOldSourcesDerivative() {
     FaultyCloud cloud = cloud(20);
-    String key = key("replaced.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("first version"));
+    String key = source(cloud, "replaced.jpg", FaultyCloud.jpegBytes("first version"));
     Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
     assertThat(cloud.drain(DRAIN)).isTrue();
     Submission again = cloud.request(FaultyCloud.thumbnail(key, 64));
@@ -95,9 +109,7 @@ class LifecycleFaultsTest {
 
     assertThat(replaced.jobId()).isNotEqualTo(first.jobId());
     assertThat(replaced.status()).isEqualTo(JobStatus.PENDING);
-    assertThat(cloud.drain(DRAIN)).isTrue();
-    Job made = cloud.job(replaced.jobId()).orElseThrow();
-    assertThat(made.status()).isEqualTo(JobStatus.SUCCEEDED);
+    Job made = drained(cloud, replaced.jobId(), JobStatus.SUCCEEDED);
     assertCorrectBytes(cloud, made);
   }
 
@@ -105,14 +117,10 @@ class LifecycleFaultsTest {
   void aStepKilledOnEveryDeliveryEndsFailedByItsDeadLetterAndARetryRunsAgain() {
     FaultyCloud cloud = cloud(2);
     cloud.chances.put(Fault.WORKER_KILLED, 1.0);
-    String key = key("b.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("dlq"));
+    String key = source(cloud, "b.jpg", FaultyCloud.jpegBytes("dlq"));
     Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-
-    Job failed = cloud.job(first.jobId()).orElseThrow();
-    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    Job failed = drained(cloud, first.jobId(), JobStatus.FAILED);
     assertThat(failed.error().type()).isEqualTo(StepErrorTypes.DEAD_LETTERED);
     assertThat(failed.error().retryable()).isTrue();
     assertThat(failed.error().detail()).startsWith("step 1 of 1 (image) exhausted 3 deliveries");
@@ -120,15 +128,13 @@ class LifecycleFaultsTest {
 
     cloud.heal();
     assertThat(cloud.request(FaultyCloud.thumbnail(key, 64)).status()).isEqualTo(JobStatus.PENDING);
-    assertThat(cloud.drain(DRAIN)).isTrue();
-    assertThat(cloud.job(first.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+    drained(cloud, first.jobId(), JobStatus.SUCCEEDED);
   }
 
   @Test
   void aCoordinatorThatDiesBetweenClaimAndSendMessageIsReclaimedAfterItsDispatchLease() {
     FaultyCloud cloud = cloud(3);
-    String key = key("c.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("crash"));
+    String key = source(cloud, "c.jpg", FaultyCloud.jpegBytes("crash"));
     JsonNode request = FaultyCloud.thumbnail(key, 64);
     cloud.chances.put(Fault.API_CRASH_BEFORE_SEND, 1.0);
     assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(InjectedCrash.class);
@@ -140,15 +146,13 @@ class LifecycleFaultsTest {
     cloud.clock.advance(Duration.ofSeconds(61));
     cloud.request(request);
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-    assertThat(cloud.job(joined.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+    drained(cloud, joined.jobId(), JobStatus.SUCCEEDED);
   }
 
   @Test
   void aJobsTableOutageFailsTheRequestAtOnceAndLeavesNothingThatBlocksTheRetry() {
     FaultyCloud cloud = cloud(4);
-    String key = key("d.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("outage"));
+    String key = source(cloud, "d.jpg", FaultyCloud.jpegBytes("outage"));
     JsonNode request = FaultyCloud.thumbnail(key, 64);
     cloud.outage(true);
     assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(JobStoreException.class);
@@ -156,22 +160,17 @@ class LifecycleFaultsTest {
 
     Submission retry = cloud.request(request);
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-    assertThat(cloud.job(retry.jobId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+    drained(cloud, retry.jobId(), JobStatus.SUCCEEDED);
   }
 
   @Test
   void aSourceOverwrittenAfterTheRequestFailsThatExecutionAndTheNextRequestGetsTheNewBytes() {
     FaultyCloud cloud = cloud(5);
-    String key = key("e.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("v1"));
+    String key = source(cloud, "e.jpg", FaultyCloud.jpegBytes("v1"));
     Submission old = cloud.request(FaultyCloud.thumbnail(key, 64));
     String newEtag = cloud.putSource(key, FaultyCloud.jpegBytes("v2"));
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-
-    Job failed = cloud.job(old.jobId()).orElseThrow();
-    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    Job failed = drained(cloud, old.jobId(), JobStatus.FAILED);
     assertThat(failed.error().type()).isEqualTo(StepErrorTypes.SOURCE_CHANGED);
     assertThat(failed.error().retryable()).isTrue();
     assertThat(cloud.derivative(old.jobId())).as("no v2 bytes under the v1 fingerprint").isEmpty();
@@ -185,8 +184,7 @@ class LifecycleFaultsTest {
   @Test
   void anIntermediateThatExpiresMidJobFailsRetryablyAndTheNextRequestMakesItAgain() {
     FaultyCloud cloud = cloud(6);
-    String key = key("f.pdf");
-    cloud.putSource(key, FaultyCloud.pdfBytes("expire"));
+    String key = source(cloud, "f.pdf", FaultyCloud.pdfBytes("expire"));
     JsonNode request = FaultyCloud.thumbnail(key, 64);
     Submission first = cloud.request(request);
     Job job = cloud.job(first.jobId()).orElseThrow();
@@ -196,16 +194,12 @@ class LifecycleFaultsTest {
     }
     cloud.deleteObject(job.plan().step(0).output());
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-    Job failed = cloud.job(first.jobId()).orElseThrow();
-    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    Job failed = drained(cloud, first.jobId(), JobStatus.FAILED);
     assertThat(failed.error().type()).isEqualTo(StepErrorTypes.INPUT_MISSING);
     assertThat(failed.error().retryable()).isTrue();
 
     cloud.request(request);
-    assertThat(cloud.drain(DRAIN)).isTrue();
-    Job done = cloud.job(first.jobId()).orElseThrow();
-    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    Job done = drained(cloud, first.jobId(), JobStatus.SUCCEEDED);
     assertCorrectBytes(cloud, done);
   }
 
@@ -213,14 +207,10 @@ class LifecycleFaultsTest {
   void everyMessageDeliveredTwiceStillMakesEachStepOnce() {
     FaultyCloud cloud = cloud(7);
     cloud.chances.put(Fault.DUPLICATE_DELIVERY, 1.0);
-    String key = key("g.pdf");
-    cloud.putSource(key, FaultyCloud.pdfBytes("twice"));
+    String key = source(cloud, "g.pdf", FaultyCloud.pdfBytes("twice"));
     Submission first = cloud.request(FaultyCloud.thumbnail(key, 64));
 
-    assertThat(cloud.drain(DRAIN)).isTrue();
-
-    Job done = cloud.job(first.jobId()).orElseThrow();
-    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    Job done = drained(cloud, first.jobId(), JobStatus.SUCCEEDED);
     assertThat(cloud.executions).hasSize(2);
     assertThat(cloud.executions.values()).extracting(AtomicInteger::get).containsOnly(1);
     assertCorrectBytes(cloud, done);
@@ -235,8 +225,7 @@ class LifecycleFaultsTest {
   @Test
   void aClaimerThatDiesRightAfterTakingOverALostClaimLosesNoCallback() {
     FaultyCloud cloud = cloud(30);
-    String key = key("h.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("taken over, then died"));
+    String key = source(cloud, "h.jpg", FaultyCloud.jpegBytes("taken over, then died"));
     JsonNode request = FaultyCloud.thumbnail(key, 64);
     Accepted callback = lostClaimWithACallback(cloud, request);
     cloud.chances.put(Fault.CLAIMER_CRASH_AFTER_WRITE, 1.0);
@@ -258,8 +247,7 @@ class LifecycleFaultsTest {
   @Test
   void aClaimWriteRetriedAfterItAppliedSendsItsStepAndLosesNoCallback() {
     FaultyCloud cloud = cloud(31);
-    String key = key("i.jpg");
-    cloud.putSource(key, FaultyCloud.jpegBytes("taken over, answer lost"));
+    String key = source(cloud, "i.jpg", FaultyCloud.jpegBytes("taken over, answer lost"));
     JsonNode request = FaultyCloud.thumbnail(key, 64);
     Accepted callback = lostClaimWithACallback(cloud, request);
     cloud.chances.put(Fault.CLAIM_WRITE_RETRIED, 1.0);

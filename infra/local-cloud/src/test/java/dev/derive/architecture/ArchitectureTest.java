@@ -3,6 +3,8 @@ package dev.derive.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -11,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Coordination–execution separation, enforced: the coordinator and the workers share only {@code
- * dev.derive.protocol}, and the protocol depends on neither nor on AWS.
+ * dev.derive.protocol}, and the protocol depends on neither nor on AWS. And every function logs
+ * through one API, {@link System.Logger} (issue 31).
  */
 class ArchitectureTest {
   /**
@@ -99,6 +102,43 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.derive.infra..")
+        .check(classes);
+  }
+
+  /**
+   * One logging API in every function: {@link System.Logger}, which needs no framework (the
+   * coordinator's core stays free of Quarkus) and ends, like every other, in Quarkus' JBoss
+   * LogManager and its JSON lines. JBoss Logging's {@code MDC} stays allowed: it is where the
+   * correlation fields live ({@code dev.derive.protocol.telemetry.Correlation}). {@code
+   * java.util.logging.Level} stays allowed for a library's logger interface that names it
+   * (openhtmltopdf's {@code XRLogger}).
+   */
+  @Test
+  void functionsLogThroughSystemLoggerOnly() {
+    DescribedPredicate<JavaClass> anotherLoggingApi =
+        new DescribedPredicate<>(
+            "a logging API other than System.Logger (JUL's Logger, JBoss Logging, SLF4J, Log4j,"
+                + " Commons Logging, Quarkus' Log)") {
+          @Override
+          public boolean test(JavaClass type) {
+            String name = type.getName();
+            String pkg = type.getPackageName();
+            return name.equals("java.util.logging.Logger")
+                || name.equals("java.util.logging.LogManager")
+                || pkg.equals("org.jboss.logging") && !name.equals("org.jboss.logging.MDC")
+                || pkg.startsWith("org.slf4j")
+                || pkg.startsWith("org.apache.logging.log4j")
+                || pkg.startsWith("org.apache.commons.logging")
+                || pkg.startsWith("io.quarkus.logging");
+          }
+        };
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.derive.coordinator..", "dev.derive.worker..", "dev.derive.protocol..")
+        .should()
+        .dependOnClassesThat(anotherLoggingApi)
+        .because("one logging API: System.Logger (docs/observability.md)")
         .check(classes);
   }
 }

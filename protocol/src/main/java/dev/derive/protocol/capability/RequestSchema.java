@@ -1,6 +1,5 @@
 package dev.derive.protocol.capability;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,10 +18,8 @@ import java.util.TreeSet;
  * OpenAPI 3.1 component as it is. A member whose value is {@code null} counts as absent; the schema
  * describes the body without such members. What it cannot say stays with the coordinator: source
  * keys' 1024-byte UTF-8 limit and path rules, a non-blank version id, which callback hosts are
- * allowed, control characters, and which preset names exist.
- *
- * <p>About 300 lines, most of them the descriptions and keywords of one document written in one
- * pass; split, its parts would only be called from here.
+ * allowed, control characters, and which preset names exist. The schema of each parameter and
+ * operation is {@link ParameterSchema}'s.
  */
 public final class RequestSchema {
   /** The JSON Schema dialect written as {@code $schema}. */
@@ -111,58 +108,6 @@ public final class RequestSchema {
     return schema;
   }
 
-  /** The schema of one parameter or target option (without its requiredness). */
-  public static ObjectNode parameter(ParameterDescriptor parameter) {
-    ObjectNode schema = NODES.objectNode();
-    schema.put("type", parameter.type());
-    if (parameter.minimum() != null) {
-      schema.put("minimum", parameter.minimum());
-    }
-    if (parameter.maximum() != null) {
-      schema.put("maximum", parameter.maximum());
-    }
-    if (parameter.multipleOf() != null) {
-      schema.put("multipleOf", parameter.multipleOf());
-    }
-    if (!parameter.allowedValues().isEmpty()) {
-      ArrayNode values = schema.putArray("enum");
-      parameter.allowedValues().forEach(values::add);
-    }
-    if (parameter.pattern() != null) {
-      schema.put("pattern", anchored(parameter.pattern()));
-    }
-    if (parameter.defaultValue() != null) {
-      schema.set("default", scalar(parameter.defaultValue()));
-    }
-    if (parameter.description() != null) {
-      schema.put("description", parameter.description());
-    }
-    if (!parameter.examples().isEmpty()) {
-      ArrayNode examples = schema.putArray("examples");
-      parameter.examples().forEach(examples::add);
-    }
-    return schema;
-  }
-
-  /**
-   * {@code pattern} (a Java regular expression the whole value must match) as a JSON Schema
-   * pattern, which matches anywhere unless anchored (ECMA-262 semantics).
-   */
-  public static String anchored(String pattern) {
-    return "^(?:" + pattern + ")$";
-  }
-
-  private static JsonNode scalar(Object value) {
-    return switch (value) {
-      case Integer i -> NODES.numberNode(i);
-      case Boolean b -> NODES.booleanNode(b);
-      case String s -> NODES.textNode(s);
-      default ->
-          throw new IllegalArgumentException(
-              "a declared default is an integer, boolean or string, not " + value.getClass());
-    };
-  }
-
   private static ObjectNode source() {
     ObjectNode source = NODES.objectNode().put("type", "object");
     source.put("description", "The object in the source bucket to derive from.");
@@ -205,7 +150,7 @@ public final class RequestSchema {
     ArrayNode values = mediaType.putArray("enum");
     writes.forEach(values::add);
     mediaType.put("description", "The media type to make.");
-    targetOptions.forEach(o -> properties.set(o.name(), parameter(o)));
+    targetOptions.forEach(o -> properties.set(o.name(), ParameterSchema.parameter(o)));
     target.putArray("required").add("mediaType");
     target.put("additionalProperties", false);
     return target;
@@ -237,7 +182,7 @@ public final class RequestSchema {
         ObjectNode whenOperation = cases.addObject();
         whenOperation.set("if", matching(c.name(), o.name()));
         ObjectNode then = whenOperation.putObject("then");
-        then.putObject("properties").set("params", params(o));
+        then.putObject("properties").set("params", ParameterSchema.params(o));
         if (!o.groups().isEmpty() || o.parameters().stream().anyMatch(p -> p.mustBeGiven())) {
           then.putArray("required").add("params"); // else its rules would never be checked
         }
@@ -257,58 +202,5 @@ public final class RequestSchema {
       required.add("operation");
     }
     return condition;
-  }
-
-  private static ObjectNode params(OperationDescriptor operation) {
-    ObjectNode params = NODES.objectNode().put("type", "object");
-    ObjectNode properties = params.putObject("properties");
-    ArrayNode required = NODES.arrayNode();
-    for (ParameterDescriptor p : operation.parameters()) {
-      properties.set(p.name(), parameter(p));
-      if (p.mustBeGiven()) {
-        required.add(p.name());
-      }
-    }
-    if (!required.isEmpty()) {
-      params.set("required", required);
-    }
-    params.put("additionalProperties", false);
-    if (!operation.groups().isEmpty()) {
-      ArrayNode rules = params.putArray("allOf");
-      operation.groups().forEach(g -> rules.add(group(g)));
-    }
-    return params;
-  }
-
-  private static ObjectNode group(ParameterGroup group) {
-    ObjectNode rule = NODES.objectNode();
-    List<String> names = group.names();
-    switch (group.rule()) {
-      case AT_LEAST_ONE -> {
-        ArrayNode anyOf = rule.putArray("anyOf");
-        names.forEach(n -> anyOf.addObject().putArray("required").add(n));
-      }
-      case ALL_OR_NONE -> {
-        ObjectNode dependent = rule.putObject("dependentRequired");
-        for (String name : names) {
-          ArrayNode others = dependent.putArray(name);
-          names.stream().filter(n -> !n.equals(name)).forEach(others::add);
-        }
-      }
-      case AT_MOST_ONE -> {
-        ObjectNode not = rule.putObject("not");
-        if (names.size() == 2) {
-          not.putArray("required").add(names.get(0)).add(names.get(1));
-        } else {
-          ArrayNode pairs = not.putArray("anyOf");
-          for (int i = 0; i < names.size(); i++) {
-            for (int j = i + 1; j < names.size(); j++) {
-              pairs.addObject().putArray("required").add(names.get(i)).add(names.get(j));
-            }
-          }
-        }
-      }
-    }
-    return rule;
   }
 }

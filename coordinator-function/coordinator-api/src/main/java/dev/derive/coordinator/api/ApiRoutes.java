@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
@@ -63,7 +62,7 @@ public class ApiRoutes {
   /** Runs before every route of the function, JAX-RS or not ({@code /q/openapi}). */
   static final int FILTER_PRIORITY = 1_000_000;
 
-  private static final Logger LOG = Logger.getLogger(ApiRoutes.class);
+  private static final System.Logger LOG = System.getLogger(ApiRoutes.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> KNOWN = Set.of(IMAGE_URLS, DERIVATIVES, DEFAULT);
   private static final String DISPATCHED = ApiRoutes.class.getName() + ".dispatched";
@@ -97,7 +96,9 @@ public class ApiRoutes {
     } else if (KNOWN.contains(key.get())) {
       context.next();
     } else {
-      LOG.warnf("route key %s is none of the coordinator's: answered 404", key.get());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "route key %s is none of the coordinator's: answered 404".formatted(key.get()));
       context
           .response()
           .setStatusCode(404)

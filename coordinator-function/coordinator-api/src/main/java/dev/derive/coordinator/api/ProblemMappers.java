@@ -19,12 +19,11 @@ import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Maps every failure of a request to an RFC 9457 problem response. */
 public class ProblemMappers {
-  private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+  private static final System.Logger LOG = System.getLogger(ProblemMappers.class.getName());
 
   /** Domain errors: invalid request, missing source, unsupported media type, ... */
   @ServerExceptionMapper
@@ -130,7 +129,7 @@ public class ProblemMappers {
   /** The jobs table did not answer (in time): 503 with Retry-After. */
   @ServerExceptionMapper
   public Response jobStore(JobStoreException e) {
-    LOG.warn("jobs table unavailable", e);
+    LOG.log(System.Logger.Level.WARNING, "jobs table unavailable", e);
     return Problems.unavailable(
         "service-unavailable", "the jobs table did not answer in time; retry shortly");
   }
@@ -144,7 +143,7 @@ public class ProblemMappers {
   /** The callback queue did not take a callback: 503 with Retry-After. */
   @ServerExceptionMapper
   public Response callbackQueue(dev.derive.coordinator.completion.CompletionPublishException e) {
-    LOG.warn("callback queue unavailable", e);
+    LOG.log(System.Logger.Level.WARNING, "callback queue unavailable", e);
     return Problems.unavailable(
         "service-unavailable", "the callback could not be registered in time; retry shortly");
   }
@@ -152,7 +151,7 @@ public class ProblemMappers {
   /** S3 did not answer (in time): 503 with Retry-After. */
   @ServerExceptionMapper
   public Response objectStore(ObjectStoreException e) {
-    LOG.warn("object store unavailable", e);
+    LOG.log(System.Logger.Level.WARNING, "object store unavailable", e);
     return Problems.unavailable(
         "service-unavailable", "the object store did not answer in time; retry shortly");
   }
@@ -160,7 +159,7 @@ public class ProblemMappers {
   /** Anything unexpected: 500, details only in the log. */
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e) {
-    LOG.error("request failed", e);
+    LOG.log(System.Logger.Level.ERROR, "request failed", e);
     return Problems.of("internal", "Internal error", 500, "the request could not be completed");
   }
 }

@@ -11,7 +11,6 @@ import jakarta.inject.Provider;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MediaType;
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
@@ -26,7 +25,7 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * outcomes are counted where they are decided, in the coordinator core).
  */
 public class RequestTelemetry {
-  private static final Logger LOG = Logger.getLogger(RequestTelemetry.class);
+  private static final System.Logger LOG = System.getLogger(RequestTelemetry.class.getName());
 
   /** The request property holding the request's trace id. */
   static final String TRACE_ID_PROPERTY = "derive.traceId";
@@ -59,8 +58,11 @@ public class RequestTelemetry {
     boolean problem =
         type != null && Problems.MEDIA_TYPE.equals(type.getType() + "/" + type.getSubtype());
     String problemType = problem ? problemType(response.getEntity()) : null;
-    LOG.infof(
-        "request %s %s answered %d%s", method, kind, status, problem ? " " + problemType : "");
+    LOG.log(
+        System.Logger.Level.INFO,
+        () ->
+            "request %s %s answered %d%s"
+                .formatted(method, kind, status, problem ? " " + problemType : ""));
     if (problem && status >= 400) {
       EmbeddedMetrics.Event event =
           EmbeddedMetrics.event()

@@ -1,14 +1,13 @@
 package dev.derive.coordinator.api;
 
+import static dev.derive.coordinator.api.ApiTestData.JPEG_HEAD;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.derive.coordinator.url.UrlSigningKeys;
 import dev.derive.infra.endpoint.AwsClients;
-import dev.derive.infra.endpoint.ExternalEndpoint;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
 import java.util.Map;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,9 +26,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 @QuarkusTestResource(LocalCloudResource.class)
 class ApiRoutesTest {
   private static final String KEY = "routes/cat.jpg";
-  private static final byte[] JPEG_HEAD = {
-    (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
-  };
   private static String jobId;
 
   /** The route keys of template.yaml's routes (ProductionTemplateTest pins the template's side). */
@@ -44,8 +40,7 @@ class ApiRoutesTest {
     if (jobId != null) {
       return;
     }
-    try (S3Client s3 =
-        AwsClients.s3(new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))))) {
+    try (S3Client s3 = AwsClients.s3(ApiTestData.endpoint())) {
       s3.putObject(
           b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key(KEY),
           RequestBody.fromBytes(JPEG_HEAD));

@@ -1,5 +1,6 @@
 package dev.derive.coordinator.api;
 
+import static dev.derive.coordinator.api.ApiTestData.JPEG_HEAD;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -13,10 +14,10 @@ import static org.hamcrest.Matchers.startsWith;
 
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.infra.endpoint.ExternalEndpoint;
+import dev.derive.worker.runtime.fixtures.MinimalPdf;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -37,10 +38,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
 @QuarkusTestResource(LocalCloudResource.class)
 class DerivativesResourceTest {
   private static final String PROBLEM = "application/problem+json";
-  private static final byte[] JPEG_HEAD = {
-    (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
-  };
-
   private static S3Client s3;
   private static DynamoDbClient dynamoDb;
   private static SqsClient sqs;
@@ -48,8 +45,7 @@ class DerivativesResourceTest {
 
   @BeforeAll
   static void clients() {
-    ExternalEndpoint endpoint =
-        new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl")));
+    ExternalEndpoint endpoint = ApiTestData.endpoint();
     s3 = AwsClients.s3(endpoint);
     dynamoDb = AwsClients.dynamoDb(endpoint);
     sqs = AwsClients.sqs(endpoint);
@@ -342,25 +338,6 @@ class DerivativesResourceTest {
         .contentType(PROBLEM);
   }
 
-  private static void markJob(String id, String status, Map<String, AttributeValue> extra) {
-    Map<String, AttributeValue> values = new java.util.HashMap<>(extra);
-    values.put(":s", AttributeValue.fromS(status));
-    StringBuilder update = new StringBuilder("SET #s = :s");
-    Map<String, String> names = new java.util.HashMap<>(Map.of("#s", "status"));
-    for (String name : extra.keySet()) {
-      String attribute = name.substring(1);
-      names.put("#" + attribute, attribute);
-      update.append(", #").append(attribute).append(" = ").append(name);
-    }
-    dynamoDb.updateItem(
-        b ->
-            b.tableName(LocalCloudResource.JOBS_TABLE)
-                .key(Map.of("jobId", AttributeValue.fromS(id)))
-                .updateExpression(update.toString())
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values));
-  }
-
   /** Plays the image worker and the progress function for the next queued step: it succeeds. */
   private static java.util.concurrent.CompletableFuture<Void> finishNextJobAfter(long millis) {
     return java.util.concurrent.CompletableFuture.runAsync(
@@ -385,7 +362,8 @@ class DerivativesResourceTest {
           s3.putObject(
               b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + id),
               RequestBody.fromBytes(JPEG_HEAD));
-          markJob(id, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
+          ApiTestData.markJob(
+              dynamoDb, id, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
         });
   }
 
@@ -439,7 +417,8 @@ class DerivativesResourceTest {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + pending),
         RequestBody.fromBytes(JPEG_HEAD));
-    markJob(pending, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
+    ApiTestData.markJob(
+        dynamoDb, pending, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
     Response done =
         given().redirects().follow(false).when().get("/v1/derivatives/" + pending + "/content");
     assertThat(done.statusCode()).isEqualTo(303);
@@ -457,7 +436,11 @@ class DerivativesResourceTest {
   void contentOfAFailedJobIsTheJobsOwnProblemAsPostAnswersIt() {
     String body = request("photos/cat.jpg", 73);
     String failed = post(body).jsonPath().getString("id");
-    markJob(failed, "FAILED", Map.of(":error", error("password-required", "the PDF is encrypted")));
+    ApiTestData.markJob(
+        dynamoDb,
+        failed,
+        "FAILED",
+        Map.of(":error", ApiTestData.error("password-required", "the PDF is encrypted")));
 
     Response content =
         given().redirects().follow(false).when().get("/v1/derivatives/" + failed + "/content");
@@ -485,7 +468,11 @@ class DerivativesResourceTest {
   @Test
   void aFailedJobsErrorCarriesTheTitleOfItsType() {
     String failed = post(request("photos/cat.jpg", 74)).jsonPath().getString("id");
-    markJob(failed, "FAILED", Map.of(":error", error("corrupt-input", "bad huffman table")));
+    ApiTestData.markJob(
+        dynamoDb,
+        failed,
+        "FAILED",
+        Map.of(":error", ApiTestData.error("corrupt-input", "bad huffman table")));
 
     given()
         .when()
@@ -499,15 +486,6 @@ class DerivativesResourceTest {
   }
 
   /** A permanent error of the first step (stored index 0), as the progress function writes it. */
-  private static AttributeValue error(String type, String detail) {
-    return AttributeValue.fromM(
-        Map.of(
-            "type", AttributeValue.fromS(type),
-            "detail", AttributeValue.fromS(detail),
-            "step", AttributeValue.fromN("0"),
-            "retryable", AttributeValue.fromBool(false)));
-  }
-
   @Test
   void anUnreachableTargetIsA422ListingTheReachableOnes() {
     post("{\"source\":{\"key\":\"photos/cat.jpg\"},\"target\":{\"mediaType\":\"text/plain\"}}")
@@ -543,7 +521,7 @@ class DerivativesResourceTest {
   void aJpegOfAnAlreadyRenderedPageStartsAtTheImageStep() {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/paper.pdf"),
-        RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
+        RequestBody.fromBytes(MinimalPdf.page("", "", List.of())));
     String pdfQueue = ConfigProvider.getConfig().getValue("PDF_QUEUE_URL", String.class);
     String page =
         post("{\"source\":{\"key\":\"docs/paper.pdf\"},\"target\":{\"mediaType\":\"image/png\"}}")
@@ -591,7 +569,7 @@ class DerivativesResourceTest {
   void aDerivativeMadeAsAnIntermediateIsServedWhenAskedForDirectly() {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("docs/report.pdf"),
-        RequestBody.fromString("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"));
+        RequestBody.fromBytes(MinimalPdf.page("", "", List.of())));
     String pdfQueue = ConfigProvider.getConfig().getValue("PDF_QUEUE_URL", String.class);
     sqs.purgeQueue(b -> b.queueUrl(pdfQueue));
     post("{\"source\":{\"key\":\"docs/report.pdf\"},\"target\":{\"mediaType\":\"image/jpeg\"}}")

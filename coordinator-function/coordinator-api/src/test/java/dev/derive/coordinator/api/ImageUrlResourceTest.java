@@ -1,5 +1,6 @@
 package dev.derive.coordinator.api;
 
+import static dev.derive.coordinator.api.ApiTestData.JPEG_HEAD;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -11,8 +12,6 @@ import dev.derive.infra.endpoint.ExternalEndpoint;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import java.net.URI;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,9 +34,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
 @QuarkusTestResource(LocalCloudResource.class)
 class ImageUrlResourceTest {
   private static final String PROBLEM = "application/problem+json";
-  private static final byte[] JPEG_HEAD = {
-    (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
-  };
   private static final String KEY = "urls/cat.jpg";
 
   /** A source without a ThumbHash: its placeholder is the fallback image. */
@@ -58,8 +54,7 @@ class ImageUrlResourceTest {
 
   @BeforeAll
   static void setUp() {
-    ExternalEndpoint endpoint =
-        new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl")));
+    ExternalEndpoint endpoint = ApiTestData.endpoint();
     s3 = AwsClients.s3(endpoint);
     dynamoDb = AwsClients.dynamoDb(endpoint);
     sqs = AwsClients.sqs(endpoint);
@@ -148,25 +143,8 @@ class ImageUrlResourceTest {
     s3.putObject(
         b -> b.bucket(LocalCloudResource.DERIVATIVES_BUCKET).key("derivatives/" + id),
         RequestBody.fromBytes(JPEG_HEAD));
-    mark(id, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
-  }
-
-  private static void mark(String id, String status, Map<String, AttributeValue> extra) {
-    Map<String, AttributeValue> values = new HashMap<>(extra);
-    values.put(":s", AttributeValue.fromS(status));
-    StringBuilder update = new StringBuilder("SET #s = :s");
-    Map<String, String> names = new HashMap<>(Map.of("#s", "status"));
-    for (String name : extra.keySet()) {
-      names.put("#" + name.substring(1), name.substring(1));
-      update.append(", #").append(name.substring(1)).append(" = ").append(name);
-    }
-    dynamoDb.updateItem(
-        b ->
-            b.tableName(LocalCloudResource.JOBS_TABLE)
-                .key(Map.of("jobId", AttributeValue.fromS(id)))
-                .updateExpression(update.toString())
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values));
+    ApiTestData.markJob(
+        dynamoDb, id, "SUCCEEDED", Map.of(":currentStep", AttributeValue.fromN("1")));
   }
 
   /**
@@ -379,17 +357,13 @@ class ImageUrlResourceTest {
   @Test
   void aFailedDerivativeIsItsProblem() {
     String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":84}");
-    mark(
+    ApiTestData.markJob(
+        dynamoDb,
         id,
         "FAILED",
         Map.of(
             ":error",
-            AttributeValue.fromM(
-                Map.of(
-                    "type", AttributeValue.fromS("corrupt-input"),
-                    "detail", AttributeValue.fromS("bad huffman table"),
-                    "step", AttributeValue.fromN("0"),
-                    "retryable", AttributeValue.fromBool(false))),
+            ApiTestData.error("corrupt-input", "bad huffman table"),
             ":updatedAt",
             AttributeValue.fromN(Long.toString(System.currentTimeMillis()))));
 
@@ -461,17 +435,13 @@ class ImageUrlResourceTest {
   @Test
   void aFailedDerivativeIsTheFallbackImageWithTheProblemTypeInAHeader() throws Exception {
     String id = jsonJob("{\"mediaType\":\"image/jpeg\",\"width\":89}");
-    mark(
+    ApiTestData.markJob(
+        dynamoDb,
         id,
         "FAILED",
         Map.of(
             ":error",
-            AttributeValue.fromM(
-                Map.of(
-                    "type", AttributeValue.fromS("corrupt-input"),
-                    "detail", AttributeValue.fromS("bad huffman table"),
-                    "step", AttributeValue.fromN("0"),
-                    "retryable", AttributeValue.fromBool(false))),
+            ApiTestData.error("corrupt-input", "bad huffman table"),
             ":updatedAt",
             AttributeValue.fromN(Long.toString(System.currentTimeMillis()))));
 

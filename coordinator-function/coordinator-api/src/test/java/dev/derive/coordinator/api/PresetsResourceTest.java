@@ -1,15 +1,14 @@
 package dev.derive.coordinator.api;
 
+import static dev.derive.coordinator.api.ApiTestData.JPEG_HEAD;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
 import dev.derive.infra.endpoint.AwsClients;
-import dev.derive.infra.endpoint.ExternalEndpoint;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,14 +19,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 @QuarkusTest
 @QuarkusTestResource(LocalCloudResource.class)
 class PresetsResourceTest {
-  private static final byte[] JPEG_HEAD = {
-    (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1
-  };
   private static S3Client s3;
 
   @BeforeAll
   static void source() {
-    s3 = AwsClients.s3(new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))));
+    s3 = AwsClients.s3(ApiTestData.endpoint());
     s3.putObject(
         b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key("presets/cat.jpg"),
         RequestBody.fromBytes(JPEG_HEAD));

@@ -8,7 +8,6 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.derive.infra.endpoint.AwsClients;
-import dev.derive.infra.endpoint.ExternalEndpoint;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -50,8 +49,7 @@ class UploadsResourceTest {
         HttpClient.newHttpClient().send(put.build(), HttpResponse.BodyHandlers.ofString());
     assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
 
-    try (S3Client s3 =
-        AwsClients.s3(new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))))) {
+    try (S3Client s3 = AwsClients.s3(ApiTestData.endpoint())) {
       HeadObjectResponse head =
           s3.headObject(
               b -> b.bucket(LocalCloudResource.SOURCE_BUCKET).key(created.getString("key")));
@@ -86,8 +84,7 @@ class UploadsResourceTest {
     assertThat(put(created, "a fraud, really".getBytes()).statusCode()).isEqualTo(400);
     assertThat(put(created, bytes).statusCode()).isEqualTo(200);
 
-    try (S3Client s3 =
-        AwsClients.s3(new ExternalEndpoint(URI.create(System.getProperty("aws.endpointUrl"))))) {
+    try (S3Client s3 = AwsClients.s3(ApiTestData.endpoint())) {
       HeadObjectResponse head =
           s3.headObject(
               b ->

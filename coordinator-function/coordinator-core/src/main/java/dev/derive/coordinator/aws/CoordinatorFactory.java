@@ -52,8 +52,7 @@ import java.util.function.Function;
  * from the settings.
  */
 public final class CoordinatorFactory {
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(CoordinatorFactory.class.getName());
+  private static final System.Logger LOG = System.getLogger(CoordinatorFactory.class.getName());
 
   private CoordinatorFactory() {}
 
@@ -129,7 +128,8 @@ public final class CoordinatorFactory {
                 name -> new EventBridgeCompletionPublisher(clients.eventBridge(), name))
             .orElse(
                 event ->
-                    LOG.info(
+                    LOG.log(
+                        System.Logger.Level.INFO,
                         () ->
                             "no EVENT_BUS_NAME: completion event "
                                 + event.eventId()

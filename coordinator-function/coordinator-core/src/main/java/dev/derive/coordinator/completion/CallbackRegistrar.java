@@ -6,7 +6,6 @@ import dev.derive.coordinator.job.Job;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
 
 /**
  * Makes sure a request that named a {@code callback} is called back exactly once for itself
@@ -27,7 +26,7 @@ import java.util.logging.Logger;
  * if the claimer died and nobody asks again.
  */
 public final class CallbackRegistrar {
-  private static final Logger LOG = Logger.getLogger(CallbackRegistrar.class.getName());
+  private static final System.Logger LOG = System.getLogger(CallbackRegistrar.class.getName());
 
   private final CompletionOutbox outbox;
   private final CallbackQueue queue;
@@ -79,7 +78,9 @@ public final class CallbackRegistrar {
     Registration registration = outbox.register(fingerprint, callback);
     switch (registration.outcome()) {
       case ON_JOB -> {
-        LOG.fine(() -> "callback " + callback.id() + " waits on job " + fingerprint);
+        LOG.log(
+            System.Logger.Level.DEBUG,
+            () -> "callback " + callback.id() + " waits on job " + fingerprint);
         watchIfNothingSent(registration.job());
       }
       case JOB_ENDED ->
@@ -104,7 +105,8 @@ public final class CallbackRegistrar {
     try {
       lostClaims.watch(job);
     } catch (RuntimeException e) {
-      LOG.warning(
+      LOG.log(
+          System.Logger.Level.WARNING,
           () ->
               "the claim of job "
                   + job.jobId()

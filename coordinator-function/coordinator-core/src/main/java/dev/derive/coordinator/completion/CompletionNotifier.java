@@ -6,7 +6,6 @@ import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.telemetry.EmbeddedMetrics;
 import dev.derive.protocol.telemetry.Metric;
 import java.util.Optional;
-import java.util.logging.Logger;
 
 /**
  * Publishes a job's pending completion: its EventBridge event, then one callback delivery per
@@ -21,7 +20,7 @@ import java.util.logging.Logger;
  * twice only when a crash re-publishes).
  */
 public final class CompletionNotifier {
-  private static final Logger LOG = Logger.getLogger(CompletionNotifier.class.getName());
+  private static final System.Logger LOG = System.getLogger(CompletionNotifier.class.getName());
 
   private final CompletionOutbox outbox;
   private final CompletionPublisher publisher;
@@ -69,7 +68,8 @@ public final class CompletionNotifier {
     }
     outbox.markSent(jobId, pending.job().executionId());
     jobEnded(pending.job());
-    LOG.info(
+    LOG.log(
+        System.Logger.Level.INFO,
         () ->
             "completion event "
                 + event.eventId()
@@ -97,7 +97,9 @@ public final class CompletionNotifier {
                   job.status() == JobStatus.SUCCEEDED ? "succeeded" : "failed")
               .property("steps", job.plan().size()));
     } catch (RuntimeException e) {
-      LOG.fine(() -> "no job duration for " + job.jobId() + ": " + e.getMessage());
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          () -> "no job duration for " + job.jobId() + ": " + e.getMessage());
     }
   }
 }

@@ -23,8 +23,7 @@ import java.util.OptionalLong;
  * step's success, which ends the job SUCCEEDED (or advances it) with its one event.
  */
 final class DeadLetterFailures {
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(DeadLetterFailures.class.getName());
+  private static final System.Logger LOG = System.getLogger(DeadLetterFailures.class.getName());
 
   private final JobStore store;
   private final Clock clock;
@@ -54,7 +53,8 @@ final class DeadLetterFailures {
         outputs == null ? OptionalLong.empty() : outputs.stepOutputBytes(step.output());
     if (made.isPresent()) {
       long now = clock.millis();
-      LOG.info(
+      LOG.log(
+          System.Logger.Level.INFO,
           () ->
               "dead-lettered step "
                   + step.stepIndex()
@@ -122,7 +122,9 @@ final class DeadLetterFailures {
             + result.capability()
             + ") could not be applied in any of its deliveries;"
             + " request the derivative again to retry";
-    LOG.warning(() -> "dead-lettered result of job " + job.jobId() + ": " + cause.getMessage());
+    LOG.log(
+        System.Logger.Level.WARNING,
+        () -> "dead-lettered result of job " + job.jobId() + ": " + cause.getMessage());
     return failAt(
         job.jobId(),
         result.executionId(),

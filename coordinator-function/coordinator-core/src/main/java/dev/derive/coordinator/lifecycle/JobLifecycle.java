@@ -17,7 +17,6 @@ import dev.derive.protocol.message.StepResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.logging.Logger;
 
 /**
  * The job lifecycle, store-agnostic (as Powertools' {@code BasePersistenceStore} is to its DynamoDB
@@ -46,7 +45,7 @@ import java.util.logging.Logger;
  * and the lease arithmetic).
  */
 public final class JobLifecycle {
-  private static final Logger LOG = Logger.getLogger(JobLifecycle.class.getName());
+  private static final System.Logger LOG = System.getLogger(JobLifecycle.class.getName());
 
   private final JobStore store;
   private final DerivativeCache cache;
@@ -160,7 +159,8 @@ public final class JobLifecycle {
       if (cache.stepOutputExists(made.output())) {
         return new ClaimOutcome(ClaimOutcome.Kind.MADE, made);
       }
-      LOG.info(
+      LOG.log(
+          System.Logger.Level.INFO,
           () -> "job " + made.jobId() + " SUCCEEDED but its derivative is gone: making it again");
       claim = store.replaceSucceeded(candidate, made.executionId());
       if (!claim.won() && made.equals(claim.job()) && notifier.announce(made.jobId())) {
@@ -205,7 +205,9 @@ public final class JobLifecycle {
     try {
       lostClaims.watch(job);
     } catch (RuntimeException e) {
-      LOG.warning(() -> "the claim of job " + job.jobId() + " could not be watched: " + e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "the claim of job " + job.jobId() + " could not be watched: " + e);
     }
   }
 
@@ -265,7 +267,9 @@ public final class JobLifecycle {
             Duration.between(job.createdAt(), job.expiresAt()),
             job.traceId());
     ClaimOutcome outcome = claim(candidate);
-    LOG.info(() -> "lost claim of job " + job.jobId() + " checked: " + outcome.kind());
+    LOG.log(
+        System.Logger.Level.INFO,
+        () -> "lost claim of job " + job.jobId() + " checked: " + outcome.kind());
     return outcome.kind() == ClaimOutcome.Kind.WON
         ? ProgressOutcome.RECLAIMED
         : ProgressOutcome.IGNORED;
@@ -316,7 +320,9 @@ public final class JobLifecycle {
       notifier.announce(jobId);
     } catch (RuntimeException e) {
       cause.addSuppressed(e);
-      LOG.warning(() -> "completion of job " + jobId + " left pending: " + e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "completion of job " + jobId + " left pending: " + e.getMessage());
     }
   }
 }

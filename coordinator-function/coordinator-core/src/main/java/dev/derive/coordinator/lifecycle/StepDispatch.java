@@ -9,14 +9,13 @@ import dev.derive.protocol.message.StepMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.logging.Logger;
 
 /**
  * Sends a job's step to its queue and marks it QUEUED with its lease, and knows the leases: a
  * dispatched step's lease is its capability's whole retry horizon.
  */
 final class StepDispatch {
-  private static final Logger LOG = Logger.getLogger(StepDispatch.class.getName());
+  private static final System.Logger LOG = System.getLogger(StepDispatch.class.getName());
 
   /**
    * How long after an advance was recorded its next step counts as being sent by whoever recorded
@@ -56,7 +55,8 @@ final class StepDispatch {
     try {
       store.markDispatched(job.jobId(), job.executionId(), index, leaseEnd);
     } catch (JobStoreException e) {
-      LOG.warning(
+      LOG.log(
+          System.Logger.Level.WARNING,
           () ->
               "step "
                   + index

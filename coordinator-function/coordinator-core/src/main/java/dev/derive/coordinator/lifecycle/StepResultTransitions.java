@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.logging.Logger;
 
 /**
  * The state machine of a worker's step result: which conditional write it makes and what is sent
@@ -27,7 +26,7 @@ import java.util.logging.Logger;
  * step was never queued dispatches it again ({@code docs/job-lifecycle.md}).
  */
 final class StepResultTransitions {
-  private static final Logger LOG = Logger.getLogger(StepResultTransitions.class.getName());
+  private static final System.Logger LOG = System.getLogger(StepResultTransitions.class.getName());
 
   private final JobStore store;
   private final StepDispatch steps;
@@ -81,7 +80,9 @@ final class StepResultTransitions {
       found = store.find(result.jobId());
     }
     if (found.isEmpty()) {
-      LOG.warning(() -> "step result for unknown job " + result.jobId() + " dropped");
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "step result for unknown job " + result.jobId() + " dropped");
       return ProgressOutcome.UNKNOWN_JOB;
     }
     return applyTo(found.get(), result);
@@ -94,7 +95,8 @@ final class StepResultTransitions {
       return adopt(job, result);
     }
     if (!Objects.equals(result.executionId(), job.executionId())) {
-      LOG.info(
+      LOG.log(
+          System.Logger.Level.INFO,
           () ->
               "step result "
                   + index
@@ -205,7 +207,8 @@ final class StepResultTransitions {
       notifier.announce(job.jobId());
       return ignored(result, job);
     }
-    LOG.info(
+    LOG.log(
+        System.Logger.Level.INFO,
         () ->
             "job "
                 + job.jobId()
@@ -242,7 +245,9 @@ final class StepResultTransitions {
       throw new StepInProgressException(job.jobId(), index);
     }
     sendNext(job, index, previousOutput);
-    LOG.info(() -> "step " + index + " of job " + job.jobId() + " was never queued: dispatched");
+    LOG.log(
+        System.Logger.Level.INFO,
+        () -> "step " + index + " of job " + job.jobId() + " was never queued: dispatched");
     return ProgressOutcome.REDISPATCHED;
   }
 
@@ -251,7 +256,8 @@ final class StepResultTransitions {
   }
 
   private static ProgressOutcome ignored(StepResult result, Job job) {
-    LOG.info(
+    LOG.log(
+        System.Logger.Level.INFO,
         () ->
             "step result "
                 + result.stepIndex()

@@ -13,7 +13,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Logger;
 
 /**
  * Makes the configured presets of a source as soon as it is uploaded ("eager" derivatives): for
@@ -35,7 +34,7 @@ import java.util.logging.Logger;
  * is delivered again; presets already submitted are then cache hits or joins.
  */
 public final class UploadDerivatives {
-  private static final Logger LOG = Logger.getLogger(UploadDerivatives.class.getName());
+  private static final System.Logger LOG = System.getLogger(UploadDerivatives.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final UploadPresets uploadPresets;
@@ -86,12 +85,14 @@ public final class UploadDerivatives {
   public List<Outcome> onUpload(String bucket, String key, String traceId) {
     List<Outcome> outcomes = new ArrayList<>();
     if (!sourceBucket.equals(bucket)) {
-      LOG.warning(() -> "ignoring an upload to " + bucket + ", not the source bucket");
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "ignoring an upload to " + bucket + ", not the source bucket");
       return outcomes;
     }
     for (String preset : uploadPresets.presetsFor(key)) {
       Outcome outcome = submit(preset, key, traceId);
-      LOG.info(() -> "upload " + key + ": " + outcome);
+      LOG.log(System.Logger.Level.INFO, () -> "upload " + key + ": " + outcome);
       outcomes.add(outcome);
     }
     return outcomes;

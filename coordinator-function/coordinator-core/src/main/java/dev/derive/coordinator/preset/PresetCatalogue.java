@@ -4,8 +4,6 @@ import dev.derive.coordinator.validate.RequestValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The presets in force: the document at a {@link PresetSource}, read at start-up and again once
@@ -19,7 +17,7 @@ import java.util.logging.Logger;
  * another {@code ttl} tries again.
  */
 public final class PresetCatalogue {
-  private static final Logger LOG = Logger.getLogger(PresetCatalogue.class.getName());
+  private static final System.Logger LOG = System.getLogger(PresetCatalogue.class.getName());
 
   private final PresetSource source;
   private final RequestValidator validator;
@@ -59,7 +57,7 @@ public final class PresetCatalogue {
             current = Presets.parse(source.read(), source.location(), validator);
           } catch (RuntimeException e) {
             LOG.log(
-                Level.WARNING,
+                System.Logger.Level.WARNING,
                 "keeping the presets loaded before: reading " + source.location() + " failed",
                 e);
           }

@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Logger;
 
 /**
  * The coordinator's answer to the API, following one request through validate, identity, plan,
@@ -42,7 +41,7 @@ import java.util.logging.Logger;
  * job reads as afterwards ({@code GET}) is {@link DerivativeStatusReader}'s.
  */
 public final class DerivativeService {
-  private static final Logger LOG = Logger.getLogger(DerivativeService.class.getName());
+  private static final System.Logger LOG = System.getLogger(DerivativeService.class.getName());
 
   private final SourceInspector inspector;
   private final Planner planner;
@@ -154,7 +153,9 @@ public final class DerivativeService {
                     : null);
           }
           case JOINED -> {
-            LOG.info(() -> "request joins job " + job.jobId() + " (" + job.status() + ")");
+            LOG.log(
+                System.Logger.Level.INFO,
+                () -> "request joins job " + job.jobId() + " (" + job.status() + ")");
             yield new Submission(job.jobId(), job.status(), null, wait, Submission.Outcome.JOINED);
           }
           case WON ->
@@ -169,7 +170,7 @@ public final class DerivativeService {
    */
   private Submission requested(Submission submission) {
     if (submission.outcome() == Submission.Outcome.STARTED) {
-      LOG.info(() -> "request starts job " + submission.jobId());
+      LOG.log(System.Logger.Level.INFO, () -> "request starts job " + submission.jobId());
     }
     metrics.write(
         EmbeddedMetrics.event()

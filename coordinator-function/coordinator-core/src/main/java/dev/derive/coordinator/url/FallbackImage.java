@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Logger;
 
 /**
  * The fallback image of image URLs ({@code IMAGE_URL_FALLBACK_KEY}, docs/image-urls.md): an object
@@ -18,7 +17,7 @@ import java.util.logging.Logger;
  * most {@value #MAX_BYTES} bytes: it is sent in a Lambda response.
  */
 public final class FallbackImage {
-  private static final Logger LOG = Logger.getLogger(FallbackImage.class.getName());
+  private static final System.Logger LOG = System.getLogger(FallbackImage.class.getName());
 
   /** The largest fallback image served: 1 MiB. */
   public static final int MAX_BYTES = 1 << 20;
@@ -61,7 +60,9 @@ public final class FallbackImage {
     try {
       Optional<ObjectStart> start = objects.readStart(ref, MAX_BYTES + 1, etag);
       if (start.isEmpty()) {
-        LOG.warning(() -> "the fallback image " + ref.key() + " is not in the source bucket");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            () -> "the fallback image " + ref.key() + " is not in the source bucket");
         current = Optional.empty();
         etag = null;
       } else if (!start.get().unchanged()) {
@@ -69,7 +70,9 @@ public final class FallbackImage {
         current = picture(start.get());
       }
     } catch (RuntimeException e) {
-      LOG.warning(() -> "the fallback image could not be read (" + e.getMessage() + ")");
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "the fallback image could not be read (" + e.getMessage() + ")");
     }
     return current;
   }
@@ -79,7 +82,8 @@ public final class FallbackImage {
     Optional<String> mediaType =
         start.metadata().sizeBytes() > MAX_BYTES ? Optional.empty() : identify.apply(bytes);
     if (mediaType.isEmpty()) {
-      LOG.warning(
+      LOG.log(
+          System.Logger.Level.WARNING,
           () ->
               "the fallback image "
                   + ref.key()

@@ -8,7 +8,6 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Logger;
 
 /**
  * What an image URL answers with instead of a problem, so an {@code <img>} never shows a broken
@@ -18,7 +17,7 @@ import java.util.logging.Logger;
  * fallback image; when it failed, the fallback image.
  */
 public final class ImageUrlFallbacks {
-  private static final Logger LOG = Logger.getLogger(ImageUrlFallbacks.class.getName());
+  private static final System.Logger LOG = System.getLogger(ImageUrlFallbacks.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The largest placeholder document read: 64 KiB (an info document is under 2 KB). */
@@ -127,7 +126,9 @@ public final class ImageUrlFallbacks {
               Picture.THUMBHASH));
     } catch (java.io.IOException | RuntimeException e) {
       // no placeholder is no worse than before: the caller answers with the fallback or the 503
-      LOG.warning(() -> "no ThumbHash placeholder for " + key + " (" + e.getMessage() + ")");
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "no ThumbHash placeholder for " + key + " (" + e.getMessage() + ")");
       return Optional.empty();
     }
   }

@@ -4,8 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The URL signing keys in force, read at start-up and again once {@code ttl} has passed, so a
@@ -13,7 +11,7 @@ import java.util.logging.Logger;
  * the keys read before (and logs why, never a key).
  */
 public final class SigningKeySource {
-  private static final Logger LOG = Logger.getLogger(SigningKeySource.class.getName());
+  private static final System.Logger LOG = System.getLogger(SigningKeySource.class.getName());
 
   private final Supplier<String> read;
   private final Duration ttl;
@@ -59,7 +57,9 @@ public final class SigningKeySource {
           try {
             current = UrlSigningKeys.parse(read.get());
           } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "keeping the URL signing keys read before: " + e.getMessage());
+            LOG.log(
+                System.Logger.Level.WARNING,
+                "keeping the URL signing keys read before: " + e.getMessage());
           }
         }
       }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,31 +39,19 @@ public abstract class JobStoreContract {
 
   private List<ClaimResult> claimConcurrently(String id, int threads, Instant now)
       throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch start = new CountDownLatch(1);
-    try {
-      List<Future<ClaimResult>> futures = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  return store().claim(Jobs.claimed(id, 1, now, LEASE), now, NO_CUTOFF);
-                }));
-      }
-      start.countDown();
-      List<ClaimResult> results = new ArrayList<>();
-      for (Future<ClaimResult> f : futures) {
-        results.add(f.get());
-      }
-      return results;
-    } finally {
-      pool.shutdownNow();
-    }
+    return concurrently(
+        threads, () -> store().claim(Jobs.claimed(id, 1, now, LEASE), now, NO_CUTOFF));
   }
 
   private List<ClaimResult> takeOverConcurrently(
       String id, String lostExecutionId, int threads, Instant now) throws Exception {
+    return concurrently(
+        threads, () -> store().takeOver(Jobs.claimed(id, 1, now, LEASE), lostExecutionId, now));
+  }
+
+  /** {@code write}'s results on {@code threads} threads, all released at once. */
+  private static List<ClaimResult> concurrently(int threads, Callable<ClaimResult> write)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     CountDownLatch start = new CountDownLatch(1);
     try {
@@ -72,7 +61,7 @@ public abstract class JobStoreContract {
             pool.submit(
                 () -> {
                   start.await();
-                  return store().takeOver(Jobs.claimed(id, 1, now, LEASE), lostExecutionId, now);
+                  return write.call();
                 }));
       }
       start.countDown();

@@ -14,6 +14,7 @@ import dev.derive.coordinator.aws.SqsCallbackQueue;
 import dev.derive.coordinator.claim.AmbiguousWrites;
 import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.lifecycle.ClaimNotLapsedException;
 import dev.derive.coordinator.lifecycle.ClaimOutcome;
@@ -83,17 +84,7 @@ class CompletionEventsTest {
   private final CompletionNotifier notifier =
       new CompletionNotifier(outbox, publisher, new SqsCallbackQueue(sqs, callbackQueue));
   private final List<Job> watched = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final JobLifecycle lifecycle =
-      new JobLifecycle(
-          store,
-          dispatcher,
-          null,
-          c -> LEASE,
-          Duration.ofSeconds(60),
-          Duration.ofDays(1),
-          clock,
-          notifier,
-          watched::add);
+  private final JobLifecycle lifecycle = lifecycleOver(store, notifier, watched::add);
   private final CallbackRegistrar registrar =
       new CallbackRegistrar(
           outbox,
@@ -213,20 +204,15 @@ class CompletionEventsTest {
       String id = Jobs.newId();
       StepMessage step = started(id, 1);
       JobLifecycle retrying =
-          new JobLifecycle(
+          lifecycleOver(
               new dev.derive.coordinator.claim.AmbiguousWrites(
                   store,
                   name ->
                       name.equals(write)
                           ? dev.derive.coordinator.claim.AmbiguousWrites.Outcome.RETRIED
                           : dev.derive.coordinator.claim.AmbiguousWrites.Outcome.CLEAN),
-              dispatcher,
-              null,
-              c -> LEASE,
-              Duration.ofSeconds(60),
-              Duration.ofDays(1),
-              clock,
-              notifier);
+              notifier,
+              LostClaimWatch.NONE);
       StepResult result =
           write.equals("recordFailure")
               ? StepResult.failure(step, new StepError("timeout", "slow", true), 1000, 2000)
@@ -269,16 +255,11 @@ class CompletionEventsTest {
           }
         };
     JobLifecycle dying =
-        new JobLifecycle(
+        lifecycleOver(
             store,
-            dispatcher,
-            null,
-            c -> LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
             new CompletionNotifier(
-                diesBeforeMarking, publisher, new SqsCallbackQueue(sqs, callbackQueue)));
+                diesBeforeMarking, publisher, new SqsCallbackQueue(sqs, callbackQueue)),
+            LostClaimWatch.NONE);
     StepResult timedOut =
         StepResult.failure(step, new StepError("timeout", "slow", true), 1000, 2000).withAttempt(3);
     assertThatThrownBy(() -> dying.apply(timedOut)).hasMessageContaining("injected crash");
@@ -381,35 +362,14 @@ class CompletionEventsTest {
     java.util.concurrent.atomic.AtomicBoolean raced =
         new java.util.concurrent.atomic.AtomicBoolean();
     JobStore progressAnnouncesMeanwhile =
-        (JobStore)
-            java.lang.reflect.Proxy.newProxyInstance(
-                JobStore.class.getClassLoader(),
-                new Class<?>[] {JobStore.class},
-                (proxy, method, args) -> {
-                  Object answer;
-                  try {
-                    answer = method.invoke(store, args);
-                  } catch (java.lang.reflect.InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                  if (method.getName().equals("claim") && raced.compareAndSet(false, true)) {
-                    assertThat(notifier.announce(id))
-                        .as("the progress function's announce")
-                        .isTrue();
-                  }
-                  return answer;
-                });
-    JobLifecycle api =
-        new JobLifecycle(
-            progressAnnouncesMeanwhile,
-            dispatcher,
-            null,
-            c -> LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
-            notifier,
-            watched::add);
+        after(
+            "claim",
+            () -> {
+              if (raced.compareAndSet(false, true)) {
+                assertThat(notifier.announce(id)).as("the progress function's announce").isTrue();
+              }
+            });
+    JobLifecycle api = lifecycleOver(progressAnnouncesMeanwhile, notifier, watched::add);
 
     ClaimOutcome outcome = api.claim(Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60)));
 
@@ -444,34 +404,9 @@ class CompletionEventsTest {
   void aDispatchFailureWhoseAnnounceFailsIsPublishedByItsCheck() {
     String id = Jobs.newId();
     Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
-    JobStore joinedAfterTheClaim =
-        (JobStore)
-            java.lang.reflect.Proxy.newProxyInstance(
-                JobStore.class.getClassLoader(),
-                new Class<?>[] {JobStore.class},
-                (proxy, method, args) -> {
-                  Object answer;
-                  try {
-                    answer = method.invoke(store, args);
-                  } catch (java.lang.reflect.InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                  if (method.getName().equals("claim")) { // a request joins and registers
-                    registrar.register(id, false, "https://a.example/hook", Map.of());
-                  }
-                  return answer;
-                });
-    JobLifecycle api =
-        new JobLifecycle(
-            joinedAfterTheClaim,
-            dispatcher,
-            null,
-            c -> LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
-            notifier,
-            watched::add);
+    JobStore joinedAfterTheClaim = // a request joins and registers after the claim
+        after("claim", () -> registrar.register(id, false, "https://a.example/hook", Map.of()));
+    JobLifecycle api = lifecycleOver(joinedAfterTheClaim, notifier, watched::add);
     dispatcher.failNext(1);
     crashesToCome.set(1);
 
@@ -552,17 +487,7 @@ class CompletionEventsTest {
     started(id, 1);
     String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
     clock.advance(LEASE.plusSeconds(1));
-    JobLifecycle dying =
-        new JobLifecycle(
-            diesRightAfter("takeOver"),
-            dispatcher,
-            null,
-            c -> LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
-            notifier,
-            watched::add);
+    JobLifecycle dying = lifecycleOver(diesRightAfter("takeOver"), notifier, watched::add);
     Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
     int sent = dispatcher.sent().size();
 
@@ -595,19 +520,13 @@ class CompletionEventsTest {
     String waiting = registrar.register(id, false, "https://a.example/hook", Map.of());
     clock.advance(LEASE.plusSeconds(1));
     JobLifecycle retrying =
-        new JobLifecycle(
+        lifecycleOver(
             new AmbiguousWrites(
                 store,
                 write ->
                     write.equals("takeOver")
                         ? AmbiguousWrites.Outcome.RETRIED
                         : AmbiguousWrites.Outcome.CLEAN),
-            dispatcher,
-            null,
-            c -> LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
             notifier,
             watched::add);
     Job candidate = Jobs.claimed(id, 1, clock.instant(), Duration.ofSeconds(60));
@@ -625,6 +544,15 @@ class CompletionEventsTest {
 
   /** The store, except that the process dies right after each {@code write} applied. */
   private JobStore diesRightAfter(String write) {
+    return after(
+        write,
+        () -> {
+          throw new IllegalStateException("injected crash right after " + write);
+        });
+  }
+
+  /** The store, running {@code then} right after each {@code write} applied. */
+  private JobStore after(String write, Runnable then) {
     return (JobStore)
         java.lang.reflect.Proxy.newProxyInstance(
             JobStore.class.getClassLoader(),
@@ -637,10 +565,25 @@ class CompletionEventsTest {
                 throw e.getCause();
               }
               if (method.getName().equals(write)) {
-                throw new IllegalStateException("injected crash right after " + write);
+                then.run();
               }
               return answer;
             });
+  }
+
+  /** A lifecycle over {@code jobs}, with this test's dispatcher, leases and clock. */
+  private JobLifecycle lifecycleOver(
+      JobStore jobs, CompletionNotifier completions, LostClaimWatch lostClaims) {
+    return new JobLifecycle(
+        jobs,
+        dispatcher,
+        null,
+        c -> LEASE,
+        Duration.ofSeconds(60),
+        Duration.ofDays(1),
+        clock,
+        completions,
+        lostClaims);
   }
 
   /**

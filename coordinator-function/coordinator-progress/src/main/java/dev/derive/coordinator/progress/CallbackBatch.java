@@ -10,7 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Duration;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -25,7 +24,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 @ApplicationScoped
 public class CallbackBatch {
-  private static final Logger LOG = Logger.getLogger(CallbackBatch.class);
+  private static final System.Logger LOG = System.getLogger(CallbackBatch.class.getName());
 
   private final CallbackSender sender;
   private final CallbackRetries retries;
@@ -76,10 +75,11 @@ public class CallbackBatch {
     try {
       return attempt(message);
     } catch (RuntimeException e) {
-      LOG.errorf(
-          e,
-          "callback message %s failed unexpectedly: a failed attempt, SQS offers it again",
-          message.getMessageId());
+      LOG.log(
+          System.Logger.Level.ERROR,
+          "callback message %s failed unexpectedly: a failed attempt, SQS offers it again"
+              .formatted(message.getMessageId()),
+          e);
       return false;
     }
   }
@@ -89,7 +89,10 @@ public class CallbackBatch {
     try {
       delivery = CallbackDelivery.decode(message.getBody() == null ? "" : message.getBody());
     } catch (IllegalArgumentException e) {
-      LOG.errorf("dropping callback message %s: %s", message.getMessageId(), e.getMessage());
+      LOG.log(
+          System.Logger.Level.ERROR,
+          () ->
+              "dropping callback message %s: %s".formatted(message.getMessageId(), e.getMessage()));
       return true;
     }
     CallbackDelivery.Subject subject = delivery.subject();
@@ -98,25 +101,33 @@ public class CallbackBatch {
     String host = host(delivery.url());
     CallbackSender.Attempt result = sender.send(delivery);
     if (result.delivered()) {
-      LOG.infof(
-          "callback %s to %s delivered on attempt %d: %s",
-          delivery.id(), host, attempt, result.outcome());
+      LOG.log(
+          System.Logger.Level.INFO,
+          () ->
+              "callback %s to %s delivered on attempt %d: %s"
+                  .formatted(delivery.id(), host, attempt, result.outcome()));
       return true;
     }
     if (attempt >= maxAttempts) {
-      LOG.errorf(
-          "callback %s to %s failed on its last attempt %d (%s): dead-lettered",
-          delivery.id(), host, attempt, result.outcome());
+      LOG.log(
+          System.Logger.Level.ERROR,
+          () ->
+              "callback %s to %s failed on its last attempt %d (%s): dead-lettered"
+                  .formatted(delivery.id(), host, attempt, result.outcome()));
       return false;
     }
     Duration pause = retries.delayAfter(attempt);
-    LOG.warnf(
-        "callback %s to %s failed on attempt %d (%s): next attempt in %d s",
-        delivery.id(), host, attempt, result.outcome(), pause.toSeconds());
+    LOG.log(
+        System.Logger.Level.WARNING,
+        () ->
+            "callback %s to %s failed on attempt %d (%s): next attempt in %d s"
+                .formatted(delivery.id(), host, attempt, result.outcome(), pause.toSeconds()));
     if (queueUrl.isBlank()) {
-      LOG.warnf(
-          "callback %s: no CALLBACK_QUEUE_URL, the queue's visibility timeout applies",
-          delivery.id());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () ->
+              "callback %s: no CALLBACK_QUEUE_URL, the queue's visibility timeout applies"
+                  .formatted(delivery.id()));
       return false;
     }
     try {
@@ -126,9 +137,11 @@ public class CallbackBatch {
                   .receiptHandle(message.getReceiptHandle())
                   .visibilityTimeout((int) pause.toSeconds()));
     } catch (RuntimeException e) {
-      LOG.warnf(
-          "callback %s: pause not set (%s); the queue's visibility timeout applies",
-          delivery.id(), e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () ->
+              "callback %s: pause not set (%s); the queue's visibility timeout applies"
+                  .formatted(delivery.id(), e.getMessage()));
     }
     return false;
   }

@@ -6,7 +6,6 @@ import dev.derive.protocol.telemetry.Correlation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.jboss.logging.Logger;
 
 /**
  * The loop every SQS batch of this artifact runs: each message handled on its own, its job's log
@@ -54,13 +53,16 @@ final class PartialBatch {
    * "<what> <id> failed; SQS will deliver it again"}.
    */
   static Item redeliveredOnException(
-      Logger log, String what, Consumer<SQSEvent.SQSMessage> action) {
+      System.Logger log, String what, Consumer<SQSEvent.SQSMessage> action) {
     return message -> {
       try {
         action.accept(message);
         return true;
       } catch (RuntimeException e) {
-        log.warnf(e, "%s %s failed; SQS will deliver it again", what, message.getMessageId());
+        log.log(
+            System.Logger.Level.WARNING,
+            "%s %s failed; SQS will deliver it again".formatted(what, message.getMessageId()),
+            e);
         return false;
       }
     };

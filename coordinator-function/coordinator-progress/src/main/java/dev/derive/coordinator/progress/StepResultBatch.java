@@ -14,7 +14,6 @@ import dev.derive.protocol.telemetry.EmbeddedMetrics;
 import dev.derive.protocol.telemetry.Metric;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
-import org.jboss.logging.Logger;
 
 /**
  * Applies each message of an SQS batch through the core {@link JobLifecycle}. The batch comes from
@@ -44,7 +43,7 @@ public class StepResultBatch {
   /** The suffix of every dead-letter queue's name in {@code template.yaml}. */
   static final String DEAD_LETTER_SUFFIX = "-dlq";
 
-  private static final Logger LOG = Logger.getLogger(StepResultBatch.class);
+  private static final System.Logger LOG = System.getLogger(StepResultBatch.class.getName());
 
   private final JobLifecycle lifecycle;
   private final int stepMaxReceives;
@@ -89,7 +88,9 @@ public class StepResultBatch {
                       : message.getAttributes().get("AWSTraceHeader"));
               ProgressOutcome outcome = apply(message);
               if (outcome != null) {
-                LOG.infof("message %s: %s", message.getMessageId(), outcome);
+                LOG.log(
+                    System.Logger.Level.INFO,
+                    () -> "message %s: %s".formatted(message.getMessageId(), outcome));
               }
             }));
   }
@@ -103,7 +104,9 @@ public class StepResultBatch {
       // a kind of a newer sender, during a deploy: handed back until the function that knows it
       // takes over; in a dead-letter queue it has had that time (and would come back for 14 days)
       if (deadLetter) {
-        LOG.errorf("dropping message %s of unknown kind %s", message.getMessageId(), kind);
+        LOG.log(
+            System.Logger.Level.ERROR,
+            () -> "dropping message %s of unknown kind %s".formatted(message.getMessageId(), kind));
         return null;
       }
       throw new IllegalStateException(
@@ -170,7 +173,7 @@ public class StepResultBatch {
 
   /** Counts a step message or step result taken from a dead-letter queue ({@link Metric}). */
   private void deadLettered(String capability) {
-    LOG.warn("step dead-lettered");
+    LOG.log(System.Logger.Level.WARNING, "step dead-lettered");
     metrics.write(
         EmbeddedMetrics.event()
             .value(Metric.DEAD_LETTERED_STEPS, 1)
@@ -181,9 +184,11 @@ public class StepResultBatch {
     try {
       return MessageCodec.decode(message.getBody(), type);
     } catch (MalformedMessageException e) {
-      LOG.errorf(
-          "dropping malformed %s %s: %s",
-          type.getSimpleName(), message.getMessageId(), e.getMessage());
+      LOG.log(
+          System.Logger.Level.ERROR,
+          () ->
+              "dropping malformed %s %s: %s"
+                  .formatted(type.getSimpleName(), message.getMessageId(), e.getMessage()));
       return null;
     }
   }

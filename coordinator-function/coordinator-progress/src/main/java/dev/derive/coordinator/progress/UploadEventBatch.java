@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.coordinator.onupload.UploadDerivatives;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 /**
  * Handles a batch from the upload-events queue, where an EventBridge rule puts the source bucket's
@@ -20,7 +19,7 @@ import org.jboss.logging.Logger;
  */
 @ApplicationScoped
 public class UploadEventBatch {
-  private static final Logger LOG = Logger.getLogger(UploadEventBatch.class);
+  private static final System.Logger LOG = System.getLogger(UploadEventBatch.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final UploadDerivatives uploads;
@@ -40,7 +39,9 @@ public class UploadEventBatch {
     try {
       event = JSON.readTree(message.getBody() == null ? "" : message.getBody());
     } catch (JsonProcessingException e) {
-      LOG.errorf("dropping upload event %s: not JSON", message.getMessageId());
+      LOG.log(
+          System.Logger.Level.ERROR,
+          () -> "dropping upload event %s: not JSON".formatted(message.getMessageId()));
       return;
     }
     JsonNode object = event == null ? null : event.path("detail").path("object");
@@ -50,9 +51,11 @@ public class UploadEventBatch {
             && "aws.s3".equals(event.path("source").asText())
             && "Object Created".equals(event.path("detail-type").asText());
     if (!objectCreated || bucket.isEmpty() || !object.path("key").isTextual()) {
-      LOG.errorf(
-          "dropping upload event %s: not an S3 Object Created event with a bucket and a key",
-          message.getMessageId());
+      LOG.log(
+          System.Logger.Level.ERROR,
+          () ->
+              "dropping upload event %s: not an S3 Object Created event with a bucket and a key"
+                  .formatted(message.getMessageId()));
       return;
     }
     uploads.onUpload(bucket, object.path("key").asText(), message.getMessageId());

@@ -51,10 +51,11 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * JVM with the AWS Lambda runtime interface client, serves the HTTP API and polls each SQS event
  * source. Usable from tests ({@link #start}) and from the command line ({@link LocalCloudMain}).
  *
- * <p>A little over 300 lines: after the start-up sequence it is the facade tests, the bench and the
- * CLI read the running stack through (one short accessor each: bucket, queue, table, function log,
- * delivered messages, busy instances); the parts of starting live in their own classes.
+ * <p>After the start-up sequence it is the facade tests, the bench and the CLI read the running
+ * stack through (one short accessor each: bucket, queue, table, function log, delivered messages,
+ * busy instances); the parts of starting live in their own classes.
  */
+// Over 300 lines because it is the facade tests, bench and CLI read the stack through.
 public final class LocalCloud implements AutoCloseable, FunctionInvoker {
   private final LocalCloudOptions options;
   private final List<AutoCloseable> toClose = new ArrayList<>();

@@ -245,7 +245,7 @@ public final class LocalCloudMain {
     List<String> positional = new ArrayList<>();
     String apiArg = null;
     Path output = null;
-    Duration timeout = Duration.ofSeconds(300);
+    String timeout = "300";
     Map<String, String> options = new LinkedHashMap<>();
     for (int i = 1; i < args.length; i++) {
       String option = args[i];
@@ -261,7 +261,7 @@ public final class LocalCloudMain {
       switch (option) {
         case "--api" -> apiArg = value;
         case "--output" -> output = Path.of(value);
-        case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(value));
+        case "--timeout" -> timeout = value;
         default -> options.put(option.substring(2), value);
       }
     }
@@ -276,7 +276,7 @@ public final class LocalCloudMain {
     try {
       ObjectNode targetNode = DeriveCommand.target(target, options);
       new DeriveCommand(api, System.err::println, Duration.ofMillis(500))
-          .derive(source, targetNode, output, timeout);
+          .derive(source, targetNode, output, DeriveCommand.timeout(timeout));
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());
     } catch (java.io.IOException e) {

@@ -2,13 +2,13 @@ package dev.derive.worker.markup;
 
 import com.openhtmltopdf.util.XRLogger;
 import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
- * openhtmltopdf's log through {@code java.util.logging} (so JBoss LogManager writes it as the
- * function's JSON lines) instead of its own console handler, which printed a plain line per
- * stylesheet parse and font load into every markup step. Its INFO is progress chatter ("Loading
- * font(...) now", "Prepare to fly") and goes to FINE (debug); warnings and errors keep their level.
+ * openhtmltopdf's log through {@link System.Logger} (so JBoss LogManager writes it as the
+ * function's JSON lines; its interface names {@code java.util.logging} levels) instead of its own
+ * console handler, which printed a plain line per stylesheet parse and font load into every markup
+ * step. Its INFO is progress chatter ("Loading font(...) now", "Prepare to fly") and goes to FINE
+ * (debug); warnings and errors keep their level.
  */
 final class JulXRLogger implements XRLogger {
   /** Installs this logger for openhtmltopdf, once per process. */
@@ -18,12 +18,12 @@ final class JulXRLogger implements XRLogger {
 
   @Override
   public void log(String where, Level level, String msg) {
-    Logger.getLogger(where).log(mapped(level), msg);
+    System.getLogger(where).log(mapped(level), msg);
   }
 
   @Override
   public void log(String where, Level level, String msg, Throwable th) {
-    Logger.getLogger(where).log(mapped(level), msg, th);
+    System.getLogger(where).log(mapped(level), msg, th);
   }
 
   @Override
@@ -33,11 +33,17 @@ final class JulXRLogger implements XRLogger {
 
   @Override
   public boolean isLogLevelEnabled(com.openhtmltopdf.util.Diagnostic diagnostic) {
-    return Logger.getLogger(diagnostic.getLogMessageId().getWhere())
+    return System.getLogger(diagnostic.getLogMessageId().getWhere())
         .isLoggable(mapped(diagnostic.getLevel()));
   }
 
-  private static Level mapped(Level level) {
-    return level.intValue() <= Level.INFO.intValue() ? Level.FINE : level;
+  private static System.Logger.Level mapped(Level level) {
+    int value = level.intValue();
+    if (value <= Level.INFO.intValue()) {
+      return System.Logger.Level.DEBUG;
+    }
+    return value < Level.SEVERE.intValue()
+        ? System.Logger.Level.WARNING
+        : System.Logger.Level.ERROR;
   }
 }

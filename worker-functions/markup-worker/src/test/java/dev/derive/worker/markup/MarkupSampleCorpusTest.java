@@ -2,22 +2,20 @@ package dev.derive.worker.markup;
 
 import static dev.derive.worker.runtime.SampleCorpus.mediaType;
 import static dev.derive.worker.runtime.SampleCorpus.samples;
-import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.NoTempFilesLeft;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,20 +25,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * through the markup capability with the manifest's media type: a PDF whose text contains a known
  * phrase, rendered with the bundled fonts, or a specific permanent error.
  */
+@ExtendWith(NoTempFilesLeft.class)
 class MarkupSampleCorpusTest {
-  private static Set<Path> tempBefore;
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void snapshotTempDirectory() throws IOException {
-    tempBefore = tempFiles();
-  }
-
-  @AfterAll
-  static void noFileIsLeftInTheTempDirectory() throws IOException {
-    assertThat(tempFiles()).as("files left in java.io.tmpdir").isSubsetOf(tempBefore);
-  }
 
   @ParameterizedTest
   @CsvSource(

@@ -2,11 +2,11 @@ package dev.derive.worker.office;
 
 import static dev.derive.worker.runtime.SampleCorpus.mediaType;
 import static dev.derive.worker.runtime.SampleCorpus.samples;
-import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.MediaTypes;
+import dev.derive.worker.runtime.NoTempFilesLeft;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -19,9 +19,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.text.TextPosition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,20 +40,14 @@ class OfficeSampleCorpusTest {
   /** Least ink where a phrase is drawn (black text on white fills its box well above this). */
   private static final double DRAWN_TEXT_INK = 0.05;
 
-  private static Set<Path> tempBefore;
+  /**
+   * The shared LibreOffice is started before the temp folder is listed: it lives as long as the
+   * JVM.
+   */
+  @RegisterExtension
+  static final NoTempFilesLeft NO_TEMP_FILES_LEFT = NoTempFilesLeft.after(TestOffice::process);
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startTheOfficeAndSnapshotTheTempDirectory() throws IOException {
-    TestOffice.process();
-    tempBefore = tempFiles();
-  }
-
-  @AfterAll
-  static void noFileIsLeftInTheTempDirectory() throws IOException {
-    assertThat(tempFiles()).as("files left in java.io.tmpdir").isSubsetOf(tempBefore);
-  }
 
   @ParameterizedTest
   @CsvSource(

@@ -1,13 +1,13 @@
 package dev.derive.worker.pdf;
 
 import static dev.derive.worker.runtime.SampleCorpus.samples;
-import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.protocol.message.StepErrorTypes;
+import dev.derive.worker.runtime.NoTempFilesLeft;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -15,15 +15,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.imageio.ImageIO;
 import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDResources;
 import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,23 +31,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * POM to {@code ../shared/samples}), each with its expected outcome: a page-1 thumbnail and the
  * page count of the corpus manifest, or a specific permanent error.
  */
+@ExtendWith(NoTempFilesLeft.class)
 class PdfSampleCorpusTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static Set<Path> tempBefore;
 
   @TempDir Path dir;
 
   private final PdfTransformer transformer = new PdfTransformer(100_000_000);
-
-  @BeforeAll
-  static void snapshotTempDirectory() throws IOException {
-    tempBefore = tempFiles();
-  }
-
-  @AfterAll
-  static void noFileIsLeftInTheTempDirectory() throws IOException {
-    assertThat(tempFiles()).as("files left in java.io.tmpdir").isSubsetOf(tempBefore);
-  }
 
   @Test
   void everyPdfOfTheManifestHasAnExpectation() throws IOException {

@@ -46,6 +46,7 @@ import org.xml.sax.helpers.DefaultHandler;
  * output-too-large} (a small PDF can expand to gigabytes of text). Embedded documents are not
  * recursed into.
  */
+// Over 300 lines because extract and metadata share Tika's parser set-up and its limits.
 public final class TextTransformer implements StepTransformer {
   /** Operation writing the plain text. */
   public static final String EXTRACT = "extract";

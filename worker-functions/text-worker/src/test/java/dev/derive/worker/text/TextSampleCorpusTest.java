@@ -2,22 +2,20 @@ package dev.derive.worker.text;
 
 import static dev.derive.worker.runtime.SampleCorpus.mediaType;
 import static dev.derive.worker.runtime.SampleCorpus.samples;
-import static dev.derive.worker.runtime.SampleCorpus.tempFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.worker.runtime.NoTempFilesLeft;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,24 +26,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * known phrase, or a specific permanent error. The input media type is the manifest's, as the
  * coordinator would send it.
  */
+@ExtendWith(NoTempFilesLeft.class)
 class TextSampleCorpusTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static Set<Path> tempBefore;
 
   @TempDir Path dir;
 
   private final TextTransformer transformer =
       new TextTransformer(TextTransformer.DEFAULT_MAX_TEXT_BYTES);
-
-  @BeforeAll
-  static void snapshotTempDirectory() throws IOException {
-    tempBefore = tempFiles();
-  }
-
-  @AfterAll
-  static void noFileIsLeftInTheTempDirectory() throws IOException {
-    assertThat(tempFiles()).as("files left in java.io.tmpdir").isSubsetOf(tempBefore);
-  }
 
   @ParameterizedTest
   @CsvSource(

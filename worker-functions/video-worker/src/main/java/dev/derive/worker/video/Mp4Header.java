@@ -29,6 +29,7 @@ import java.util.Set;
  * moov/trak/mdia/minf/stbl/stsd}, so a file's nesting cannot make it recurse; every count is
  * checked against its box's length before it is used.
  */
+// Over 300 lines because it walks one fixed box path; its box readers share one bounds check.
 final class Mp4Header {
   /** The largest {@code moov} read: a 4-hour 30 fps video's is about 6 MB. */
   static final int MAX_MOOV_BYTES = 16 << 20;

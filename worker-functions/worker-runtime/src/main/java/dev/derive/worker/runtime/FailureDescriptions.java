@@ -2,20 +2,19 @@ package dev.derive.worker.runtime;
 
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.storage.ObjectStoreException;
+import dev.derive.worker.runtime.report.ReportNotSentException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * Turns the cause of a transient failure into a short human sentence for a step error's detail,
  * e.g. "the worker ran out of memory": never a Java class name or a stack trace (the API shows the
- * detail to its clients; the step log and the function log keep the technical cause).
+ * detail to its clients; the step log and the function log keep the technical cause). A failed call
+ * to AWS is worded by the adapter that made it ({@link ObjectStoreException#description}, {@link
+ * ReportNotSentException#description}), so this class names no AWS type.
  */
 final class FailureDescriptions {
   /** A qualified or simple Java exception or error class name, with a following colon. */
@@ -65,30 +64,20 @@ final class FailureDescriptions {
     if (vm != null) {
       return "the worker's Java virtual machine failed";
     }
-    if (failure instanceof ObjectStoreException && failure.getCause() != null) {
-      return describe(failure.getCause()); // the store's own answer says more than "failed"
+    if (failure instanceof ObjectStoreException store) {
+      if (store.description() != null) {
+        return store.description(); // the adapter's words for the service's answer
+      }
+      if (store.getCause() != null) {
+        return describe(store.getCause()); // the store's own answer says more than "failed"
+      }
+    }
+    if (failure instanceof ReportNotSentException report) {
+      return report.description();
     }
     if (failure instanceof DeadlineExceededException) {
       return "the step did not finish in the time its invocation had left (earlier steps of the"
           + " batch used the rest)";
-    }
-    if (failure instanceof ApiCallTimeoutException
-        || failure instanceof ApiCallAttemptTimeoutException) {
-      return "a call to the storage or queue service timed out";
-    }
-    if (failure instanceof AwsServiceException service) {
-      String serviceName =
-          service.awsErrorDetails() == null ? null : service.awsErrorDetails().serviceName();
-      String code =
-          service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
-      return "the "
-          + (serviceName == null ? "AWS" : serviceName)
-          + " service answered HTTP "
-          + service.statusCode()
-          + (code == null || code.isBlank() ? "" : " (" + code + ")");
-    }
-    if (failure instanceof SdkClientException) {
-      return "the storage or queue service could not be reached";
     }
     if (failure instanceof InterruptedIOException) {
       return "the worker was interrupted";

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 /**
@@ -22,14 +21,14 @@ import org.jboss.logging.MDC;
  * The keys {@code event}, {@code jobId} and {@code outcome} are a stable contract: tests and log
  * queries count these lines to prove a step ran exactly once.
  *
- * <p>On a function the line goes through the logging framework (JBoss Logging: the JSON console
+ * <p>On a function the line goes through {@link System.Logger} (JBoss LogManager's JSON console
  * formatter writes its fields, the Lambda context and the correlation fields of {@link Correlation}
  * as one JSON object); a log built on a {@link PrintStream} writes the same fields as one JSON line
  * itself (tests, embedding).
  */
 public final class StepLog {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Logger LOG = Logger.getLogger(StepLog.class);
+  private static final System.Logger LOG = System.getLogger(StepLog.class.getName());
 
   private final PrintStream out;
   private final EmbeddedMetrics metrics;
@@ -111,7 +110,7 @@ public final class StepLog {
             .property("stepIndex", entry.stepIndex()));
   }
 
-  /** Through JBoss Logging: the fields ride in the MDC for this one line, then are restored. */
+  /** Through the log: the fields ride in the MDC for this one line, then are restored. */
   private static void logged(Map<String, Object> line, StepOutcome outcome) {
     Map<String, Object> before = new LinkedHashMap<>();
     for (Map.Entry<String, Object> field : line.entrySet()) {
@@ -125,9 +124,9 @@ public final class StepLog {
     try {
       String message = "step " + outcome.label();
       if (outcome == StepOutcome.SUCCEEDED || outcome == StepOutcome.REUSED) {
-        LOG.info(message);
+        LOG.log(System.Logger.Level.INFO, message);
       } else {
-        LOG.warn(message);
+        LOG.log(System.Logger.Level.WARNING, message);
       }
     } finally {
       before.forEach(

@@ -2,12 +2,10 @@ package dev.derive.worker.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.derive.storage.ObjectStoreException;
+import dev.derive.worker.runtime.report.ReportNotSentException;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** The last-error sentences of a step that failed on all its deliveries: human, no class names. */
 class FailureDescriptionsTest {
@@ -31,29 +29,27 @@ class FailureDescriptionsTest {
         .startsWith("the worker ran out of stack space");
   }
 
+  /** A failed AWS call reads as its adapter worded it ({@code SdkFailuresTest}), wrapped or not. */
   @Test
-  void aServiceErrorNamesTheServiceAndItsAnswer() {
-    S3Exception slowDown =
-        (S3Exception)
-            S3Exception.builder()
-                .statusCode(503)
-                .awsErrorDetails(
-                    AwsErrorDetails.builder().serviceName("S3").errorCode("SlowDown").build())
-                .message("Please reduce your request rate.")
-                .build();
-
-    assertThat(FailureDescriptions.describe(slowDown))
-        .isEqualTo("the S3 service answered HTTP 503 (SlowDown)");
-  }
-
-  @Test
-  void sdkTroubleReachingAwsAndTimeoutsAreNamedWithoutTheirClasses() {
+  void aStoreOrQueueFailureReadsAsItsAdapterWordedIt() {
     assertThat(
             FailureDescriptions.describe(
-                SdkClientException.create("Unable to execute HTTP request: Connection refused")))
+                new ObjectStoreException(
+                    "GetObject s3://b/k failed",
+                    new IOException("503"),
+                    "the S3 service answered HTTP 503 (SlowDown)")))
+        .isEqualTo("the S3 service answered HTTP 503 (SlowDown)");
+    assertThat(
+            FailureDescriptions.describe(
+                new ReportNotSentException(
+                    "the storage or queue service could not be reached",
+                    new IllegalStateException("Unable to execute HTTP request"))))
         .isEqualTo("the storage or queue service could not be reached");
-    assertThat(FailureDescriptions.describe(ApiCallTimeoutException.create(10_000)))
-        .isEqualTo("a call to the storage or queue service timed out");
+    assertThat(
+            FailureDescriptions.describe(
+                new ObjectStoreException(
+                    "GetObject s3://b/k failed", new IOException("No space left on device"))))
+        .isEqualTo("a local input/output error: No space left on device");
   }
 
   @Test

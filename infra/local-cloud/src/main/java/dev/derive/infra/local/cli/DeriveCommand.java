@@ -90,6 +90,20 @@ public final class DeriveCommand {
     return node;
   }
 
+  /**
+   * The {@code --timeout} option: how long to wait for the derivative, in whole seconds.
+   *
+   * @throws IllegalArgumentException if {@code seconds} is not a whole number of seconds above 0,
+   *     saying so with the option's name
+   */
+  public static Duration timeout(String seconds) {
+    if (seconds == null || !seconds.matches("\\d{1,9}") || Long.parseLong(seconds) == 0) {
+      throw new IllegalArgumentException(
+          "--timeout takes a whole number of seconds above 0, e.g. --timeout 300, not " + seconds);
+    }
+    return Duration.ofSeconds(Long.parseLong(seconds));
+  }
+
   /** The default output file for a derivative of {@code source} in {@code mediaType}. */
   public static Path defaultOutput(String source, String mediaType) {
     String name = Path.of(source).getFileName().toString();

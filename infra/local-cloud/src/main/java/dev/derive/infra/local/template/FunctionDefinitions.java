@@ -25,6 +25,7 @@ import java.util.Set;
  * AWS::ApiGatewayV2::Integration} whose {@code IntegrationUri} refers to the function (directly or
  * through {@code Function.Alias}).
  */
+// Over 300 lines because SAM's Globals merge and route sources are read in one pass.
 public final class FunctionDefinitions {
   /** The resource type of a SAM function. */
   public static final String TYPE = "AWS::Serverless::Function";

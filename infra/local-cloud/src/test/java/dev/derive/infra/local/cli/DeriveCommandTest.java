@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,18 @@ class DeriveCommandTest {
     assertThatThrownBy(() -> DeriveCommand.target("{nope", Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not valid JSON");
+  }
+
+  @Test
+  void aTimeoutIsWholeSecondsAndAnythingElseIsRefusedNamingTheOption() {
+    assertThat(DeriveCommand.timeout("45")).isEqualTo(Duration.ofSeconds(45));
+    for (String bad : new String[] {"abc", "", "-5", "0", "1.5", "99999999999"}) {
+      assertThatThrownBy(() -> DeriveCommand.timeout(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "--timeout takes a whole number of seconds above 0, e.g. --timeout 300, not " + bad);
+    }
   }
 
   @Test

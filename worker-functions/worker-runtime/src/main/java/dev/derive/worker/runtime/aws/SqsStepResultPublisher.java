@@ -1,18 +1,22 @@
 package dev.derive.worker.runtime.aws;
 
+import dev.derive.aws.SdkFailures;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.protocol.telemetry.XRayTraceHeader;
+import dev.derive.worker.runtime.report.ReportNotSentException;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.util.Map;
 import java.util.Objects;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
  * {@link StepResultPublisher} that sends each result, encoded by {@link MessageCodec}, to the
- * step-results queue (env {@code STEP_RESULTS_QUEUE_URL} in {@code template.yaml}).
+ * step-results queue (env {@code STEP_RESULTS_QUEUE_URL} in {@code template.yaml}); a failed send
+ * is a {@link ReportNotSentException} worded by {@link SdkFailures}.
  */
 public final class SqsStepResultPublisher implements StepResultPublisher {
   private final SqsClient sqs;
@@ -42,6 +46,11 @@ public final class SqsStepResultPublisher implements StepResultPublisher {
                   .stringValue(xrayTrace)
                   .build()));
     }
-    sqs.sendMessage(request.build());
+    try {
+      sqs.sendMessage(request.build());
+    } catch (SdkException e) {
+      String why = SdkFailures.describe(e);
+      throw new ReportNotSentException(why == null ? "the queue service failed" : why, e);
+    }
   }
 }

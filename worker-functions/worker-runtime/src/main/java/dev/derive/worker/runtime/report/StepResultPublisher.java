@@ -12,8 +12,8 @@ public interface StepResultPublisher {
   /**
    * Publishes {@code result}.
    *
-   * @throws RuntimeException (typically an SDK exception) when it could not be delivered; the
-   *     runtime then lets SQS redeliver the step
+   * @throws ReportNotSentException when it could not be delivered (another implementation may throw
+   *     another RuntimeException); the runtime then lets SQS redeliver the step
    */
   void publish(StepResult result);
 }

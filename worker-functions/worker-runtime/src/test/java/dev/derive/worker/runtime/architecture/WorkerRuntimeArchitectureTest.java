@@ -5,12 +5,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,19 +21,6 @@ import org.junit.jupiter.api.Test;
  * part 5): no field of the runtime outside its CDI wiring is ever reassigned.
  */
 class WorkerRuntimeArchitectureTest {
-  /**
-   * Core classes still allowed to name AWS or Lambda types, each with its reason; this set only
-   * shrinks. FailureDescriptions reads the SDK's exceptions to describe a failed call (moving it to
-   * the edge would make the store and the publisher write the user's sentence themselves).
-   */
-  private static final Set<String> NOT_YET_AT_THE_EDGE =
-      Set.of("dev.derive.worker.runtime.FailureDescriptions");
-
-  private static final DescribedPredicate<JavaClass> NOT_LISTED =
-      DescribedPredicate.describe(
-          "are not listed as not yet at the edge",
-          (JavaClass c) -> !NOT_YET_AT_THE_EDGE.contains(outermost(c).getName()));
-
   private static JavaClasses runtime;
 
   @BeforeAll
@@ -66,7 +51,6 @@ class WorkerRuntimeArchitectureTest {
             "dev.derive.worker.runtime.aws..",
             "dev.derive.worker.runtime.lambda..",
             "dev.derive.worker.runtime.cdi..")
-        .and(NOT_LISTED)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("software.amazon.awssdk..", "com.amazonaws..")
@@ -96,7 +80,6 @@ class WorkerRuntimeArchitectureTest {
         .and()
         .resideOutsideOfPackages(
             "dev.derive.worker.runtime.aws..", "dev.derive.worker.runtime.cdi..")
-        .and(NOT_LISTED)
         .should()
         .dependOnClassesThat()
         .resideInAPackage("software.amazon.awssdk..")
@@ -125,13 +108,5 @@ class WorkerRuntimeArchitectureTest {
   @Test
   void noPackageCycles() {
     slices().matching("dev.derive.worker.(**)").should().beFreeOfCycles().check(runtime);
-  }
-
-  private static JavaClass outermost(JavaClass c) {
-    JavaClass outer = c;
-    while (outer.getEnclosingClass().isPresent()) {
-      outer = outer.getEnclosingClass().get();
-    }
-    return outer;
   }
 }
