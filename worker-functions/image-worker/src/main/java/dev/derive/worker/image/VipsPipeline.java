@@ -1,0 +1,85 @@
+package dev.derive.worker.image;
+
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * An image step as stages over one libvips image (docs/image-pipeline.md): decode with
+ * shrink-on-load (upright, colour-managed: {@link VipsSource#decodeCovering}), normalise to 8-bit
+ * sRGB ({@link NormaliseStage}), resize to the exact size ({@link ResizeStage}), crop a cover's
+ * overflow at its gravity, smart or focal ({@link CropStage}), pad a contain ({@link CanvasStage})
+ * and encode with libvips' saver ({@link EncodeStage}). The pixels never enter Java: libvips
+ * decodes only what the saver pulls through the stages.
+ *
+ * <p>It takes the steps whose source libvips reads ({@link VipsSource}, not PQ HDR) and whose
+ * operations are these: the rest (a crop or trim, rotate, flip, flop, greyscale, effects, pad,
+ * background, BMP/TIFF output) still go through the Java path of {@link ImageTransformer}.
+ */
+final class VipsPipeline {
+  /**
+   * Bytes a pixel takes in libvips' buffers at the output size (8-bit RGBA), and how many such
+   * buffers the stages after the decode hold at once (the resample's, the crop or canvas', the
+   * saver's).
+   */
+  private static final int PIXEL_BYTES = 4;
+
+  private static final int OUTPUT_COPIES = 3;
+
+  private static final List<Stage> AFTER_DECODE =
+      List.of(
+          new NormaliseStage(),
+          new ResizeStage(),
+          new CropStage(),
+          new CanvasStage(),
+          new EncodeStage());
+
+  private VipsPipeline() {}
+
+  /** Whether the stages make {@code recipe} from {@code source}. */
+  static boolean accepts(ImageRecipe recipe, ImageSource source) {
+    return source instanceof VipsSource vips
+        && vips.staysInLibvips()
+        && recipe.crop() == null
+        && recipe.trim() == null
+        && recipe.rotate() == 0
+        && !recipe.flip()
+        && !recipe.flop()
+        && !recipe.greyscale()
+        && !Effects.any(recipe)
+        && recipe.pad() == null
+        && recipe.background() == null
+        && EncodeStage.writes(recipe.mediaType());
+  }
+
+  /**
+   * What the stages need at their peak: the decode ({@link VipsSource#stagesCost} of {@code
+   * decodedWidth} x {@code decodedHeight}) and {@value #OUTPUT_COPIES} buffers of {@code
+   * outputPixels}, all off the heap.
+   */
+  static MemoryEstimate cost(
+      VipsSource source, int decodedWidth, int decodedHeight, long outputPixels) {
+    return source
+        .stagesCost(decodedWidth, decodedHeight)
+        .plus(new MemoryEstimate(0, (long) PIXEL_BYTES * OUTPUT_COPIES * outputPixels));
+  }
+
+  /**
+   * Runs the stages: {@code source} decoded to cover {@code placement}'s scaled size, written to
+   * {@code output}.
+   *
+   * @throws dev.derive.worker.runtime.PermanentStepFailure {@code corrupt-input} or {@code
+   *     unsupported-input} when libvips cannot decode the pixels
+   */
+  static void run(VipsSource source, ImageRecipe recipe, Placement placement, Path output) {
+    try (PipelineContext context = new PipelineContext(Vips.shared(), recipe, placement, output)) {
+      context.replace(source.decodeCovering(placement.scaledWidth(), placement.scaledHeight()));
+      for (Stage stage : AFTER_DECODE) {
+        stage.apply(context);
+      }
+    } catch (VipsException e) {
+      throw source.decodeFailure(e); // pixels are decoded lazily, while the saver pulls them
+    }
+  }
+}
