@@ -5,7 +5,8 @@ import dev.derive.worker.libvips.VipsImage;
 /**
  * Centres the image on the output size where it is smaller ({@code contain}): padded with
  * transparency where the output format keeps alpha (an alpha band is added for it), else with
- * white; the odd pixel goes at the end, as {@link Canvas#centre}.
+ * white; the odd pixel goes at the end, as {@link Canvas#centre}. Also the {@value ImageRecipe#PAD}
+ * border's fill ({@link PadStage}).
  */
 final class CanvasStage implements Stage {
   private static final double[] TRANSPARENT = {0, 0, 0, 0};
@@ -19,13 +20,27 @@ final class CanvasStage implements Stage {
     if (image.width() >= width && image.height() >= height) {
       return;
     }
+    embed(
+        context,
+        Canvas.offset(width, image.width()),
+        Canvas.offset(height, image.height()),
+        width,
+        height);
+  }
+
+  /**
+   * Places the image at {@code x}, {@code y} on {@code width} x {@code height} pixels of
+   * transparency where the output format keeps alpha (an alpha band is added for it), else of
+   * white: {@link Canvas#centre}'s and {@link Padding#apply}'s colour when no background is given.
+   */
+  static void embed(PipelineContext context, int x, int y, int width, int height) {
     boolean alpha = context.keepsAlpha();
-    if (alpha && image.bands() == 3) {
+    if (alpha && context.image().bands() == 3) {
       context.replace(
           context
               .vips()
               .operation("bandjoin_const")
-              .set("in", image)
+              .set("in", context.image())
               .set("c", new double[] {255})
               .image());
     }
@@ -34,8 +49,8 @@ final class CanvasStage implements Stage {
             .vips()
             .operation("embed")
             .set("in", context.image())
-            .set("x", Canvas.offset(width, context.image().width()))
-            .set("y", Canvas.offset(height, context.image().height()))
+            .set("x", x)
+            .set("y", y)
             .set("width", width)
             .set("height", height)
             .set("extend", "background")

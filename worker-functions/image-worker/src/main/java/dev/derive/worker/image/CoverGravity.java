@@ -59,9 +59,11 @@ record CoverGravity(String name, int focusX, int focusY) {
   /**
    * The region of a {@code imageWidth} x {@code imageHeight} image (resized to cover the output)
    * that a crop to {@code width} x {@code height} at this gravity keeps, for a gravity that does
-   * not look at pixels; the same pixels {@link #crop} keeps with no rotation after it.
+   * not look at pixels; the same pixels {@link #crop} keeps.
+   *
+   * @param rotate the step's clockwise rotation in degrees, applied after this crop
    */
-  java.awt.Rectangle region(int imageWidth, int imageHeight, int width, int height) {
+  java.awt.Rectangle region(int imageWidth, int imageHeight, int width, int height, int rotate) {
     int cutWidth = Math.min(width, imageWidth);
     int cutHeight = Math.min(height, imageHeight);
     if (name.equals(CENTRE)) {
@@ -71,9 +73,10 @@ record CoverGravity(String name, int focusX, int focusY) {
           cutWidth,
           cutHeight);
     }
+    double[] point = upright(fractionX(), fractionY(), rotate);
     return new java.awt.Rectangle(
-        start(imageWidth, width, fractionX()),
-        start(imageHeight, height, fractionY()),
+        start(imageWidth, width, point[0]),
+        start(imageHeight, height, point[1]),
         cutWidth,
         cutHeight);
   }

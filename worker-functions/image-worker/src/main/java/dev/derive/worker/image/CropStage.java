@@ -24,11 +24,12 @@ final class CropStage implements Stage {
     int cutWidth = Math.min(width, image.width());
     int cutHeight = Math.min(height, image.height());
     if (gravity.looksAtPixels()) {
+      context.inMemory(); // smartcrop reads the image more than once
       context.replace(
           context
               .vips()
               .operation("smartcrop")
-              .set("input", image)
+              .set("input", context.image())
               .set("width", cutWidth)
               .set("height", cutHeight)
               .set(
@@ -37,7 +38,8 @@ final class CropStage implements Stage {
               .image());
       return;
     }
-    Rectangle region = gravity.region(image.width(), image.height(), width, height);
+    Rectangle region =
+        gravity.region(image.width(), image.height(), width, height, context.recipe().rotate());
     context.replace(
         context.vips().extractArea(image, region.x, region.y, region.width, region.height));
   }

@@ -58,6 +58,15 @@ final class PipelineContext implements AutoCloseable {
     }
   }
 
+  /**
+   * Copies the current image into memory, so a stage may read it out of order: libvips' loaders
+   * stream a file top to bottom ({@code access=sequential}), which a smart crop, a turn, a flip or
+   * a convolution does not. The image is small by then (the output's size).
+   */
+  void inMemory() {
+    replace(vips.copyMemory(image));
+  }
+
   /** Whether the output format keeps an alpha channel ({@link ImageEncoder#keepsAlpha}). */
   boolean keepsAlpha() {
     return ImageEncoder.keepsAlpha(recipe.mediaType());

@@ -9,23 +9,24 @@ import java.util.List;
  * An image step as stages over one libvips image (docs/image-pipeline.md): decode with
  * shrink-on-load (upright, colour-managed: {@link VipsSource#decodeCovering}), normalise to 8-bit
  * sRGB ({@link NormaliseStage}), resize to the exact size ({@link ResizeStage}), crop a cover's
- * overflow at its gravity, smart or focal ({@link CropStage}), pad a contain ({@link CanvasStage})
- * and encode with libvips' saver ({@link EncodeStage}). The pixels never enter Java: libvips
- * decodes only what the saver pulls through the stages.
+ * overflow at its gravity, smart or focal ({@link CropStage}), pad a contain ({@link CanvasStage}),
+ * rotate, flip and flop ({@link GeometryStage}), blur and sharpen ({@link EffectsStage}), add the
+ * border ({@link PadStage}) and encode with libvips' saver ({@link EncodeStage}). The pixels never
+ * enter Java: libvips decodes only what the saver pulls through the stages.
  *
  * <p>It takes the steps whose source libvips reads ({@link VipsSource}, not PQ HDR) and whose
- * operations are these: the rest (a crop or trim, rotate, flip, flop, greyscale, effects, pad,
- * background, BMP/TIFF output) still go through the Java path of {@link ImageTransformer}.
+ * operations are these: the rest (a crop or trim, greyscale, background, BMP/TIFF output) still go
+ * through the Java path of {@link ImageTransformer}.
  */
 final class VipsPipeline {
   /**
    * Bytes a pixel takes in libvips' buffers at the output size (8-bit RGBA), and how many such
-   * buffers the stages after the decode hold at once (the resample's, the crop or canvas', the
-   * saver's).
+   * buffers the stages after the decode hold at once (the resample's, the in-memory copy a smart
+   * crop, turn or effect reads, the crop or canvas', the saver's).
    */
   private static final int PIXEL_BYTES = 4;
 
-  private static final int OUTPUT_COPIES = 3;
+  private static final int OUTPUT_COPIES = 4;
 
   private static final List<Stage> AFTER_DECODE =
       List.of(
@@ -33,6 +34,9 @@ final class VipsPipeline {
           new ResizeStage(),
           new CropStage(),
           new CanvasStage(),
+          new GeometryStage(),
+          new EffectsStage(),
+          new PadStage(),
           new EncodeStage());
 
   private VipsPipeline() {}
@@ -43,12 +47,7 @@ final class VipsPipeline {
         && vips.staysInLibvips()
         && recipe.crop() == null
         && recipe.trim() == null
-        && recipe.rotate() == 0
-        && !recipe.flip()
-        && !recipe.flop()
         && !recipe.greyscale()
-        && !Effects.any(recipe)
-        && recipe.pad() == null
         && recipe.background() == null
         && EncodeStage.writes(recipe.mediaType());
   }
