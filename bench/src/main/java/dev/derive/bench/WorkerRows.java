@@ -78,18 +78,26 @@ public final class WorkerRows {
   }
 
   /**
-   * Measures {@code thumbnail_12mp}, {@code thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code
-   * smartcrop_vs_sharp}, {@code thumbnail_24mp}, {@code animated_gif}, {@code info}, {@code
-   * pdf_page}, {@code text_pdf}, {@code markup_pdf} and {@code office_pdf}.
+   * Measures the image worker's rows ({@code --only images}): {@code thumbnail_12mp}, {@code
+   * thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code smartcrop_vs_sharp}, {@code
+   * thumbnail_24mp}, {@code animated_gif} and {@code info}.
    */
-  public void run(Path photo12, Path photo24, Path gif, Path pdf, Path markdown, Path docx)
-      throws Exception {
+  public void runImages(Path photo12, Path photo24, Path gif) throws Exception {
     thumbnail("thumbnail_12mp", photo12);
     thumbnailVsSharp(photo12);
     smartCrop(photo12);
     thumbnail("thumbnail_24mp", photo24);
     animatedGif(gif);
     info(photo12);
+  }
+
+  /**
+   * Measures {@link #runImages}' rows, {@code pdf_page}, {@code text_pdf}, {@code markup_pdf} and
+   * {@code office_pdf}.
+   */
+  public void run(Path photo12, Path photo24, Path gif, Path pdf, Path markdown, Path docx)
+      throws Exception {
+    runImages(photo12, photo24, gif);
 
     ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
     Stats ours = compute(pdf, MediaTypes.APPLICATION_PDF, page);
