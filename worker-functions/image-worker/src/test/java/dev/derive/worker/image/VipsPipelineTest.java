@@ -104,6 +104,41 @@ class VipsPipelineTest {
   }
 
   /**
+   * A smart crop, a turn, a flip and a blur read the streamed decode out of order: each gets a copy
+   * in memory. The quadrants turned clockwise and mirrored top to bottom put yellow top left.
+   */
+  @Test
+  void smartCropTurnFlipBlurAndPadRunOnTheStreamedDecode() throws IOException {
+    byte[] wide = TestImages.encode(TestImages.quadrants(400, 200), "jpg");
+
+    BufferedImage smart = ImageIO.read(transform(wide, step(cover("smart"), jpeg(90))).toFile());
+    BufferedImage shaped =
+        ImageIO.read(
+            transform(
+                    wide,
+                    step(
+                        new Operation(ImageRecipe.ROTATE, Map.of("angle", 90)),
+                        resize(200, 200),
+                        new Operation(ImageRecipe.FLIP, Map.of()),
+                        new Operation(ImageRecipe.BLUR, Map.of("blur", 1)),
+                        new Operation(
+                            ImageRecipe.PAD,
+                            Map.of("padTop", 10, "padRight", 10, "padBottom", 10, "padLeft", 10)),
+                        encode(MediaTypes.IMAGE_PNG, 85)))
+                .toFile());
+
+    assertThat(smart.getWidth()).isEqualTo(100);
+    assertThat(smart.getHeight()).isEqualTo(100);
+    assertThat(shaped.getWidth()).isEqualTo(120);
+    assertThat(shaped.getHeight()).isEqualTo(220);
+    assertThat(shaped.getRGB(3, 3) >>> 24).as("the border is transparent").isZero();
+    assertNear(shaped.getRGB(30, 30), TestImages.BOTTOM_RIGHT.getRGB(), 12);
+    assertNear(shaped.getRGB(90, 30), TestImages.TOP_RIGHT.getRGB(), 12);
+    assertNear(shaped.getRGB(30, 190), TestImages.BOTTOM_LEFT.getRGB(), 12);
+    assertNear(shaped.getRGB(90, 190), TestImages.TOP_LEFT.getRGB(), 12);
+  }
+
+  /**
    * Each of the red, green and blue of {@code argb} within {@code tolerance} of {@code expected}.
    */
   private static void assertNear(int argb, int expected, int tolerance) {
