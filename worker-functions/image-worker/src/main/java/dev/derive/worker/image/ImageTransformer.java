@@ -184,10 +184,13 @@ public final class ImageTransformer implements StepTransformer {
       }
       BufferedImage sized;
       if (crop == null) {
+        boolean stages = VipsPipeline.takes(recipe); // the Java2D backend decodes for the stages
         Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
         checkMemory(
             source,
-            source.decodeCost(decodedSize.width, decodedSize.height),
+            source
+                .decodeCost(decodedSize.width, decodedSize.height)
+                .plus(stages ? VipsPipeline.outputCost(outputPixels) : MemoryEstimate.NONE),
             (long) decodedSize.width * decodedSize.height,
             outputPixels,
             shown);
@@ -197,6 +200,10 @@ public final class ImageTransformer implements StepTransformer {
         sized =
             orientation.apply(
                 Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
+        if (stages) {
+          VipsPipeline.runFrom(sized, recipe, upright, output);
+          return;
+        }
       } else if (whole != null) {
         checkMemory(
             source,

@@ -14,9 +14,11 @@ import java.util.List;
  * border ({@link PadStage}) and encode with libvips' saver ({@link EncodeStage}). The pixels never
  * enter Java: libvips decodes only what the saver pulls through the stages.
  *
- * <p>It takes the steps whose source libvips reads ({@link VipsSource}, not PQ HDR) and whose
- * operations are these: the rest (a crop or trim, greyscale, background, BMP/TIFF output) still go
- * through the Java path of {@link ImageTransformer}.
+ * <p>A source libvips reads ({@link VipsSource}, not PQ HDR) is decoded by the first stage; any
+ * other is decoded, oriented and resized by the Java2D backend and imported once ({@link
+ * #runFrom}), then takes the same stages. A recipe with operations the stages lack (a crop or trim,
+ * greyscale, background, BMP/TIFF output), or a process without libvips, takes the Java path of
+ * {@link ImageTransformer} end to end.
  */
 final class VipsPipeline {
   /**
@@ -41,10 +43,17 @@ final class VipsPipeline {
 
   private VipsPipeline() {}
 
-  /** Whether the stages make {@code recipe} from {@code source}. */
+  /** Whether the stages make {@code recipe} from {@code source}, decoded by libvips. */
   static boolean accepts(ImageRecipe recipe, ImageSource source) {
-    return source instanceof VipsSource vips
-        && vips.staysInLibvips()
+    return source instanceof VipsSource vips && vips.staysInLibvips() && takes(recipe);
+  }
+
+  /**
+   * Whether the stages after the decode make {@code recipe}: libvips is loaded and the recipe has
+   * only operations the stages have.
+   */
+  static boolean takes(ImageRecipe recipe) {
+    return Vips.available()
         && recipe.crop() == null
         && recipe.trim() == null
         && !recipe.greyscale()
@@ -59,9 +68,29 @@ final class VipsPipeline {
    */
   static MemoryEstimate cost(
       VipsSource source, int decodedWidth, int decodedHeight, long outputPixels) {
-    return source
-        .stagesCost(decodedWidth, decodedHeight)
-        .plus(new MemoryEstimate(0, (long) PIXEL_BYTES * OUTPUT_COPIES * outputPixels));
+    return source.stagesCost(decodedWidth, decodedHeight).plus(outputCost(outputPixels));
+  }
+
+  /** The stages' buffers after the decode: {@value #OUTPUT_COPIES} of the output, off the heap. */
+  static MemoryEstimate outputCost(long outputPixels) {
+    return new MemoryEstimate(0, (long) PIXEL_BYTES * OUTPUT_COPIES * outputPixels);
+  }
+
+  /**
+   * Runs the stages after the decode on a picture the Java2D backend decoded (ImageIO, FFmpeg's
+   * HEIC, the PQ tone map, SVG): {@code sized}, upright at {@code placement}'s scaled size,
+   * imported into libvips once.
+   *
+   * @throws VipsException if libvips fails to make or write the image
+   */
+  static void runFrom(
+      java.awt.image.BufferedImage sized, ImageRecipe recipe, Placement placement, Path output) {
+    try (PipelineContext context = new PipelineContext(Vips.shared(), recipe, placement, output)) {
+      context.replace(VipsPixels.toVips(sized));
+      for (Stage stage : AFTER_DECODE) {
+        stage.apply(context);
+      }
+    }
   }
 
   /**
