@@ -31,10 +31,12 @@ final class CanvasStage implements Stage {
   /**
    * Places the image at {@code x}, {@code y} on {@code width} x {@code height} pixels of
    * transparency where the output format keeps alpha (an alpha band is added for it), else of
-   * white: {@link Canvas#centre}'s and {@link Padding#apply}'s colour when no background is given.
+   * white, or of the step's opaque background: {@link Canvas#centre}'s and {@link Padding#apply}'s
+   * colours.
    */
   static void embed(PipelineContext context, int x, int y, int width, int height) {
-    boolean alpha = context.keepsAlpha();
+    double[] background = context.background();
+    boolean alpha = background == null && context.keepsAlpha();
     if (alpha && context.image().bands() == 3) {
       context.replace(
           context
@@ -54,7 +56,9 @@ final class CanvasStage implements Stage {
             .set("width", width)
             .set("height", height)
             .set("extend", "background")
-            .set("background", alpha ? TRANSPARENT : NormaliseStage.WHITE)
+            .set(
+                "background",
+                background != null ? background : alpha ? TRANSPARENT : NormaliseStage.WHITE)
             .image());
   }
 }

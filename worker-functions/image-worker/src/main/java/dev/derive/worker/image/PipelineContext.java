@@ -67,6 +67,17 @@ final class PipelineContext implements AutoCloseable {
     replace(vips.copyMemory(image));
   }
 
+  /**
+   * The step's {@value ImageRecipe#BACKGROUND} as libvips' colour (0..255 red, green, blue), or
+   * {@code null} without one; the stages take opaque ones only ({@link VipsPipeline#takes}).
+   */
+  double[] background() {
+    java.awt.Color colour = recipe.background();
+    return colour == null
+        ? null
+        : new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()};
+  }
+
   /** Whether the output format keeps an alpha channel ({@link ImageEncoder#keepsAlpha}). */
   boolean keepsAlpha() {
     return ImageEncoder.keepsAlpha(recipe.mediaType());

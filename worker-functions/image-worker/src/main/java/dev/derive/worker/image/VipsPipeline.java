@@ -8,17 +8,18 @@ import java.util.List;
 /**
  * An image step as stages over one libvips image (docs/image-pipeline.md): decode with
  * shrink-on-load (upright, colour-managed: {@link VipsSource#decodeCovering}), normalise to 8-bit
- * sRGB ({@link NormaliseStage}), resize to the exact size ({@link ResizeStage}), crop a cover's
- * overflow at its gravity, smart or focal ({@link CropStage}), pad a contain ({@link CanvasStage}),
- * rotate, flip and flop ({@link GeometryStage}), blur and sharpen ({@link EffectsStage}), add the
- * border ({@link PadStage}) and encode with libvips' saver ({@link EncodeStage}). The pixels never
- * enter Java: libvips decodes only what the saver pulls through the stages.
+ * sRGB ({@link NormaliseStage}), resize to the exact size ({@link ResizeStage}), flatten onto an
+ * opaque background ({@link BackgroundStage}), crop a cover's overflow at its gravity, smart or
+ * focal ({@link CropStage}), pad a contain ({@link CanvasStage}), rotate, flip and flop ({@link
+ * GeometryStage}), blur and sharpen ({@link EffectsStage}), add the border ({@link PadStage}) and
+ * encode with libvips' saver ({@link EncodeStage}). The pixels never enter Java: libvips decodes
+ * only what the saver pulls through the stages.
  *
  * <p>A source libvips reads ({@link VipsSource}, not PQ HDR) is decoded by the first stage; any
  * other is decoded, oriented and resized by the Java2D backend and imported once ({@link
  * #runFrom}), then takes the same stages. A recipe with operations the stages lack (a crop or trim,
- * greyscale, background, BMP/TIFF output), or a process without libvips, takes the Java path of
- * {@link ImageTransformer} end to end.
+ * greyscale, a translucent background, BMP/TIFF output), or a process without libvips, takes the
+ * Java path of {@link ImageTransformer} end to end.
  */
 final class VipsPipeline {
   /**
@@ -34,6 +35,7 @@ final class VipsPipeline {
       List.of(
           new NormaliseStage(),
           new ResizeStage(),
+          new BackgroundStage(),
           new CropStage(),
           new CanvasStage(),
           new GeometryStage(),
@@ -57,7 +59,7 @@ final class VipsPipeline {
         && recipe.crop() == null
         && recipe.trim() == null
         && !recipe.greyscale()
-        && recipe.background() == null
+        && (recipe.background() == null || recipe.background().getAlpha() == 0xFF)
         && EncodeStage.writes(recipe.mediaType());
   }
 
