@@ -137,13 +137,17 @@ public final class BenchMain {
       results.add(Row.unmeasured("cache_miss", "ms", "bare AWS calls", 1.2, e.toString()));
     }
     try {
-      if (scale.includes("workers") || scale.includes("media")) {
+      if (scale.includes("workers") || scale.includes("media") || scale.includes("images")) {
         WorkerRows workers =
             new WorkerRows(scale, results, tools, work.resolve("scratch"), install);
         if (scale.includes("workers")) {
           workers.run(photo12, photo24, gif, pdf, markdown, docx);
+        } else if (scale.includes("images")) {
+          workers.runImages(photo12, photo24, gif);
         }
-        new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
+        if (scale.includes("workers") || scale.includes("media")) {
+          new MediaRows(scale, results, tools, work.resolve("scratch"), workers).run(photo12);
+        }
       }
     } catch (Exception | LinkageError e) {
       failures.add("worker rows: " + e);

@@ -26,13 +26,16 @@ public record Scale(
 
   /**
    * The groups of rows {@code --only} may name; {@code media} is the FFmpeg rows alone ({@code
-   * heic_thumbnail}, {@code video_poster}), which {@code workers} includes.
+   * heic_thumbnail}, {@code video_poster}) and {@code images} the image worker's rows alone ({@code
+   * thumbnail_*}, {@code smartcrop*}, {@code animated_gif}, {@code info}), both of which {@code
+   * workers} includes.
    */
   public static final java.util.List<String> GROUPS =
-      java.util.List.of("coordinator", "workers", "media", "e2e", "storm", "burst", "cold", "rss");
+      java.util.List.of(
+          "coordinator", "workers", "media", "images", "e2e", "storm", "burst", "cold", "rss");
 
   /** The groups measured through the local cloud. */
-  public static final java.util.List<String> CLOUD_GROUPS = GROUPS.subList(3, GROUPS.size());
+  public static final java.util.List<String> CLOUD_GROUPS = GROUPS.subList(4, GROUPS.size());
 
   /** The full run. */
   public static Scale fullRun() {

@@ -75,13 +75,21 @@ public final class WorkerRows {
   }
 
   /**
-   * Measures {@code thumbnail_12mp}, {@code thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code
-   * smartcrop_vs_sharp}, {@code thumbnail_24mp}, {@code animated_gif}, {@code info}, {@code
-   * pdf_page}, {@code text_pdf}, {@code markup_pdf} and {@code office_pdf}.
+   * Measures the image worker's rows ({@code --only images}): {@code thumbnail_12mp}, {@code
+   * thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code smartcrop_vs_sharp}, {@code
+   * thumbnail_24mp}, {@code animated_gif} and {@code info}.
+   */
+  public void runImages(Path photo12, Path photo24, Path gif) throws Exception {
+    new ImageRows(scale, results, tools, scratch, install, this).run(photo12, photo24, gif);
+  }
+
+  /**
+   * Measures {@link #runImages}' rows, {@code pdf_page}, {@code text_pdf}, {@code markup_pdf} and
+   * {@code office_pdf}.
    */
   public void run(Path photo12, Path photo24, Path gif, Path pdf, Path markdown, Path docx)
       throws Exception {
-    new ImageRows(scale, results, tools, scratch, install, this).run(photo12, photo24, gif);
+    runImages(photo12, photo24, gif);
 
     ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
     Stats ours = compute(pdf, MediaTypes.APPLICATION_PDF, page);

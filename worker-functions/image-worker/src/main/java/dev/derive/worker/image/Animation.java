@@ -37,27 +37,40 @@ final class Animation {
   private Animation() {}
 
   /**
-   * Whether {@code recipe} asks for an animation and can have one: it says {@code animated}, writes
-   * GIF or WebP, and {@code input} is, by the loader libvips picks from its bytes, a GIF or WebP of
-   * more than one frame.
+   * An animation's header, read once: its frames, its width, the height of one frame (the first
+   * page, as opened) and whether it carries an ICC profile (only then is the thumbnail asked for an
+   * sRGB export, which without one made lcms transform every pixel of every frame sRGB to sRGB).
    */
-  static boolean applies(ImageRecipe recipe, Path input) {
+  record Frames(int count, int width, int frameHeight, boolean icc) {}
+
+  /**
+   * The frames of {@code input} when {@code recipe} asks for an animation and can have one: it says
+   * {@code animated}, writes GIF or WebP, and {@code input} is, by the loader libvips picks from
+   * its bytes, a GIF or WebP of more than one frame; else {@code null}.
+   */
+  static Frames frames(ImageRecipe recipe, Path input) {
     if (!recipe.animated()
         || !(MediaTypes.IMAGE_GIF.equals(recipe.mediaType())
             || MediaTypes.IMAGE_WEBP.equals(recipe.mediaType()))
         || recipe.page() != 1) {
-      return false;
+      return null;
     }
     try (VipsImage header = Vips.shared().open(input)) {
       String loader = header.string(LOADER).orElse("");
-      return (loader.startsWith("gifload") || loader.startsWith("webpload")) && header.pages() > 1;
+      boolean animation =
+          (loader.startsWith("gifload") || loader.startsWith("webpload")) && header.pages() > 1;
+      return animation
+          ? new Frames(
+              header.pages(), header.width(), header.height(), header.has(VipsImage.ICC_PROFILE))
+          : null;
     } catch (VipsException e) {
-      return false; // not readable as an animation: the ordinary path says what is wrong
+      return null; // not readable as an animation: the ordinary path says what is wrong
     }
   }
 
   /**
-   * Writes the resized animation of {@code input} to {@code output}.
+   * Writes the resized animation of {@code input}, whose header {@code frames} is, to {@code
+   * output}.
    *
    * @throws PermanentStepFailure {@code invalid-step} for an operation animations do not take yet,
    *     {@code input-too-large} over the frame or pixel limits or the memory budget, {@code
@@ -65,20 +78,17 @@ final class Animation {
    *     when libvips cannot decode it
    */
   static void write(
-      ImageRecipe recipe, Path input, long maxPixels, MemoryBudget budget, Path output) {
+      ImageRecipe recipe,
+      Frames header,
+      Path input,
+      long maxPixels,
+      MemoryBudget budget,
+      Path output) {
     refuseOtherOperations(recipe);
     Vips vips = Vips.shared();
-    int frames;
-    int width;
-    int frameHeight;
-    try (VipsImage header = vips.open(input)) {
-      frames = header.pages();
-      width = header.width();
-      frameHeight = header.height(); // the first page only, as opened
-    } catch (VipsException e) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT, "the animation's header cannot be read");
-    }
+    int frames = header.count();
+    int width = header.width();
+    int frameHeight = header.frameHeight();
     if (frames > MAX_FRAMES) {
       throw new PermanentStepFailure(
           StepErrorTypes.INPUT_TOO_LARGE,
@@ -119,7 +129,16 @@ final class Animation {
     budget.check(
         new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * (inputPixels + outputPixels)),
         "making " + frames + " frames of " + placed.width() + "x" + placed.height());
-    try (VipsImage resized = vips.thumbnail(input, boxWidth, boxHeight, "n=-1")) {
+    try (VipsImage resized =
+        header.icc()
+            ? vips.thumbnail(input, boxWidth, boxHeight, "n=-1")
+            : vips.operation("thumbnail")
+                .set("filename", input + "[n=-1]")
+                .set("width", boxWidth)
+                .set("height", boxHeight)
+                .set("size", "down")
+                .set("fail_on", "error")
+                .image()) {
       int effort =
           ImageEncoder.effort(
               recipe.mediaType(), recipe.effort(), (long) resized.width() * resized.height());

@@ -56,6 +56,31 @@ record CoverGravity(String name, int focusX, int focusY) {
     return Canvas.centre(Pixels.copy(cut), width, height, background);
   }
 
+  /**
+   * The region of a {@code imageWidth} x {@code imageHeight} image (resized to cover the output)
+   * that a crop to {@code width} x {@code height} at this gravity keeps, for a gravity that does
+   * not look at pixels; the same pixels {@link #crop} keeps.
+   *
+   * @param rotate the step's clockwise rotation in degrees, applied after this crop
+   */
+  java.awt.Rectangle region(int imageWidth, int imageHeight, int width, int height, int rotate) {
+    int cutWidth = Math.min(width, imageWidth);
+    int cutHeight = Math.min(height, imageHeight);
+    if (name.equals(CENTRE)) {
+      return new java.awt.Rectangle(
+          -Canvas.offset(width, imageWidth) * (imageWidth > width ? 1 : 0),
+          -Canvas.offset(height, imageHeight) * (imageHeight > height ? 1 : 0),
+          cutWidth,
+          cutHeight);
+    }
+    double[] point = upright(fractionX(), fractionY(), rotate);
+    return new java.awt.Rectangle(
+        start(imageWidth, width, point[0]),
+        start(imageHeight, height, point[1]),
+        cutWidth,
+        cutHeight);
+  }
+
   /** libvips' {@code smartcrop} of the overflowing sides ({@link VipsPixels} both ways). */
   private BufferedImage smartCrop(BufferedImage image, int width, int height, Color background) {
     int cutWidth = Math.min(width, image.getWidth());

@@ -23,8 +23,18 @@ final class Effects {
     if (!any(recipe)) {
       return image;
     }
-    Vips vips = Vips.shared();
-    VipsImage current = VipsPixels.toVips(image);
+    try (VipsImage in = VipsPixels.toVips(image);
+        VipsImage out = apply(Vips.shared(), in, recipe)) {
+      return VipsPixels.toJava(out);
+    }
+  }
+
+  /**
+   * A new image: {@code image} (8-bit sRGB, with or without alpha) with the recipe's effects; the
+   * caller closes both.
+   */
+  static VipsImage apply(Vips vips, VipsImage image, ImageRecipe recipe) {
+    VipsImage current = vips.operation("copy").set("in", image).image();
     try {
       if (recipe.blur() > 0) {
         current = replace(current, blur(vips, current, recipe.blur()));
@@ -38,9 +48,10 @@ final class Effects {
                     .set("sigma", recipe.sharpen() / 10.0)
                     .image());
       }
-      return VipsPixels.toJava(current);
-    } finally {
+      return current;
+    } catch (RuntimeException e) {
       current.close();
+      throw e;
     }
   }
 

@@ -28,6 +28,7 @@ import java.util.Locale;
  * is tone-mapped ({@link HdrToneMap}), other 10-bit pictures cut to 8 bits; an embedded ICC profile
  * (Display P3 on iPhones) is converted to sRGB on the decoded, already shrunk pixels.
  */
+// Over 300 lines because HEIF items, grid and tone map share its FFmpeg process handling.
 final class HeicSource implements ImageSource {
   private final HeifStructure heif;
   private final HeifStructure.Item image;

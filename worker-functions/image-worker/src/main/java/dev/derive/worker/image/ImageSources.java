@@ -7,8 +7,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Chooses an input's decoder from its first bytes ({@link Sniffer}), never from its name or
- * declared media type, and opens it: {@link VipsSource} (libvips) or {@link SourceImage} (ImageIO).
+ * Chooses an input's decoder from its format, sniffed once ({@link ImageFormat}), never from its
+ * name or declared media type, and opens it: {@link VipsSource} (libvips) or {@link SourceImage}
+ * (ImageIO).
  */
 final class ImageSources {
   /**
@@ -39,8 +40,8 @@ final class ImageSources {
    * ImageIO skips (a PNG's signature and header CRC, a BMP's RLE).
    */
   static ImageSource open(Path input, long maxPixels, int page) throws IOException {
-    Sniffer.Heif heif = Sniffer.heif(input);
-    if (heif != null) {
+    ImageFormat format = ImageFormat.sniff(input);
+    if (format instanceof ImageFormat.Heif(Sniffer.Heif heif)) {
       if (VipsSource.hevcBrands(heif)) {
         if (!heicEnabled()) {
           throw new PermanentStepFailure(
@@ -53,7 +54,7 @@ final class ImageSources {
       }
       return VipsSource.heif(input, heif, maxPixels, page);
     }
-    Sniffer.JpegFrame frame = Sniffer.jpegFrame(input);
+    Sniffer.JpegFrame frame = format instanceof ImageFormat.Jpeg(var f) ? f : null;
     if (frame != null && frame.arithmetic()) {
       if (!frame.libvipsDecodes()) {
         // ImageIO refuses every arithmetic JPEG; libvips (mozjpeg) reads the 8-bit DCT ones only
@@ -70,42 +71,42 @@ final class ImageSources {
     if (vips && frame != null && frame.libvipsDecodes()) {
       return VipsSource.file(input, "JPEG", maxPixels, page);
     }
-    if (vips && Sniffer.cmykTiff(input)) {
-      return VipsSource.file(input, "CMYK TIFF", maxPixels, page);
+    if (vips && format instanceof ImageFormat.Tiff(boolean cmyk, boolean big) && (cmyk || big)) {
+      // ImageIO reads classic TIFF only; libtiff reads BigTIFF's 64-bit offsets (issue 30 item 5)
+      return VipsSource.file(input, cmyk ? "CMYK TIFF" : "BigTIFF", maxPixels, page);
     }
-    if (Sniffer.svg(input)) {
+    if (format instanceof ImageFormat.Svg) {
       Vips.shared(); // SVG needs librsvg: retryable when libvips cannot be loaded
       return SvgSource.open(input);
     }
-    if (vips && Sniffer.bigTiff(input)) {
-      // ImageIO reads classic TIFF only; libtiff reads BigTIFF's 64-bit offsets (issue 30 item 5)
-      return VipsSource.file(input, "BigTIFF", maxPixels, page);
-    }
-    if (vips && Sniffer.webp(input)) {
+    if (vips && format instanceof ImageFormat.Webp) {
       // TwelveMonkeys' VP8 decoder gets lossy WebP colours wrong (a red of 0xdd1514 read as
       // 0x790000); libwebp, inside libvips, decodes them right, lossless and animated too.
       return VipsSource.file(input, "WebP", maxPixels, page);
     }
-    if (Sniffer.pngSignatureDamaged(input)) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT,
-          "the PNG is damaged: its signature bytes were changed, as a transfer in text mode does"
-              + " (send the file as binary)");
+    if (format instanceof ImageFormat.Png(boolean signatureDamaged, boolean headerDamaged)) {
+      if (signatureDamaged) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT,
+            "the PNG is damaged: its signature bytes were changed, as a transfer in text mode does"
+                + " (send the file as binary)");
+      }
+      if (headerDamaged) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT,
+            "the PNG is damaged: its header chunk (IHDR) fails its checksum");
+      }
     }
-    if (Sniffer.pngHeaderDamaged(input)) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT,
-          "the PNG is damaged: its header chunk (IHDR) fails its checksum");
-    }
-    long[] bmp = Sniffer.bmpSize(input);
-    if (bmp != null) {
-      // the JDK's reader fails on a pixel bomb's header as if it were damaged: say what it is
-      PixelLimit.checkInput(bmp[0], bmp[1], maxPixels);
-    }
-    if (Sniffer.bmpRleBroken(input)) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT,
-          "the BMP is damaged: its run-length-encoded pixels run outside the image or end early");
+    if (format instanceof ImageFormat.Bmp(long[] size, boolean rleBroken)) {
+      if (size != null) {
+        // the JDK's reader fails on a pixel bomb's header as if it were damaged: say what it is
+        PixelLimit.checkInput(size[0], size[1], maxPixels);
+      }
+      if (rleBroken) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.CORRUPT_INPUT,
+            "the BMP is damaged: its run-length-encoded pixels run outside the image or end early");
+      }
     }
     return SourceImage.open(input, maxPixels, page);
   }

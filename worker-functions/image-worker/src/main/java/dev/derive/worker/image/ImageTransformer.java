@@ -33,6 +33,7 @@ import javax.imageio.ImageIO;
  * only the region (where it lies in the stored image, subsampled the same way), turns it upright
  * and resamples it.
  */
+// Over 300 lines because the Java2D fallback path (crop, trim, geometry) still lives here.
 public final class ImageTransformer implements StepTransformer {
   /** Decoding keeps at least this many source pixels per target pixel before resampling. */
   private static final int MIN_OVERSAMPLING = 3;
@@ -119,8 +120,9 @@ public final class ImageTransformer implements StepTransformer {
       Vips.shared(); // WebP/AVIF/GIF, an effect or a trim: fail (retryably) before decoding if it
       // is missing
     }
-    if (recipe.animated() && Animation.applies(recipe, input)) {
-      Animation.write(recipe, input, maxPixels, budget, output);
+    Animation.Frames frames = Animation.frames(recipe, input);
+    if (frames != null) {
+      Animation.write(recipe, frames, input, maxPixels, budget, output);
       return;
     }
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
@@ -171,12 +173,24 @@ public final class ImageTransformer implements StepTransformer {
                   (long) upright.scaledWidth() * upright.scaledHeight(),
                   (long) upright.width() * upright.height()),
               paddedPixels);
+      if (VipsPipeline.accepts(recipe, source)) {
+        VipsSource vips = (VipsSource) source; // upright: stored and upright sizes agree
+        Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
+        budget.check(
+            VipsPipeline.cost(vips, decodedSize.width, decodedSize.height, outputPixels),
+            work(source, shown));
+        VipsPipeline.run(vips, recipe, upright, output);
+        return;
+      }
       BufferedImage sized;
       if (crop == null) {
+        boolean stages = VipsPipeline.takes(recipe); // the Java2D backend decodes for the stages
         Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
         checkMemory(
             source,
-            source.decodeCost(decodedSize.width, decodedSize.height),
+            source
+                .decodeCost(decodedSize.width, decodedSize.height)
+                .plus(stages ? VipsPipeline.outputCost(outputPixels) : MemoryEstimate.NONE),
             (long) decodedSize.width * decodedSize.height,
             outputPixels,
             shown);
@@ -186,6 +200,10 @@ public final class ImageTransformer implements StepTransformer {
         sized =
             orientation.apply(
                 Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
+        if (stages) {
+          VipsPipeline.runFrom(sized, recipe, upright, output);
+          return;
+        }
       } else if (whole != null) {
         checkMemory(
             source,
@@ -276,15 +294,18 @@ public final class ImageTransformer implements StepTransformer {
             (double) INT_PIXEL_BYTES
                 * (DECODED_COPIES * (double) decodedPixels
                     + OUTPUT_COPIES * (double) outputPixels));
-    budget.check(
-        decode.plus(pipeline),
-        "decoding "
-            + source.describe()
-            + " and making a "
-            + shown.width()
-            + "x"
-            + shown.height()
-            + " image of it");
+    budget.check(decode.plus(pipeline), work(source, shown));
+  }
+
+  /** The work a memory refusal names: decoding the source and making the shown image. */
+  private static String work(ImageSource source, Placement shown) {
+    return "decoding "
+        + source.describe()
+        + " and making a "
+        + shown.width()
+        + "x"
+        + shown.height()
+        + " image of it";
   }
 
   /**

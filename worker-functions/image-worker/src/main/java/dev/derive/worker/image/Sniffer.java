@@ -23,6 +23,7 @@ import java.util.zip.CRC32;
  * reader; each is a few lines of magic numbers and offsets, and keeping them together shows every
  * structure the worker looks at before it picks a decoder ({@link ImageSources}).
  */
+// Over 300 lines because each check ImageIO skips reads its own format's bytes.
 final class Sniffer {
   /** Largest {@code meta} box read (HEIF metadata is a few kilobytes; bigger ones are skipped). */
   private static final int MAX_META_BYTES = 4 << 20;
@@ -240,12 +241,17 @@ final class Sniffer {
   static boolean svg(Path file) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       ByteBuffer head = read(channel, 0, 4096);
-      String text = new String(head.array(), 0, head.limit(), StandardCharsets.UTF_8);
-      if (text.startsWith("\uFEFF")) {
-        text = text.substring(1);
-      }
-      return SVG_START.matcher(text).lookingAt();
+      return svg(java.util.Arrays.copyOf(head.array(), head.limit()));
     }
+  }
+
+  /** Whether {@code head}, a file's first bytes (4 KB or all of it), starts an SVG. */
+  static boolean svg(byte[] head) {
+    String text = new String(head, StandardCharsets.UTF_8);
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    return SVG_START.matcher(text).lookingAt();
   }
 
   /**

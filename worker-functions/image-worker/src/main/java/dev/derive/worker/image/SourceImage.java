@@ -28,6 +28,7 @@ import javax.imageio.stream.ImageInputStream;
  * reading an ImageIO reader's header, page, raw type and warnings into the errors users see, which
  * only make sense beside the reader they come from.
  */
+// Over 300 lines because page, region and subsampled ImageIO decodes share one reader set-up.
 final class SourceImage implements ImageSource {
   private static final System.Logger LOG = System.getLogger(SourceImage.class.getName());
 

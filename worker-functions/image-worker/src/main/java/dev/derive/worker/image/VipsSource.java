@@ -31,6 +31,7 @@ import java.util.Set;
  * (8-bit sRGB, or 16-bit for the HDR tone map), each short; the tone map itself lives in {@link
  * HdrToneMap}, and the EXIF orientation is libvips' own (its loader's {@code orientation} field).
  */
+// Over 300 lines because HEIF, files, failures, shrink-on-load and regions share one source.
 final class VipsSource implements ImageSource {
   /** HEIF brands of HEVC-coded images (ISO/IEC 23008-12 Annex B). */
   private static final Set<String> HEVC_BRANDS =
@@ -208,7 +209,8 @@ final class VipsSource implements ImageSource {
         iccTransform);
   }
 
-  private PermanentStepFailure decodeFailure(VipsException e) {
+  /** A libvips failure while this image's pixels are decoded, as {@link #decodeFailure}. */
+  PermanentStepFailure decodeFailure(VipsException e) {
     return decodeFailure(name, e);
   }
 
@@ -300,24 +302,59 @@ final class VipsSource implements ImageSource {
 
   /** libvips' thumbnail of the image (its HEIF image, else the file) into the box, decoded. */
   private BufferedImage thumbnail(int boxWidth, int boxHeight) {
-    try (VipsImage thumbnail =
-        heif != null
-            ? vips.thumbnail(heif, boxWidth, boxHeight)
-            : iccTransform
-                ? vips.thumbnail(file, boxWidth, boxHeight, loadOptions)
-                : vips.operation("thumbnail")
-                    .set(
-                        "filename",
-                        loadOptions.isEmpty() ? file + "" : file + "[" + loadOptions + "]")
-                    .set("width", boxWidth)
-                    .set("height", boxHeight)
-                    .set("size", "down")
-                    .set("fail_on", "error")
-                    .image()) {
+    try (VipsImage thumbnail = shrunk(boxWidth, boxHeight)) {
       return VipsPixels.toJava(thumbnail);
     } catch (VipsException e) {
       throw decodeFailure(e);
     }
+  }
+
+  /** libvips' thumbnail into the box (shrink-on-load, upright, never enlarging), not decoded. */
+  private VipsImage shrunk(int boxWidth, int boxHeight) {
+    return heif != null
+        ? vips.thumbnail(heif, boxWidth, boxHeight)
+        : iccTransform
+            ? vips.thumbnail(file, boxWidth, boxHeight, loadOptions)
+            : vips.operation("thumbnail")
+                .set("filename", loadOptions.isEmpty() ? file + "" : file + "[" + loadOptions + "]")
+                .set("width", boxWidth)
+                .set("height", boxHeight)
+                .set("size", "down")
+                .set("fail_on", "error")
+                .image();
+  }
+
+  /**
+   * Whether the stages ({@link VipsPipeline}) can take this image as libvips decodes it: every
+   * input but PQ HDR, which is tone-mapped in Java.
+   */
+  boolean staysInLibvips() {
+    return !pqHdr();
+  }
+
+  /**
+   * The decode stage's image: libvips' thumbnail covering {@code boxWidth} x {@code boxHeight} with
+   * the image's own aspect ratio (the size {@link #decodedSize} gives), upright, never enlarged;
+   * the caller closes it. Pixels are decoded only when a later stage or the saver asks for them.
+   *
+   * @throws PermanentStepFailure {@code corrupt-input} or {@code unsupported-input} when libvips
+   *     cannot read the header again
+   */
+  VipsImage decodeCovering(int boxWidth, int boxHeight) {
+    Dimension size = decodedSize(boxWidth, boxHeight);
+    try {
+      return shrunk(size.width, size.height);
+    } catch (VipsException e) {
+      throw decodeFailure(e);
+    }
+  }
+
+  /**
+   * What the stages hold off-heap for a {@code width} x {@code height} decode: as {@link
+   * #decodeCost} without the copy into Java (nothing on the heap).
+   */
+  MemoryEstimate stagesCost(int resultWidth, int resultHeight) {
+    return new MemoryEstimate(0, decodeCost(resultWidth, resultHeight).nativeBytes());
   }
 
   /** Whether this is a PQ (HDR10) HEIF image, tone mapped instead of thumbnailed. */

@@ -45,6 +45,7 @@ import java.util.Optional;
  * checks every layout against the headers. The other part, finding the library ({@link
  * #candidates()}, the C++ runtime check), runs once inside {@link #shared()}.
  */
+// Over 300 lines because it is the binding: each C function's descriptor beside its call.
 public final class Vips {
   private static final System.Logger LOG = System.getLogger(Vips.class.getName());
 

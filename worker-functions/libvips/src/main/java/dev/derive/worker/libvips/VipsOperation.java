@@ -32,6 +32,7 @@ import java.util.Map;
  * copied). Outputs come back as {@code Integer}, {@code Double}, {@code Boolean}, {@code String},
  * {@code double[]} or a new {@link VipsImage} reference the caller closes.
  */
+// Over 300 lines because the generic call is one GObject protocol: create, set, build, read.
 public final class VipsOperation {
   /** GLib's fundamental types (gtype.h: {@code G_TYPE_MAKE_FUNDAMENTAL(n)} = n << 2). */
   private static final long G_TYPE_BOOLEAN = 5 << 2;
