@@ -480,19 +480,22 @@ public final class DynamoDbJobStore implements JobStore {
       values.put(":retryAfter", n(retryAfter.getEpochSecond()));
       hold = ", #retryAfter = :retryAfter";
     }
-    return updateAtStep(
-        jobId,
-        executionId,
-        stepIndex,
-        "SET #steps["
-            + stepIndex
-            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now,"
-            + " #failureStreak = :streak"
-            + hold
-            + ", "
-            + COMPLETION_PENDING_UPDATE,
-        names,
-        values);
+    return writeAtStep(
+            jobId,
+            executionId,
+            stepIndex,
+            "",
+            "SET #steps["
+                + stepIndex
+                + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now,"
+                + " #failureStreak = :streak"
+                + hold
+                + ", "
+                + COMPLETION_PENDING_UPDATE,
+            names,
+            values,
+            true)
+        .recorded();
   }
 
   @Override
@@ -619,9 +622,15 @@ public final class DynamoDbJobStore implements JobStore {
                           returnRecord
                               ? ReturnValuesOnConditionCheckFailure.ALL_OLD
                               : ReturnValuesOnConditionCheckFailure.NONE));
-      return response.hasAttributes() && !response.attributes().isEmpty()
-          ? StepWrite.applied(JobItems.fromItem(response.attributes()))
-          : StepWrite.applied();
+      if (!response.hasAttributes() || response.attributes().isEmpty()) {
+        return StepWrite.applied();
+      }
+      Job written = JobItems.fromItem(response.attributes());
+      if (written.status().isTerminal()) {
+        // the outbox's next read of this job on this thread is this item
+        JustEnded.remember(table, response.attributes());
+      }
+      return StepWrite.applied(written);
     } catch (ConditionalCheckFailedException staleOrDuplicate) {
       return StepWrite.notApplied(
           staleOrDuplicate.hasItem() && !staleOrDuplicate.item().isEmpty()
