@@ -101,9 +101,13 @@ public final class CloudRows {
         functions = new FunctionRows(api, scale, results, work);
         UploadCommand upload = new UploadCommand(cloud.apiUri());
         String key12 = upload.upload(photo12);
-        if (scale.includes("e2e")) {
+        if (scale.includes("e2e") || scale.includes("e2e_1step")) {
           oneStep(api, key12);
+        }
+        if (scale.includes("e2e") || scale.includes("e2e_3step")) {
           threeStep(api, upload);
+        }
+        if (scale.includes("e2e")) {
           videoToWebp(api, upload);
           officeThumbnail(api, upload);
         }

@@ -28,11 +28,22 @@ public record Scale(
    * The groups of rows {@code --only} may name; {@code media} is the FFmpeg rows alone ({@code
    * heic_thumbnail}, {@code video_poster}) and {@code images} the image worker's rows alone ({@code
    * thumbnail_*}, {@code smartcrop*}, {@code animated_gif}, {@code info}), both of which {@code
-   * workers} includes.
+   * workers} includes; {@code e2e_1step} and {@code e2e_3step} are those rows of {@code e2e} alone
+   * (a few minutes where {@code e2e} takes a quarter of an hour on a loaded machine).
    */
   public static final java.util.List<String> GROUPS =
       java.util.List.of(
-          "coordinator", "workers", "media", "images", "e2e", "storm", "burst", "cold", "rss");
+          "coordinator",
+          "workers",
+          "media",
+          "images",
+          "e2e",
+          "storm",
+          "burst",
+          "cold",
+          "rss",
+          "e2e_1step",
+          "e2e_3step");
 
   /** The groups measured through the local cloud. */
   public static final java.util.List<String> CLOUD_GROUPS = GROUPS.subList(4, GROUPS.size());

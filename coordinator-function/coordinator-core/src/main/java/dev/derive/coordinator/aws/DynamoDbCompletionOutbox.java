@@ -54,9 +54,14 @@ public final class DynamoDbCompletionOutbox implements CompletionOutbox {
     this.table = table;
   }
 
+  /**
+   * {@inheritDoc} Right after this thread's write that ended the job, from the item that write
+   * returned ({@link JustEnded}); otherwise from a strongly consistent read.
+   */
   @Override
   public Optional<PendingCompletion> pending(String jobId) {
-    Map<String, AttributeValue> item = read(jobId);
+    Map<String, AttributeValue> written = JustEnded.take(table, jobId);
+    Map<String, AttributeValue> item = written != null ? written : read(jobId);
     if (item == null) {
       return Optional.empty();
     }

@@ -85,9 +85,18 @@ public final class DynamoDbJobStore implements JobStore {
   private static final java.util.Set<String> HANDED_ON =
       java.util.Set.of(JobItems.CALLBACKS, JobItems.CALLBACK_BYTES, JobItems.FAILURE_STREAK);
 
-  /** The optional attributes a take-over removes when the candidate has none. */
+  /**
+   * The optional attributes a take-over removes when the candidate has none (the {@code output} of
+   * a {@link JobRecordShape#COMPACT} candidate, the {@code stepCount} of an older record).
+   */
   private static final List<String> OPTIONAL =
-      List.of(JobItems.ERROR, JobItems.TRACE_ID, JobItems.RETRY_AFTER, JobItems.COMPLETION);
+      List.of(
+          JobItems.ERROR,
+          JobItems.TRACE_ID,
+          JobItems.RETRY_AFTER,
+          JobItems.COMPLETION,
+          JobItems.OUTPUT,
+          JobItems.STEP_COUNT);
 
   /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
   static final String REPLACE_SUCCEEDED_CONDITION =
@@ -105,11 +114,24 @@ public final class DynamoDbJobStore implements JobStore {
 
   private final DynamoDbClient dynamoDb;
   private final String table;
+  private final JobRecordShape shape;
 
-  /** Stores jobs in {@code table} (named by {@code JOBS_TABLE}). */
+  /**
+   * Stores jobs in {@code table} (named by {@code JOBS_TABLE}) in the {@link JobRecordShape#FULL}
+   * shape, which every release reads.
+   */
   public DynamoDbJobStore(DynamoDbClient dynamoDb, String table) {
+    this(dynamoDb, table, JobRecordShape.FULL);
+  }
+
+  /**
+   * Stores jobs in {@code table}, writing new records in {@code shape} (both are read; {@code
+   * docs/job-lifecycle.md}, "The record's shape across a deploy").
+   */
+  public DynamoDbJobStore(DynamoDbClient dynamoDb, String table, JobRecordShape shape) {
     this.dynamoDb = dynamoDb;
     this.table = table;
+    this.shape = shape;
   }
 
   @Override
@@ -179,7 +201,7 @@ public final class DynamoDbJobStore implements JobStore {
       dynamoDb.putItem(
           b ->
               b.tableName(table)
-                  .item(JobItems.toItem(candidate))
+                  .item(JobItems.toItem(candidate, shape))
                   .conditionExpression(condition)
                   .expressionAttributeNames(names)
                   .expressionAttributeValues(values)
@@ -217,7 +239,7 @@ public final class DynamoDbJobStore implements JobStore {
    */
   @Override
   public ClaimResult takeOver(Job candidate, String lostExecutionId, Instant now) {
-    Map<String, AttributeValue> item = JobItems.toItem(candidate);
+    Map<String, AttributeValue> item = JobItems.toItem(candidate, shape);
     Map<String, String> names = new HashMap<>();
     Map<String, AttributeValue> values = new HashMap<>();
     List<String> sets = new ArrayList<>();
@@ -334,7 +356,7 @@ public final class DynamoDbJobStore implements JobStore {
             "#updatedAt", JobItems.UPDATED_AT,
             "#lease", JobItems.LEASE_EXPIRES_AT),
         Map.of(
-            ":run", JobItems.runItem(run),
+            ":run", JobItems.runItem(run, shape),
             ":now", n(now.toEpochMilli()),
             ":lease", n(leaseExpiresAt.getEpochSecond())));
   }
@@ -348,7 +370,7 @@ public final class DynamoDbJobStore implements JobStore {
       boolean lastStep,
       Instant now,
       Instant leaseExpiresAt) {
-    Update update = successUpdate(stepIndex, run, lastStep, now, leaseExpiresAt);
+    Update update = successUpdate(stepIndex, run, lastStep, now, leaseExpiresAt, shape);
     return updateAtStep(
         jobId, executionId, stepIndex, update.expression(), update.names(), update.values());
   }
@@ -361,7 +383,7 @@ public final class DynamoDbJobStore implements JobStore {
       StepRecord run,
       Instant now,
       Instant leaseExpiresAt) {
-    Update update = successUpdate(stepIndex, run, false, now, leaseExpiresAt);
+    Update update = successUpdate(stepIndex, run, false, now, leaseExpiresAt, shape);
     return writeAtStep(
         jobId,
         executionId,
@@ -376,7 +398,7 @@ public final class DynamoDbJobStore implements JobStore {
   @Override
   public StepWrite recordLastSuccess(
       String jobId, String executionId, int stepIndex, StepRecord run, Instant now) {
-    Update update = successUpdate(stepIndex, run, true, now, now);
+    Update update = successUpdate(stepIndex, run, true, now, now, shape);
     Map<String, AttributeValue> values = new HashMap<>(update.values());
     values.put(":stepCount", n(stepIndex + 1L));
     return writeAtStep(
@@ -396,14 +418,19 @@ public final class DynamoDbJobStore implements JobStore {
 
   /** Step {@code stepIndex} SUCCEEDED; the job SUCCEEDED (completion pending) or at the next. */
   private static Update successUpdate(
-      int stepIndex, StepRecord run, boolean lastStep, Instant now, Instant leaseExpiresAt) {
+      int stepIndex,
+      StepRecord run,
+      boolean lastStep,
+      Instant now,
+      Instant leaseExpiresAt,
+      JobRecordShape shape) {
     JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
     Map<String, String> names = new HashMap<>();
     names.put("#steps", JobItems.STEPS);
     names.put("#updatedAt", JobItems.UPDATED_AT);
     names.put("#lease", JobItems.LEASE_EXPIRES_AT);
     Map<String, AttributeValue> values = new HashMap<>();
-    values.put(":run", JobItems.runItem(run));
+    values.put(":run", JobItems.runItem(run, shape));
     values.put(":next", n(stepIndex + 1L));
     values.put(":newStatus", s(next.name()));
     values.put(":now", n(now.toEpochMilli()));
@@ -441,7 +468,7 @@ public final class DynamoDbJobStore implements JobStore {
     names.put("#completion", JobItems.COMPLETION);
     names.put("#failureStreak", JobItems.FAILURE_STREAK);
     Map<String, AttributeValue> values = new HashMap<>();
-    values.put(":run", JobItems.runItem(run));
+    values.put(":run", JobItems.runItem(run, shape));
     values.put(":newStatus", s(JobStatus.FAILED.name()));
     values.put(":error", JobItems.errorItem(error));
     values.put(":now", n(now.toEpochMilli()));
@@ -453,19 +480,22 @@ public final class DynamoDbJobStore implements JobStore {
       values.put(":retryAfter", n(retryAfter.getEpochSecond()));
       hold = ", #retryAfter = :retryAfter";
     }
-    return updateAtStep(
-        jobId,
-        executionId,
-        stepIndex,
-        "SET #steps["
-            + stepIndex
-            + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now,"
-            + " #failureStreak = :streak"
-            + hold
-            + ", "
-            + COMPLETION_PENDING_UPDATE,
-        names,
-        values);
+    return writeAtStep(
+            jobId,
+            executionId,
+            stepIndex,
+            "",
+            "SET #steps["
+                + stepIndex
+                + "] = :run, #status = :newStatus, #error = :error, #updatedAt = :now,"
+                + " #failureStreak = :streak"
+                + hold
+                + ", "
+                + COMPLETION_PENDING_UPDATE,
+            names,
+            values,
+            true)
+        .recorded();
   }
 
   @Override
@@ -491,7 +521,7 @@ public final class DynamoDbJobStore implements JobStore {
     values.put(":seen", s(seen.name()));
     values.put(":new", s(newExecutionId));
     values.put(":succeeded", s(JobStatus.SUCCEEDED.name()));
-    values.put(":run", JobItems.runItem(run));
+    values.put(":run", JobItems.runItem(run, shape));
     values.put(":count", n(lastStep + 1L));
     values.put(":now", n(now.toEpochMilli()));
     values.put(":completionPending", s(JobItems.COMPLETION_PENDING));
@@ -592,9 +622,15 @@ public final class DynamoDbJobStore implements JobStore {
                           returnRecord
                               ? ReturnValuesOnConditionCheckFailure.ALL_OLD
                               : ReturnValuesOnConditionCheckFailure.NONE));
-      return response.hasAttributes() && !response.attributes().isEmpty()
-          ? StepWrite.applied(JobItems.fromItem(response.attributes()))
-          : StepWrite.applied();
+      if (!response.hasAttributes() || response.attributes().isEmpty()) {
+        return StepWrite.applied();
+      }
+      Job written = JobItems.fromItem(response.attributes());
+      if (written.status().isTerminal()) {
+        // the outbox's next read of this job on this thread is this item
+        JustEnded.remember(table, response.attributes());
+      }
+      return StepWrite.applied(written);
     } catch (ConditionalCheckFailedException staleOrDuplicate) {
       return StepWrite.notApplied(
           staleOrDuplicate.hasItem() && !staleOrDuplicate.item().isEmpty()

@@ -2,12 +2,15 @@ package dev.derive.coordinator.aws;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
+import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.ObjectRef;
@@ -21,18 +24,28 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * Maps a {@link Job} to a DynamoDB item of the jobs table and back. Attributes: {@code jobId} (S,
  * partition key), {@code status}, {@code plan} (the steps as JSON), {@code currentStep}, {@code
- * stepCount}, {@code source} and {@code output} (maps), {@code steps} (a list of per-step maps with
- * epoch-millisecond timings), {@code error}, {@code createdAt}/{@code updatedAt} (epoch ms), {@code
- * leaseExpiresAt} (epoch s), {@code expiresAt} (epoch s, the table's TTL attribute), {@code
- * traceId}, {@code executionId}, {@code failureStreak} (N) and {@code retryAfter} (epoch s); {@code
- * completion} and {@code callbacks} belong to the {@link DynamoDbCompletionOutbox}.
+ * source} and {@code output} (maps), {@code steps} (a list of per-step maps with epoch-millisecond
+ * timings), {@code error}, {@code createdAt}/{@code updatedAt} (epoch ms), {@code leaseExpiresAt}
+ * (epoch s), {@code expiresAt} (epoch s, the table's TTL attribute), {@code traceId}, {@code
+ * executionId}, {@code failureStreak} (N) and {@code retryAfter} (epoch s); {@code completion} and
+ * {@code callbacks} belong to the {@link DynamoDbCompletionOutbox}.
+ *
+ * <p>Written in one of two {@link JobRecordShape}s, read in either: a {@link
+ * JobRecordShape#COMPACT} item leaves out what the rest of it says ({@code output}, the plan's
+ * fingerprint, the last output's key, repeated buckets, each step's capability), and the reader
+ * puts it back. Neither shape writes {@code stepCount} (no release reads it) nor a step's default
+ * values ({@code reused} false, zero {@code attempts} or {@code outputBytes}: every release reads
+ * their absence as those).
  */
 final class JobItems {
   static final String JOB_ID = "jobId";
   static final String STATUS = "status";
   static final String PLAN = "plan";
   static final String CURRENT_STEP = "currentStep";
+
+  /** The plan's length: written until 2026-12-06, never read; a take-over removes it. */
   static final String STEP_COUNT = "stepCount";
+
   static final String SOURCE = "source";
   static final String OUTPUT = "output";
   static final String STEPS = "steps";
@@ -66,17 +79,20 @@ final class JobItems {
 
   private JobItems() {}
 
-  static Map<String, AttributeValue> toItem(Job job) {
+  /** The item of {@code job} in {@code shape}. */
+  static Map<String, AttributeValue> toItem(Job job, JobRecordShape shape) {
+    boolean compact = shape == JobRecordShape.COMPACT;
     Map<String, AttributeValue> item = new HashMap<>();
     item.put(JOB_ID, s(job.jobId()));
     item.put(STATUS, s(job.status().name()));
-    item.put(PLAN, s(planJson(job.plan())));
+    item.put(PLAN, s(planJson(job.plan(), job.jobId(), compact)));
     item.put(CURRENT_STEP, n(job.currentStep()));
-    item.put(STEP_COUNT, n(job.plan().size()));
     item.put(SOURCE, sourceItem(job.source()));
-    item.put(OUTPUT, refItem(job.output()));
+    if (!compact || !job.output().equals(job.plan().step(job.plan().size() - 1).output())) {
+      item.put(OUTPUT, refItem(job.output()));
+    }
     List<AttributeValue> runs = new ArrayList<>();
-    job.steps().forEach(r -> runs.add(runItem(r)));
+    job.steps().forEach(r -> runs.add(runItem(r, shape)));
     item.put(STEPS, AttributeValue.fromL(runs));
     if (job.error() != null) {
       item.put(ERROR, errorItem(job.error()));
@@ -98,17 +114,22 @@ final class JobItems {
     return item;
   }
 
+  /** The job of an item in either {@link JobRecordShape}. */
   static Job fromItem(Map<String, AttributeValue> item) {
     Map<String, AttributeValue> source = item.get(SOURCE).m();
+    String jobId = item.get(JOB_ID).s();
+    Plan plan = plan(item.get(PLAN).s(), jobId);
     List<StepRecord> runs = new ArrayList<>();
     for (AttributeValue run : item.get(STEPS).l()) {
-      runs.add(run(run.m()));
+      int index = runs.size();
+      runs.add(run(run.m(), index < plan.size() ? plan.step(index).capability() : null));
     }
     AttributeValue error = item.get(ERROR);
+    AttributeValue output = item.get(OUTPUT);
     return new Job(
-        item.get(JOB_ID).s(),
+        jobId,
         JobStatus.valueOf(item.get(STATUS).s()),
-        plan(item.get(PLAN).s()),
+        plan,
         Integer.parseInt(item.get(CURRENT_STEP).n()),
         new SourceIdentity(
             str(source, "bucket"),
@@ -118,7 +139,7 @@ final class JobItems {
             Long.parseLong(source.get("sizeBytes").n()),
             str(source, "mediaType"),
             str(source, "sha256")),
-        ref(item.get(OUTPUT).m()),
+        output == null ? plan.step(plan.size() - 1).output() : ref(output.m()),
         runs,
         error == null || error.m() == null || !error.hasM() ? null : error(error.m()),
         Instant.ofEpochMilli(Long.parseLong(item.get(CREATED_AT).n())),
@@ -133,9 +154,16 @@ final class JobItems {
             : null);
   }
 
-  static AttributeValue runItem(StepRecord run) {
+  /**
+   * A step's map; in the {@link JobRecordShape#COMPACT} shape without its capability: a step's
+   * record always names its plan step's capability (the claim builds the records from the plan, a
+   * result's capability is the one its step message carried), so the plan says it.
+   */
+  static AttributeValue runItem(StepRecord run, JobRecordShape shape) {
     Map<String, AttributeValue> m = new HashMap<>();
-    m.put("capability", s(run.capability()));
+    if (shape != JobRecordShape.COMPACT) {
+      m.put("capability", s(run.capability()));
+    }
     m.put("status", s(run.status()));
     if (run.startedAt() != null) {
       m.put("startedAt", n(run.startedAt().toEpochMilli()));
@@ -143,9 +171,15 @@ final class JobItems {
     if (run.finishedAt() != null) {
       m.put("finishedAt", n(run.finishedAt().toEpochMilli()));
     }
-    m.put("outputBytes", n(run.outputBytes()));
-    m.put("reused", AttributeValue.fromBool(run.reused()));
-    m.put("attempts", n(run.attempts()));
+    if (run.outputBytes() != 0) {
+      m.put("outputBytes", n(run.outputBytes()));
+    }
+    if (run.reused()) {
+      m.put("reused", AttributeValue.fromBool(true));
+    }
+    if (run.attempts() != 0) {
+      m.put("attempts", n(run.attempts()));
+    }
     return AttributeValue.fromM(m);
   }
 
@@ -166,9 +200,11 @@ final class JobItems {
     return AttributeValue.fromN(Long.toString(value));
   }
 
-  private static StepRecord run(Map<String, AttributeValue> m) {
+  /** A step's map, whose capability is {@code planned} when the map has none. */
+  private static StepRecord run(Map<String, AttributeValue> m, String planned) {
+    String capability = str(m, "capability");
     return new StepRecord(
-        str(m, "capability"),
+        capability == null ? planned : capability,
         str(m, "status"),
         m.containsKey("startedAt")
             ? Instant.ofEpochMilli(Long.parseLong(m.get("startedAt").n()))
@@ -224,18 +260,70 @@ final class JobItems {
     return value == null ? null : value.s();
   }
 
-  private static String planJson(Plan plan) {
+  private static final String FINGERPRINT = "fingerprint";
+  private static final String BUCKET = "bucket";
+  private static final String KEY = "key";
+
+  /**
+   * The plan as JSON; when {@code compact}, without its fingerprint when it is {@code jobId}, its
+   * last output's key when it is {@code derivatives/<fingerprint>}, and an earlier output's bucket
+   * when it is the last output's ({@link #plan} puts each back).
+   */
+  private static String planJson(Plan plan, String jobId, boolean compact) {
     try {
-      return JSON.writeValueAsString(plan);
+      if (!compact) {
+        return JSON.writeValueAsString(plan);
+      }
+      ObjectNode tree = JSON.valueToTree(plan);
+      if (jobId.equals(tree.path(FINGERPRINT).asText(null))) {
+        tree.remove(FINGERPRINT);
+      }
+      JsonNode steps = tree.path("steps");
+      JsonNode last = steps.path(steps.size() - 1).path("output");
+      if (last instanceof ObjectNode lastOutput) {
+        String bucket = lastOutput.path(BUCKET).asText(null);
+        for (int i = 0; i < steps.size() - 1; i++) {
+          if (steps.get(i).path("output") instanceof ObjectNode output
+              && bucket != null
+              && bucket.equals(output.path(BUCKET).asText(null))) {
+            output.remove(BUCKET);
+          }
+        }
+        if ((DerivativeFingerprint.KEY_PREFIX + plan.fingerprint())
+            .equals(lastOutput.path(KEY).asText(null))) {
+          lastOutput.remove(KEY);
+        }
+      }
+      return JSON.writeValueAsString(tree);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a plan is always serialisable", e);
     }
   }
 
-  private static Plan plan(String json) {
+  /** The plan of {@link #planJson} in either shape, with what a compact one left out put back. */
+  private static Plan plan(String json, String jobId) {
     try {
-      return JSON.readValue(json, Plan.class);
-    } catch (JsonProcessingException e) {
+      ObjectNode tree = (ObjectNode) JSON.readTree(json);
+      if (!tree.hasNonNull(FINGERPRINT)) {
+        tree.put(FINGERPRINT, jobId);
+      }
+      JsonNode steps = tree.path("steps");
+      JsonNode last = steps.path(steps.size() - 1).path("output");
+      if (last instanceof ObjectNode lastOutput) {
+        if (!lastOutput.hasNonNull(KEY)) {
+          lastOutput.put(KEY, DerivativeFingerprint.KEY_PREFIX + tree.get(FINGERPRINT).asText());
+        }
+        JsonNode bucket = lastOutput.get(BUCKET);
+        for (int i = 0; i < steps.size() - 1; i++) {
+          if (steps.get(i).path("output") instanceof ObjectNode output
+              && !output.hasNonNull(BUCKET)
+              && bucket != null) {
+            output.set(BUCKET, bucket);
+          }
+        }
+      }
+      return JSON.treeToValue(tree, Plan.class);
+    } catch (JsonProcessingException | ClassCastException e) {
       throw new IllegalStateException("job record holds an unreadable plan: " + e.getMessage(), e);
     }
   }

@@ -84,8 +84,9 @@ final class DerivativeStatusReader {
         return Optional.empty();
       }
       Instant read = clock.instant();
-      if (schedule.readsDerivative(
-          Duration.between(start, read), Duration.between(recordRead, read), expectedEnd)) {
+      if (atLastStep(view)
+          && schedule.readsDerivative(
+              Duration.between(start, read), Duration.between(recordRead, read), expectedEnd)) {
         // Near the expected end the bytes are watched, not the chain that records them.
         view = cache.lookup(id).map(view::made).orElse(view);
       } else {
@@ -93,6 +94,23 @@ final class DerivativeStatusReader {
         view = status(id);
       }
     }
+  }
+
+  /**
+   * Whether the record as last read has the job at its last step: every earlier step SUCCEEDED (a
+   * one-step job always is). Before that the derivative cannot be there, so a chain's wait reads
+   * the record instead of the derivative (a read is a third of a HEAD's price) and learns from it
+   * when the last step begins; the progress function records each step before it sends the next, so
+   * no end is seen later for it.
+   */
+  private static boolean atLastStep(JobView view) {
+    int last = view.plan().size() - 1;
+    for (int i = 0; i < last; i++) {
+      if (i >= view.steps().size() || !StepRecord.SUCCEEDED.equals(view.steps().get(i).status())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The capabilities of {@code view}'s steps in order: which waits are alike. */

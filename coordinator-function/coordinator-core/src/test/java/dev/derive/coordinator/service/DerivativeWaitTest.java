@@ -51,7 +51,19 @@ class DerivativeWaitTest {
         }
       };
   private final RecentWaits recentWaits = new RecentWaits();
-  private final InMemoryObjects objects = new InMemoryObjects();
+
+  /** HEADs of a derivative, counted. */
+  private final List<String> heads = new CopyOnWriteArrayList<>();
+
+  private final InMemoryObjects objects =
+      new InMemoryObjects() {
+        @Override
+        public Optional<dev.derive.storage.ObjectMetadata> head(
+            dev.derive.protocol.message.ObjectRef ref) {
+          heads.add(ref.key());
+          return super.head(ref);
+        }
+      };
   private final DerivativeStatusReader reader =
       new DerivativeStatusReader(
           new DerivativeCache(objects, "derivatives", Duration.ofMinutes(5), RecentHits.none()),
@@ -165,6 +177,33 @@ class DerivativeWaitTest {
     assertThat(reader.status(job.jobId()).status())
         .as("GET reads the record until the result is recorded")
         .isEqualTo(JobStatus.PENDING);
+  }
+
+  /**
+   * Issue 32 item 3: a chain's wait looks for its derivative only once the record shows its last
+   * step begun; before that it reads the record, which tells when.
+   */
+  @Test
+  void aChainsDerivativeIsNotLookedForBeforeItsLastStep() {
+    Job job = Jobs.claimed(Jobs.newId(), 3, clock.instant(), Duration.ofSeconds(60));
+    store.claim(job, clock.instant(), Instant.EPOCH);
+    store.markDispatched(
+        job.jobId(), job.executionId(), 0, clock.instant().plus(Duration.ofMinutes(30)));
+    recentWaits.record("image,image,image", Duration.ofMillis(100));
+    recentWaits.record("image,image,image", Duration.ofMillis(100));
+
+    assertThat(reader.awaitEnd(job.jobId(), Duration.ofMillis(400), PollSchedule.WAITING_REQUEST))
+        .isEmpty();
+    assertThat(heads).as("HEADs while the record has the job at its first step").isEmpty();
+
+    Instant now = clock.instant();
+    for (int step = 0; step < 2; step++) {
+      StepRecord run = new StepRecord("image", StepRecord.SUCCEEDED, now, now, 1, false, 1);
+      store.recordAdvance(job.jobId(), job.executionId(), step, run, now, now.plusSeconds(60));
+    }
+    assertThat(reader.awaitEnd(job.jobId(), Duration.ofMillis(150), PollSchedule.WAITING_REQUEST))
+        .isEmpty();
+    assertThat(heads).as("HEADs once the last step began").isNotEmpty();
   }
 
   @Test
