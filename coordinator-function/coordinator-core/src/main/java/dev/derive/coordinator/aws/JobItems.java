@@ -8,6 +8,7 @@ import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
+import dev.derive.coordinator.job.StepStatus;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.ObjectRef;
@@ -136,7 +137,7 @@ final class JobItems {
   static AttributeValue runItem(StepRecord run) {
     Map<String, AttributeValue> m = new HashMap<>();
     m.put("capability", s(run.capability()));
-    m.put("status", s(run.status()));
+    m.put("status", s(run.status().name()));
     if (run.startedAt() != null) {
       m.put("startedAt", n(run.startedAt().toEpochMilli()));
     }
@@ -169,7 +170,7 @@ final class JobItems {
   private static StepRecord run(Map<String, AttributeValue> m) {
     return new StepRecord(
         str(m, "capability"),
-        str(m, "status"),
+        StepStatus.valueOf(str(m, "status")),
         m.containsKey("startedAt")
             ? Instant.ofEpochMilli(Long.parseLong(m.get("startedAt").n()))
             : null,

@@ -62,8 +62,9 @@ final class DeadLetterFailures {
                   + step.jobId()
                   + " wrote its output before its worker died: applied as its success");
       return results.apply(
-          StepResult.success(step, made.getAsLong(), now, now, true)
-              .withAttempt(Math.max(receives, 1)));
+          StepReport.of(
+              StepResult.success(step, made.getAsLong(), now, now, true)
+                  .withAttempt(Math.max(receives, 1))));
     }
     String detail =
         "step "
@@ -93,8 +94,8 @@ final class DeadLetterFailures {
    *
    * @param results applies the result once more
    */
-  ProgressOutcome stepResult(StepResult result, StepResultTransitions results) {
-    if (result.isStarted()) {
+  ProgressOutcome stepResult(StepReport result, StepResultTransitions results) {
+    if (result instanceof StepReport.Started) {
       return announceIfEnded(result);
     }
     RuntimeException cause;
@@ -110,7 +111,7 @@ final class DeadLetterFailures {
     Job job = found.get();
     int index = result.stepIndex();
     boolean nextNeverQueued =
-        result.succeeded()
+        result instanceof StepReport.Succeeded
             && job.currentStep() == index + 1
             && index + 1 < job.steps().size()
             && StepRecord.PENDING.equals(job.steps().get(index + 1).status());
@@ -119,7 +120,7 @@ final class DeadLetterFailures {
         "the result of step "
             + (index + 1)
             + " ("
-            + result.capability()
+            + result.origin().capability()
             + ") could not be applied in any of its deliveries;"
             + " request the derivative again to retry";
     LOG.warning(() -> "dead-lettered result of job " + job.jobId() + ": " + cause.getMessage());
@@ -130,7 +131,7 @@ final class DeadLetterFailures {
         new JobError(StepErrorTypes.DEAD_LETTERED, detail, failing, true));
   }
 
-  private ProgressOutcome announceIfEnded(StepResult result) {
+  private ProgressOutcome announceIfEnded(StepReport result) {
     Optional<Job> found = store.find(result.jobId());
     if (found.isPresent()
         && found.get().status().isTerminal()

@@ -11,6 +11,7 @@ import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.Standing;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
@@ -142,14 +143,15 @@ public final class JobLifecycle {
       watch(candidate);
       throw e;
     }
-    if (!claim.won() && mayBeTakenOver(claim.job(), cutoff)) {
+    if (!claim.won()
+        && claim.job().standing(now, permanentFailureHold) == Standing.FAILED_RECLAIMABLE) {
       // lost only because the failure's end was not yet published: published now, by this
       // announce or by the progress function between the claim's write and it (then this one
       // finds nothing pending), so claim again either way
       notifier.announce(claim.job().jobId());
       claim = store.claim(candidate, now, cutoff);
     }
-    if (!claim.won() && claim.job().isLost(now)) {
+    if (!claim.won() && claim.job().standing(now, permanentFailureHold) == Standing.LOST) {
       // a lost execution: taken over in one write that keeps its callbacks in the record, watched
       // before that write, so a claimer that dies right after it leaves its check behind
       watch(candidate);
@@ -210,21 +212,6 @@ public final class JobLifecycle {
   }
 
   /**
-   * Whether {@code job}, an ended record a claim lost to, is one a claim may take over once its end
-   * is published: a retryable failure, or a permanent one older than {@code cutoff}.
-   */
-  private boolean mayBeTakenOver(Job job, Instant cutoff) {
-    return job.status() == JobStatus.FAILED
-        && (job.error().retryable()
-            ? job.retryAfter() == null || job.retryAfter().isBefore(clockNow())
-            : job.updatedAt().isBefore(cutoff));
-  }
-
-  private Instant clockNow() {
-    return clock.instant();
-  }
-
-  /**
    * A {@link ClaimCheck} came: if the job's claim has sent no step and its lease ran out (its
    * claimer died before its {@code SendMessage}), takes the job over, as a new request would,
    * keeping the lost execution's callbacks and sending the first step; if it has sent a step,
@@ -279,7 +266,7 @@ public final class JobLifecycle {
    *     advance is recorded, and the repeated result dispatches the step)
    */
   public ProgressOutcome apply(StepResult result) {
-    return results.apply(result);
+    return results.apply(StepReport.of(result));
   }
 
   /**
@@ -302,7 +289,7 @@ public final class JobLifecycle {
    * with a retryable error where it still waits on the result (see {@link DeadLetterFailures}).
    */
   public ProgressOutcome resultDeadLettered(StepResult result) {
-    return deadLetters.stepResult(result, results);
+    return deadLetters.stepResult(StepReport.of(result), results);
   }
 
   /**
