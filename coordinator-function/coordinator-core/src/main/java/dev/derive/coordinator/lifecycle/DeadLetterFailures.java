@@ -43,7 +43,7 @@ final class DeadLetterFailures {
   }
 
   /**
-   * See {@link JobLifecycle#deadLettered}.
+   * See {@link JobProgress#deadLettered}.
    *
    * @param results applies the step's output as its success when it is in the bucket
    * @throws dev.derive.storage.ObjectStoreException if the output could not be looked for (retry
@@ -85,7 +85,7 @@ final class DeadLetterFailures {
   }
 
   /**
-   * See {@link JobLifecycle#resultDeadLettered}: a result fails its job only where the job still
+   * See {@link JobProgress#resultDeadLettered}: a result fails its job only where the job still
    * waits on it. A started report never does (the step's own result or dead letter ends it); a
    * finished result is applied once more, and only if that throws again is the job failed, at the
    * result's step if the job is still there, or at the next step if the result's success was

@@ -41,7 +41,7 @@ final class StepResultTransitions {
     this.notifier = notifier;
   }
 
-  /** See {@link JobLifecycle#apply}. */
+  /** See {@link JobProgress#apply}. */
   ProgressOutcome apply(StepReport report) {
     Optional<Job> found;
     if (report instanceof StepReport.Succeeded success && success.lastStep()) {

@@ -3,7 +3,7 @@ package dev.derive.coordinator.progress;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.derive.coordinator.claim.ClaimCheck;
-import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.JobProgress;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
 import dev.derive.protocol.message.MalformedMessageException;
 import dev.derive.protocol.message.MessageCodec;
@@ -17,7 +17,7 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * Applies each message of an SQS batch through the core {@link JobLifecycle}. The batch comes from
+ * Applies each message of an SQS batch through the core {@link JobProgress}. The batch comes from
  * one of the progress function's event source mappings:
  *
  * <ul>
@@ -46,7 +46,7 @@ public class StepResultBatch {
 
   private static final Logger LOG = Logger.getLogger(StepResultBatch.class);
 
-  private final JobLifecycle lifecycle;
+  private final JobProgress lifecycle;
   private final int stepMaxReceives;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
@@ -55,7 +55,7 @@ public class StepResultBatch {
    *     STEP_MAX_RECEIVE_COUNT}; 0 when unknown), for the dead-lettered step's error
    */
   StepResultBatch(
-      JobLifecycle lifecycle,
+      JobProgress lifecycle,
       @org.eclipse.microprofile.config.inject.ConfigProperty(
               name = "STEP_MAX_RECEIVE_COUNT",
               defaultValue = "0")
