@@ -181,9 +181,10 @@ public final class DerivativeService {
   }
 
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
-    return request.target() != null
-        ? planner.plan(source, request.target())
-        : planner.plan(source, request.steps());
+    return switch (request.wanted()) {
+      case DerivativeRequest.ForTarget wanted -> planner.plan(source, wanted.target());
+      case DerivativeRequest.ForSteps wanted -> planner.plan(source, wanted.steps());
+    };
   }
 
   /**
