@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.logging.Logger;
 
 /**
  * The API function's half of the job lifecycle, store-agnostic (as Powertools' {@code
@@ -30,7 +29,7 @@ import java.util.logging.Logger;
  * written down in {@code docs/job-lifecycle.md}.
  */
 public final class JobClaims {
-  private static final Logger LOG = Logger.getLogger(JobClaims.class.getName());
+  private static final System.Logger LOG = System.getLogger(JobClaims.class.getName());
 
   private final JobStore store;
   private final DerivativeCache cache;
@@ -117,7 +116,8 @@ public final class JobClaims {
       if (cache.stepOutputExists(made.output())) {
         return new ClaimOutcome(ClaimOutcome.Kind.MADE, made);
       }
-      LOG.info(
+      LOG.log(
+          System.Logger.Level.INFO,
           () -> "job " + made.jobId() + " SUCCEEDED but its derivative is gone: making it again");
       claim = store.replaceSucceeded(candidate, made.executionId());
       if (!claim.won() && made.equals(claim.job()) && notifier.announce(made.jobId())) {
@@ -162,7 +162,9 @@ public final class JobClaims {
     try {
       lostClaims.watch(job);
     } catch (RuntimeException e) {
-      LOG.warning(() -> "the claim of job " + job.jobId() + " could not be watched: " + e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "the claim of job " + job.jobId() + " could not be watched: " + e);
     }
   }
 
@@ -177,7 +179,9 @@ public final class JobClaims {
       notifier.announce(jobId);
     } catch (RuntimeException e) {
       cause.addSuppressed(e);
-      LOG.warning(() -> "completion of job " + jobId + " left pending: " + e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "completion of job " + jobId + " left pending: " + e.getMessage());
     }
   }
 }

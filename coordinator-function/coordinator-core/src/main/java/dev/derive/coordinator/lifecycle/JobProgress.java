@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.logging.Logger;
 
 /**
  * The progress function's half of the job lifecycle: applies a worker's step report ({@link
@@ -25,7 +24,7 @@ import java.util.logging.Logger;
  * API function's half is {@link JobClaims}; {@code docs/job-lifecycle.md}.
  */
 public final class JobProgress {
-  private static final Logger LOG = Logger.getLogger(JobProgress.class.getName());
+  private static final System.Logger LOG = System.getLogger(JobProgress.class.getName());
 
   private final JobStore store;
   private final JobClaims claims;
@@ -114,7 +113,9 @@ public final class JobProgress {
             Duration.between(job.createdAt(), job.expiresAt()),
             job.traceId());
     ClaimOutcome outcome = claims.claim(candidate);
-    LOG.info(() -> "lost claim of job " + job.jobId() + " checked: " + outcome.kind());
+    LOG.log(
+        System.Logger.Level.INFO,
+        () -> "lost claim of job " + job.jobId() + " checked: " + outcome.kind());
     return outcome.kind() == ClaimOutcome.Kind.WON
         ? ProgressOutcome.RECLAIMED
         : ProgressOutcome.IGNORED;
