@@ -25,6 +25,9 @@ import java.util.Objects;
  *     1 for the first; 0 when the worker did not say)
  * @param executionId copied from the {@link StepMessage}: the execution the result belongs to
  * @param report whether the step started or finished ({@code null} reads as FINISHED)
+ * @param stepCount copied from the {@link StepMessage}: the number of steps in the plan, so a
+ *     success says whether it was the last step (0 from senders that predate it: the receiver then
+ *     tells the last step by its output key)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
@@ -41,7 +44,8 @@ public record StepResult(
     String traceId,
     int attempt,
     String executionId,
-    Report report) {
+    Report report,
+    int stepCount) {
 
   /** The two kinds of report a worker sends about one delivery of a step. */
   public enum Report {
@@ -61,6 +65,40 @@ public record StepResult(
     } else if (succeeded == (output == null) || succeeded == (error != null)) {
       throw new IllegalArgumentException("a step result has an output exactly when it succeeded");
     }
+  }
+
+  /** A result without a step count, as senders that predate it wrote (tests, old workers). */
+  public StepResult(
+      String jobId,
+      int stepIndex,
+      String capability,
+      boolean succeeded,
+      ObjectRef output,
+      long outputBytes,
+      StepError error,
+      long startedAtMillis,
+      long finishedAtMillis,
+      boolean reused,
+      String traceId,
+      int attempt,
+      String executionId,
+      Report report) {
+    this(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        executionId,
+        report,
+        0);
   }
 
   /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
@@ -85,7 +123,8 @@ public record StepResult(
         traceId,
         attempt,
         executionId,
-        report);
+        report,
+        stepCount);
   }
 
   /** That the worker started {@code step} at {@code startedAtMillis} (epoch ms). */
@@ -104,7 +143,8 @@ public record StepResult(
         step.traceId(),
         0,
         step.executionId(),
-        Report.STARTED);
+        Report.STARTED,
+        step.stepCount());
   }
 
   /** A successful result for {@code step} that wrote {@code outputBytes} bytes. */
@@ -128,7 +168,8 @@ public record StepResult(
         step.traceId(),
         0,
         step.executionId(),
-        Report.FINISHED);
+        Report.FINISHED,
+        step.stepCount());
   }
 
   /** A failed result for {@code step}. */
@@ -148,6 +189,7 @@ public record StepResult(
         step.traceId(),
         0,
         step.executionId(),
-        Report.FINISHED);
+        Report.FINISHED,
+        step.stepCount());
   }
 }

@@ -154,4 +154,14 @@ class MessageCodecTest {
                     StepResult.Report.FINISHED))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aResultCarriesItsStepCountAndAnOlderSendersReadsAsZero() {
+    StepResult success = StepResult.success(step, 1234, 10, 20, false);
+    assertThat(success.stepCount()).isEqualTo(1);
+    String encoded = MessageCodec.encode(success);
+    assertThat(encoded).contains("\"stepCount\":1");
+    String older = encoded.replace(",\"stepCount\":1", "");
+    assertThat(MessageCodec.decode(older, StepResult.class).stepCount()).isZero();
+  }
 }

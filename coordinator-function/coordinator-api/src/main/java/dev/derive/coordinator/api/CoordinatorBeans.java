@@ -5,6 +5,7 @@ import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
 import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeService;
+import dev.derive.coordinator.service.FrontDoor;
 import dev.derive.coordinator.upload.UploadService;
 import dev.derive.coordinator.url.ImageUrlFallbacks;
 import dev.derive.coordinator.url.SigningKeySource;
@@ -87,11 +88,20 @@ public class CoordinatorBeans {
     return CoordinatorFactory.signingKeys(settings, clients);
   }
 
-  /** The callbacks of {@code POST /v1/derivatives} requests ({@code CALLBACK_QUEUE_URL}). */
+  /**
+   * The one way in of a derivative request, JSON or image URL, with the callbacks of {@code POST
+   * /v1/derivatives} requests ({@code CALLBACK_QUEUE_URL}).
+   */
   @Produces
   @Singleton
-  CallbackRequests callbackRequests(CoordinatorSettings settings, CoordinatorClients clients) {
-    return new CallbackRequests(CoordinatorFactory.callbackRegistrar(settings, clients));
+  FrontDoor frontDoor(
+      CoordinatorSettings settings,
+      CoordinatorClients clients,
+      PresetCatalogue presets,
+      RequestValidator validator,
+      DerivativeService service) {
+    return new FrontDoor(
+        presets, validator, service, CoordinatorFactory.callbackRegistrar(settings, clients));
   }
 
   /** The presigned uploads behind {@code /v1/uploads}. */

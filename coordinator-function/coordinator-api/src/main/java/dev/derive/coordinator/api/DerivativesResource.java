@@ -1,15 +1,10 @@
 package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.derive.coordinator.job.JobFailedException;
-import dev.derive.coordinator.job.JobView;
-import dev.derive.coordinator.job.Submission;
-import dev.derive.coordinator.preset.PresetCatalogue;
+import dev.derive.coordinator.service.DerivativeAnswer;
+import dev.derive.coordinator.service.DerivativeAsk;
 import dev.derive.coordinator.service.DerivativeService;
-import dev.derive.coordinator.service.PollSchedule;
-import dev.derive.coordinator.validate.DerivativeRequest;
-import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.JobStatus;
+import dev.derive.coordinator.service.FrontDoor;
 import dev.derive.storage.PresignedDownload;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -20,7 +15,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -34,20 +28,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/v1/derivatives")
 @Produces(MediaType.APPLICATION_JSON)
 public class DerivativesResource {
-  private final RequestValidator validator;
+  private final FrontDoor door;
   private final DerivativeService service;
-  private final PresetCatalogue presets;
-  private final CallbackRequests callbacks;
 
-  DerivativesResource(
-      RequestValidator validator,
-      DerivativeService service,
-      PresetCatalogue presets,
-      CallbackRequests callbacks) {
-    this.validator = validator;
+  DerivativesResource(FrontDoor door, DerivativeService service) {
+    this.door = door;
     this.service = service;
-    this.presets = presets;
-    this.callbacks = callbacks;
   }
 
   /**
@@ -100,29 +86,20 @@ public class DerivativesResource {
               + " document (password-required), or the derivative failed")
   @APIResponse(responseCode = "503", description = "AWS did not answer in time; retry")
   public Response submit(JsonNode body) {
-    DerivativeRequest request = validator.validate(presets.current().expand(body));
-    Submission submission =
-        callbacks.submit(request, body, () -> service.submit(request, RequestTelemetry.traceId()));
-    if (!submission.isReady() && submission.maxWait().isPositive()) {
-      Optional<JobView> ended =
-          service.awaitEnd(submission.jobId(), submission.maxWait(), PollSchedule.WAITING_REQUEST);
-      if (ended.isPresent()) {
-        JobView view = ended.get();
-        if (view.status() == JobStatus.FAILED) {
-          throw new JobFailedException(view.id(), view.error());
-        }
-        return Response.ok(
-                JobResponse.of(view).withOutcome(SubmissionResponse.outcome(submission.outcome())))
-            .build();
-      }
-    }
-    SubmissionResponse entity = SubmissionResponse.of(submission);
-    if (submission.isReady()) {
-      return Response.ok(entity).build();
-    }
-    return Response.accepted(entity)
-        .location(URI.create("/v1/derivatives/" + submission.jobId()))
-        .build();
+    return switch (door.answer(new DerivativeAsk.Json(body, RequestTelemetry.traceId()))) {
+      case DerivativeAnswer.Cached cached ->
+          Response.ok(SubmissionResponse.of(cached.submission())).build();
+      case DerivativeAnswer.Made made ->
+          Response.ok(
+                  JobResponse.of(made.view())
+                      .withOutcome(SubmissionResponse.outcome(made.submission().outcome())))
+              .build();
+      case DerivativeAnswer.Running running ->
+          Response.accepted(SubmissionResponse.of(running.submission()))
+              .location(URI.create("/v1/derivatives/" + running.jobId()))
+              .build();
+      case DerivativeAnswer.Failed failed -> throw failed.problem();
+    };
   }
 
   /** The job's status, steps, error or download; 404 for an unknown id. */

@@ -2,12 +2,10 @@ package dev.derive.coordinator.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.derive.coordinator.CoordinatorException;
-import dev.derive.coordinator.job.JobFailedException;
-import dev.derive.coordinator.job.JobView;
-import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.preset.PresetCatalogue;
-import dev.derive.coordinator.service.DerivativeService;
-import dev.derive.coordinator.service.PollSchedule;
+import dev.derive.coordinator.service.DerivativeAnswer;
+import dev.derive.coordinator.service.DerivativeAsk;
+import dev.derive.coordinator.service.FrontDoor;
 import dev.derive.coordinator.url.DerivativeCdn;
 import dev.derive.coordinator.url.ForbiddenUrlException;
 import dev.derive.coordinator.url.ImageUrl;
@@ -16,7 +14,6 @@ import dev.derive.coordinator.url.Picture;
 import dev.derive.coordinator.url.SigningKeySource;
 import dev.derive.coordinator.url.UrlOptions;
 import dev.derive.coordinator.validate.RequestValidator;
-import dev.derive.protocol.JobStatus;
 import dev.derive.storage.PresignedDownload;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
@@ -92,8 +89,7 @@ public class ImageUrlResource {
    */
   static final int FORBIDDEN_MAX_AGE_SECONDS = 60;
 
-  private final RequestValidator validator;
-  private final DerivativeService service;
+  private final FrontDoor door;
   private final PresetCatalogue presets;
   private final SigningKeySource keys;
   private final UrlOptions options;
@@ -126,8 +122,7 @@ public class ImageUrlResource {
   static final String PROBLEM_TYPE_HEADER = "Derive-Problem-Type";
 
   ImageUrlResource(
-      RequestValidator validator,
-      DerivativeService service,
+      FrontDoor door,
       PresetCatalogue presets,
       SigningKeySource keys,
       UrlOptions options,
@@ -137,8 +132,7 @@ public class ImageUrlResource {
       @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn,
       @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
     this.rootPath = rootPath.endsWith("/") ? rootPath : rootPath + "/";
-    this.validator = validator;
-    this.service = service;
+    this.door = door;
     this.presets = presets;
     this.keys = keys;
     this.options = options;
@@ -281,21 +275,21 @@ public class ImageUrlResource {
 
   private Response answer(
       ImageUrl url, String autoMediaType, boolean pictures, Optional<String> hintedDpr) {
-    Submission submission =
-        service.submit(
-            validator.validate(url.requestBody(presets.current(), autoMediaType, hintedDpr)),
-            RequestTelemetry.traceId());
-    if (submission.isReady()) {
-      return found(submission.jobId(), submission.download(), url.expires());
-    }
-    Optional<JobView> ended =
-        service.awaitEnd(submission.jobId(), wait, PollSchedule.WAITING_REQUEST);
-    if (ended.isPresent() && ended.get().status() == JobStatus.SUCCEEDED) {
-      return found(ended.get().id(), ended.get().download(), url.expires());
-    }
-    if (ended.isPresent() && ended.get().status() == JobStatus.FAILED) {
-      throw new JobFailedException(ended.get().id(), ended.get().error());
-    }
+    DerivativeAnswer answer =
+        door.answer(
+            new DerivativeAsk.Url(url, autoMediaType, hintedDpr, wait, RequestTelemetry.traceId()));
+    return switch (answer) {
+      case DerivativeAnswer.Cached cached ->
+          found(cached.jobId(), cached.submission().download(), url.expires());
+      case DerivativeAnswer.Made made ->
+          found(made.view().id(), made.view().download(), url.expires());
+      case DerivativeAnswer.Failed failed -> throw failed.problem();
+      case DerivativeAnswer.Running running -> notReady(url, running.jobId(), pictures);
+    };
+  }
+
+  /** A derivative still being made: its placeholder picture, else 503 with Retry-After. */
+  private Response notReady(ImageUrl url, String jobId, boolean pictures) {
     Optional<Picture> placeholder = pictures ? fallbacks.placeholder(url.key()) : Optional.empty();
     if (placeholder.isPresent()) {
       return picture(placeholder.get(), 200)
@@ -309,7 +303,7 @@ public class ImageUrlResource {
             "Derivative not ready",
             503,
             "derivative "
-                + submission.jobId()
+                + jobId
                 + " is still being made; ask again after "
                 + RETRY_AFTER_SECONDS
                 + " s",

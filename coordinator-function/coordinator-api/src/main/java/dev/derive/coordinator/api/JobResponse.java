@@ -97,7 +97,7 @@ public record JobResponse(
                   : planned.operations().stream().map(Operation::operation).toList(),
               planned == null ? null : planned.inputMediaType(),
               planned == null ? null : planned.outputMediaType(),
-              run.status(),
+              run.status().name(),
               text(run.startedAt()),
               text(run.finishedAt()),
               run.startedAt() == null || run.finishedAt() == null

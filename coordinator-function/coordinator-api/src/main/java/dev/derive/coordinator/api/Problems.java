@@ -9,6 +9,7 @@ import dev.derive.coordinator.identity.UnsupportedMediaTypeException;
 import dev.derive.coordinator.job.DerivativeNotReadyException;
 import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobNotFoundException;
+import dev.derive.coordinator.lifecycle.StepInProgressException;
 import dev.derive.coordinator.plan.NoConversionException;
 import dev.derive.coordinator.url.ForbiddenUrlException;
 import dev.derive.coordinator.validate.InvalidRequestException;
@@ -30,21 +31,60 @@ public final class Problems {
 
   private record Kind(int status, String title) {}
 
-  private static final Map<String, Kind> KINDS =
+  /**
+   * The status of each domain exception, by its class: every concrete {@link CoordinatorException}
+   * has one ({@code ProblemTypesTest} holds it), so a new exception is given its problem here or
+   * the build fails, rather than becoming a 500.
+   */
+  private static final Map<Class<? extends CoordinatorException>, Integer> STATUS =
       Map.ofEntries(
-          Map.entry(InvalidRequestException.KIND, new Kind(400, "Invalid request")),
-          Map.entry(SourceNotFoundException.KIND, new Kind(404, "Source not found")),
-          Map.entry(SourceTooLargeException.KIND, new Kind(413, "Source too large")),
-          Map.entry(UnsupportedMediaTypeException.KIND, new Kind(415, "Unsupported media type")),
-          Map.entry(NoConversionException.KIND, new Kind(422, "No conversion")),
-          Map.entry(JobNotFoundException.KIND, new Kind(404, "Not found")),
-          Map.entry(DispatchFailedException.KIND, new Kind(503, "Dispatch failed")),
-          Map.entry(DerivativeNotReadyException.KIND, new Kind(409, "Derivative not ready")),
+          Map.entry(InvalidRequestException.class, 400),
+          Map.entry(SourceNotFoundException.class, 404),
+          Map.entry(SourceTooLargeException.class, 413),
+          Map.entry(UnsupportedMediaTypeException.class, 415),
+          Map.entry(NoConversionException.class, 422),
+          Map.entry(JobNotFoundException.class, 404),
+          Map.entry(DispatchFailedException.class, 503),
+          Map.entry(DerivativeNotReadyException.class, 409),
           // as an encrypted PDF's failed job answers: the same type, 422
-          Map.entry(PasswordProtectedSourceException.KIND, new Kind(422, "Password required")),
-          Map.entry(ForbiddenUrlException.INVALID_SIGNATURE, new Kind(403, "Invalid signature")),
-          Map.entry(ForbiddenUrlException.EXPIRED, new Kind(403, "Expired URL")),
-          Map.entry(ForbiddenUrlException.PRESET_CHANGED, new Kind(403, "Preset changed")));
+          Map.entry(PasswordProtectedSourceException.class, 422),
+          Map.entry(ForbiddenUrlException.class, 403),
+          // its own error's type; 503 with Retry-After while its backoff holds it
+          Map.entry(JobFailedException.class, 422),
+          // the progress function's redelivery signal; an API request never meets it
+          Map.entry(StepInProgressException.class, 503));
+
+  /** The titles of the kinds whose words are not their title. */
+  private static final Map<String, String> TITLES =
+      Map.ofEntries(
+          Map.entry(InvalidRequestException.KIND, "Invalid request"),
+          Map.entry(SourceNotFoundException.KIND, "Source not found"),
+          Map.entry(SourceTooLargeException.KIND, "Source too large"),
+          Map.entry(UnsupportedMediaTypeException.KIND, "Unsupported media type"),
+          Map.entry(NoConversionException.KIND, "No conversion"),
+          Map.entry(JobNotFoundException.KIND, "Not found"),
+          Map.entry(DispatchFailedException.KIND, "Dispatch failed"),
+          Map.entry(DerivativeNotReadyException.KIND, "Derivative not ready"),
+          Map.entry(PasswordProtectedSourceException.KIND, "Password required"),
+          Map.entry(ForbiddenUrlException.INVALID_SIGNATURE, "Invalid signature"),
+          Map.entry(ForbiddenUrlException.EXPIRED, "Expired URL"),
+          Map.entry(ForbiddenUrlException.PRESET_CHANGED, "Preset changed"));
+
+  /** The domain exceptions that have a problem status (for the test that every one has). */
+  static java.util.Set<Class<? extends CoordinatorException>> mapped() {
+    return STATUS.keySet();
+  }
+
+  /** The status of {@code e}'s problem: its class's, or its nearest mapped superclass's. */
+  private static int statusOf(CoordinatorException e) {
+    for (Class<?> type = e.getClass(); type != null; type = type.getSuperclass()) {
+      Integer status = STATUS.get(type);
+      if (status != null) {
+        return status;
+      }
+    }
+    return 500;
+  }
 
   private Problems() {}
 
@@ -65,9 +105,9 @@ public final class Problems {
    * the kind's words ({@code corrupt-input}: "Corrupt input").
    */
   static String title(String kind) {
-    Kind known = KINDS.get(kind);
+    String known = TITLES.get(kind);
     if (known != null) {
-      return known.title();
+      return known;
     }
     String words = kind.replace('-', ' ');
     return words.isEmpty() ? "Error" : Character.toUpperCase(words.charAt(0)) + words.substring(1);
@@ -100,7 +140,8 @@ public final class Problems {
     if (e instanceof DispatchFailedException) {
       return unavailable(DispatchFailedException.KIND, e.getMessage());
     }
-    Kind kind = KINDS.getOrDefault(e.kind(), new Kind(500, "Internal error"));
+    int status = statusOf(e);
+    Kind kind = new Kind(status, status == 500 ? "Internal error" : title(e.kind()));
     List<Violation> errors =
         switch (e) {
           case InvalidRequestException invalid -> invalid.violations();

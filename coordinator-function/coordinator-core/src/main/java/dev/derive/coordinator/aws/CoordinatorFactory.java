@@ -17,7 +17,8 @@ import dev.derive.coordinator.config.MissingSettingException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
-import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.JobClaims;
+import dev.derive.coordinator.lifecycle.JobProgress;
 import dev.derive.coordinator.lifecycle.StepLeases;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.preset.PresetCatalogue;
@@ -82,7 +83,7 @@ public final class CoordinatorFactory {
         new Planner(deployed, settings.derivativesBucket()),
         cache,
         store,
-        lifecycle(settings, clients, store, cache, lostClaimWatch(settings, clients)),
+        claims(settings, clients, store, cache, lostClaimWatch(settings, clients)),
         capability ->
             capabilities
                 .named(capability)
@@ -357,7 +358,7 @@ public final class CoordinatorFactory {
    * The progress function's lifecycle (step results and dead letters), on AWS; it looks for a
    * dead-lettered step's output in the derivatives bucket (one HEAD).
    */
-  public static JobLifecycle progressLifecycle(
+  public static JobProgress progressLifecycle(
       CoordinatorSettings settings, CoordinatorClients clients) {
     DerivativeCache outputs =
         new DerivativeCache(
@@ -365,34 +366,44 @@ public final class CoordinatorFactory {
             settings.derivativesBucket(),
             settings.presignedUrlExpiry(),
             RecentHits.none());
-    // a claim it makes (a lost claim's check) is sent at once; if it dies first, the check, not
-    // acknowledged, comes again: no watch of its own
-    return lifecycle(settings, clients, jobStore(settings, clients), outputs, LostClaimWatch.NONE);
+    return new JobProgress(
+        jobStore(settings, clients),
+        dispatcher(settings, clients),
+        outputs,
+        stepLeases(settings),
+        settings.dispatchLease(),
+        settings.permanentFailureHold(),
+        Clock.systemUTC(),
+        completionNotifier(settings, clients));
   }
 
-  private static JobLifecycle lifecycle(
+  private static JobClaims claims(
       CoordinatorSettings settings,
       CoordinatorClients clients,
       JobStore store,
       DerivativeCache cache,
       LostClaimWatch lostClaims) {
-    CapabilityCatalogue capabilities = settings.capabilities();
-    return new JobLifecycle(
+    return new JobClaims(
         store,
         dispatcher(settings, clients),
         cache,
-        StepLeases.of(
-            capabilities.names(),
-            capability ->
-                capabilities
-                    .named(capability)
-                    .map(settings::stepLease)
-                    .orElseGet(() -> settings.stepLease(capability))),
+        stepLeases(settings),
         settings.dispatchLease(),
         settings.permanentFailureHold(),
         Clock.systemUTC(),
         completionNotifier(settings, clients),
         lostClaims);
+  }
+
+  private static StepLeases stepLeases(CoordinatorSettings settings) {
+    CapabilityCatalogue capabilities = settings.capabilities();
+    return StepLeases.of(
+        capabilities.names(),
+        capability ->
+            capabilities
+                .named(capability)
+                .map(settings::stepLease)
+                .orElseGet(() -> settings.stepLease(capability)));
   }
 
   /** The jobs table {@code JOBS_TABLE} on DynamoDB. */

@@ -331,8 +331,8 @@ public final class DynamoDbJobStore implements JobStore {
             "#runStatus", "status",
             "#lease", JobItems.LEASE_EXPIRES_AT),
         Map.of(
-            ":pendingRun", s(StepRecord.PENDING),
-            ":queuedRun", s(StepRecord.QUEUED),
+            ":pendingRun", s(StepRecord.PENDING.name()),
+            ":queuedRun", s(StepRecord.QUEUED.name()),
             ":lease", n(leaseExpiresAt.getEpochSecond())));
   }
 

@@ -10,6 +10,7 @@ import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
+import dev.derive.coordinator.job.StepStatus;
 import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.protocol.JobStatus;
@@ -164,7 +165,7 @@ final class JobItems {
     if (shape != JobRecordShape.COMPACT) {
       m.put("capability", s(run.capability()));
     }
-    m.put("status", s(run.status()));
+    m.put("status", s(run.status().name()));
     if (run.startedAt() != null) {
       m.put("startedAt", n(run.startedAt().toEpochMilli()));
     }
@@ -205,7 +206,7 @@ final class JobItems {
     String capability = str(m, "capability");
     return new StepRecord(
         capability == null ? planned : capability,
-        str(m, "status"),
+        StepStatus.valueOf(str(m, "status")),
         m.containsKey("startedAt")
             ? Instant.ofEpochMilli(Long.parseLong(m.get("startedAt").n()))
             : null,

@@ -1,5 +1,6 @@
 package dev.derive.coordinator.claim;
 
+import dev.derive.protocol.message.MessageKind;
 import java.util.Objects;
 
 /**
@@ -13,10 +14,10 @@ import java.util.Objects;
  */
 public record ClaimCheck(String jobId, String executionId) {
   /** The SQS message attribute naming a message's kind. */
-  public static final String MESSAGE_KIND_ATTRIBUTE = "derive-message";
+  public static final String MESSAGE_KIND_ATTRIBUTE = MessageKind.ATTRIBUTE;
 
   /** The attribute's value for a claim check. */
-  public static final String KIND = "claim-check";
+  public static final String KIND = "claim-check"; // MessageKind.CLAIM_CHECK
 
   public ClaimCheck {
     Objects.requireNonNull(jobId, "jobId");

@@ -11,8 +11,9 @@ import java.util.Optional;
  * PersistenceStore}: every write is one atomic conditional write, so concurrent coordinators and
  * duplicate, late or reordered SQS deliveries never make two executions of one job or apply one
  * step result twice. The conditions are specified here and in {@code docs/job-lifecycle.md}; when
- * to make which write is {@link dev.derive.coordinator.job.JobLifecycle}'s business. {@link
- * DynamoDbJobStore} implements them on DynamoDB; tests use an in-memory implementation.
+ * to make which write is {@link dev.derive.coordinator.lifecycle.JobClaims} and {@link
+ * dev.derive.coordinator.lifecycle.JobProgress}'s business. {@link DynamoDbJobStore} implements
+ * them on DynamoDB; tests use an in-memory implementation.
  *
  * <p>Every step write ({@code markDispatched}, {@code recordStarted}, {@code recordSuccess}, {@code
  * recordFailure}) applies only while the job is <em>at the step</em>: its {@code executionId} is

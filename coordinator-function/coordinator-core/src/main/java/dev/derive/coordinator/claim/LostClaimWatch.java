@@ -6,7 +6,7 @@ import dev.derive.coordinator.job.Job;
  * Watches a claim that has sent no step when a callback is registered on it: a check ({@link
  * ClaimCheck}) reaches the progress function once the claim's dispatch lease has run out, and if
  * the claim still sent nothing (its claimer died before its {@code SendMessage}) the job is claimed
- * again there, as a new request would ({@code JobLifecycle.checkClaim}). Without it, a callback
+ * again there, as a new request would ({@code JobProgress.checkClaim}). Without it, a callback
  * registered on such a claim waits for a request that may never come (docs/job-lifecycle.md, "What
  * each fault does").
  */

@@ -60,6 +60,34 @@ public record Job(
   }
 
   /**
+   * Where the job stands at {@code now} ({@link Standing}: the one rule for what it reads as and
+   * what a claim meeting it does).
+   *
+   * @param permanentFailureHold how long a permanent failure is answered before a claim may replace
+   *     it
+   */
+  public Standing standing(Instant now, Duration permanentFailureHold) {
+    return switch (status) {
+      case SUCCEEDED -> Standing.SUCCEEDED;
+      case FAILED ->
+          (error != null && error.retryable()
+                  ? retryAfter == null || retryAfter.isBefore(now)
+                  : updatedAt.isBefore(now.minus(permanentFailureHold)))
+              ? Standing.FAILED_RECLAIMABLE
+              : Standing.FAILED_HELD;
+      case PENDING, RUNNING -> isLost(now) ? Standing.LOST : Standing.IN_FLIGHT;
+    };
+  }
+
+  /**
+   * The status the job reads as at {@code now} ({@link Standing#readsAs}): as recorded, except that
+   * a lost one reads FAILED.
+   */
+  public JobStatus readsAs(Instant now) {
+    return (isLost(now) ? Standing.LOST : Standing.IN_FLIGHT).readsAs(status);
+  }
+
+  /**
    * Whether the job is a claim none of whose steps was sent: PENDING with its current step PENDING
    * (for milliseconds, unless its claimer died before the send). Earlier steps may be SUCCEEDED: a
    * claim starts at the first step whose output is not already there.

@@ -7,8 +7,7 @@ import java.time.Instant;
  * to be confused with the worker's {@code StepRunner}, which executes a step).
  *
  * @param capability capability that runs the step
- * @param status {@code PENDING} (not sent yet), {@code QUEUED} (sent to its queue), {@code RUNNING}
- *     (a worker reported it started), {@code SUCCEEDED} or {@code FAILED}
+ * @param status where the step stands
  * @param startedAt when the worker started it, or {@code null} before a result arrived
  * @param finishedAt when the worker finished it, or {@code null} before a result arrived
  * @param outputBytes size of the step's output in bytes (0 unless it succeeded)
@@ -19,26 +18,26 @@ import java.time.Instant;
  */
 public record StepRecord(
     String capability,
-    String status,
+    StepStatus status,
     Instant startedAt,
     Instant finishedAt,
     long outputBytes,
     boolean reused,
     int attempts) {
   /** Status of a step no result has arrived for. */
-  public static final String PENDING = "PENDING";
+  public static final StepStatus PENDING = StepStatus.PENDING;
 
   /** Status of a step sent to its capability's queue that no worker has reported starting. */
-  public static final String QUEUED = "QUEUED";
+  public static final StepStatus QUEUED = StepStatus.QUEUED;
 
   /** Status of a step a worker reported it started. */
-  public static final String RUNNING = "RUNNING";
+  public static final StepStatus RUNNING = StepStatus.RUNNING;
 
   /** Status of a step that wrote its output. */
-  public static final String SUCCEEDED = "SUCCEEDED";
+  public static final StepStatus SUCCEEDED = StepStatus.SUCCEEDED;
 
   /** Status of a step that failed. */
-  public static final String FAILED = "FAILED";
+  public static final StepStatus FAILED = StepStatus.FAILED;
 
   /** A step of {@code capability} no result has arrived for. */
   public static StepRecord pending(String capability) {

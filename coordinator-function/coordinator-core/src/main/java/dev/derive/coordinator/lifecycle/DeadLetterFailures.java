@@ -42,7 +42,7 @@ final class DeadLetterFailures {
   }
 
   /**
-   * See {@link JobLifecycle#deadLettered}.
+   * See {@link JobProgress#deadLettered}.
    *
    * @param results applies the step's output as its success when it is in the bucket
    * @throws dev.derive.storage.ObjectStoreException if the output could not be looked for (retry
@@ -62,8 +62,9 @@ final class DeadLetterFailures {
                   + step.jobId()
                   + " wrote its output before its worker died: applied as its success");
       return results.apply(
-          StepResult.success(step, made.getAsLong(), now, now, true)
-              .withAttempt(Math.max(receives, 1)));
+          StepReport.of(
+              StepResult.success(step, made.getAsLong(), now, now, true)
+                  .withAttempt(Math.max(receives, 1))));
     }
     String detail =
         "step "
@@ -84,7 +85,7 @@ final class DeadLetterFailures {
   }
 
   /**
-   * See {@link JobLifecycle#resultDeadLettered}: a result fails its job only where the job still
+   * See {@link JobProgress#resultDeadLettered}: a result fails its job only where the job still
    * waits on it. A started report never does (the step's own result or dead letter ends it); a
    * finished result is applied once more, and only if that throws again is the job failed, at the
    * result's step if the job is still there, or at the next step if the result's success was
@@ -93,8 +94,8 @@ final class DeadLetterFailures {
    *
    * @param results applies the result once more
    */
-  ProgressOutcome stepResult(StepResult result, StepResultTransitions results) {
-    if (result.isStarted()) {
+  ProgressOutcome stepResult(StepReport result, StepResultTransitions results) {
+    if (result instanceof StepReport.Started) {
       return announceIfEnded(result);
     }
     RuntimeException cause;
@@ -110,7 +111,7 @@ final class DeadLetterFailures {
     Job job = found.get();
     int index = result.stepIndex();
     boolean nextNeverQueued =
-        result.succeeded()
+        result instanceof StepReport.Succeeded
             && job.currentStep() == index + 1
             && index + 1 < job.steps().size()
             && StepRecord.PENDING.equals(job.steps().get(index + 1).status());
@@ -119,7 +120,7 @@ final class DeadLetterFailures {
         "the result of step "
             + (index + 1)
             + " ("
-            + result.capability()
+            + result.origin().capability()
             + ") could not be applied in any of its deliveries;"
             + " request the derivative again to retry";
     LOG.log(
@@ -132,7 +133,7 @@ final class DeadLetterFailures {
         new JobError(StepErrorTypes.DEAD_LETTERED, detail, failing, true));
   }
 
-  private ProgressOutcome announceIfEnded(StepResult result) {
+  private ProgressOutcome announceIfEnded(StepReport result) {
     Optional<Job> found = store.find(result.jobId());
     if (found.isPresent()
         && found.get().status().isTerminal()

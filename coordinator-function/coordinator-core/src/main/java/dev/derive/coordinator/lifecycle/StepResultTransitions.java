@@ -7,11 +7,10 @@ import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
-import dev.derive.coordinator.plan.DerivativeFingerprint;
+import dev.derive.coordinator.job.StepStatus;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepError;
-import dev.derive.protocol.message.StepResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,57 +40,60 @@ final class StepResultTransitions {
     this.notifier = notifier;
   }
 
-  /** See {@link JobLifecycle#apply}. */
-  ProgressOutcome apply(StepResult result) {
+  /** See {@link JobProgress#apply}. */
+  ProgressOutcome apply(StepReport report) {
     Optional<Job> found;
-    if (endsItsJob(result)) {
+    if (report instanceof StepReport.Succeeded success && success.lastStep()) {
       // The common end of a job in one write, no read before it; any other case is decided
       // below on the record the write that did not apply returned.
       StepWrite write =
           store.recordLastSuccess(
-              result.jobId(),
-              result.executionId(),
-              result.stepIndex(),
-              run(result, StepRecord.SUCCEEDED),
+              report.jobId(),
+              report.executionId(),
+              report.stepIndex(),
+              report.record(StepStatus.SUCCEEDED),
               clock.instant());
       if (write.recorded()) {
-        notifier.announce(result.jobId());
+        notifier.announce(report.jobId());
         return ProgressOutcome.SUCCEEDED;
       }
       found = write.current();
-    } else if (advancesItsJob(result)) {
+    } else if (report instanceof StepReport.Succeeded success) {
       // Likewise the advance: the write returns the job, the next step is dispatched from it.
       Instant now = clock.instant();
       StepWrite write =
           store.recordAdvance(
-              result.jobId(),
-              result.executionId(),
-              result.stepIndex(),
-              run(result, StepRecord.SUCCEEDED),
+              report.jobId(),
+              report.executionId(),
+              report.stepIndex(),
+              report.record(StepStatus.SUCCEEDED),
               now,
               now.plus(steps.longestLease()));
       if (write.recorded()) {
         Job job = write.current().orElseThrow();
-        sendNext(job, result.stepIndex() + 1, result.output());
+        sendNext(job, report.stepIndex() + 1, success.output());
         return ProgressOutcome.ADVANCED;
       }
       found = write.current();
     } else {
-      found = store.find(result.jobId());
+      found = store.find(report.jobId());
     }
     if (found.isEmpty()) {
       LOG.log(
           System.Logger.Level.WARNING,
-          () -> "step result for unknown job " + result.jobId() + " dropped");
+          () -> "step result for unknown job " + report.jobId() + " dropped");
       return ProgressOutcome.UNKNOWN_JOB;
     }
-    return applyTo(found.get(), result);
+    return applyTo(found.get(), report);
   }
 
   /** Applies {@code result} to {@code job} as read, after the one-write paths did not apply. */
-  private ProgressOutcome applyTo(Job job, StepResult result) {
+  private ProgressOutcome applyTo(Job job, StepReport result) {
     int index = result.stepIndex();
-    if (endsItsJob(result) && job.status() != JobStatus.SUCCEEDED && !atItsStep(job, result)) {
+    if (result instanceof StepReport.Succeeded success
+        && success.lastStep()
+        && job.status() != JobStatus.SUCCEEDED
+        && !atItsStep(job, result)) {
       return adopt(job, result);
     }
     if (!Objects.equals(result.executionId(), job.executionId())) {
@@ -122,41 +124,45 @@ final class StepResultTransitions {
     }
     Instant now = clock.instant();
     if (job.currentStep() != index) {
-      return index + 1 == job.currentStep() && result.succeeded()
-          ? redispatchIfNeverQueued(job, result.output())
+      return index + 1 == job.currentStep() && result instanceof StepReport.Succeeded success
+          ? redispatchIfNeverQueued(job, success.output())
           : ignored(result, job);
     }
-    if (result.isStarted()) {
-      boolean changed =
-          store.recordStarted(
-              job.jobId(),
-              job.executionId(),
-              index,
-              run(result, StepRecord.RUNNING),
-              now,
-              now.plus(steps.leaseOf(job, index)));
-      return changed ? ProgressOutcome.STARTED : ignored(result, job);
-    }
-    if (!result.succeeded()) {
-      StepError error = result.error();
-      boolean changed =
-          store.recordFailure(
-              job.jobId(),
-              job.executionId(),
-              index,
-              run(result, StepRecord.FAILED),
-              new JobError(error.type(), error.detail(), index, error.retryable()),
-              now,
-              RetryBackoff.streakAfter(job, error.retryable()),
-              RetryBackoff.retryAfter(job, error.retryable(), now));
-      if (!changed) {
+    return switch (result) {
+      case StepReport.Started started -> {
+        boolean changed =
+            store.recordStarted(
+                job.jobId(),
+                job.executionId(),
+                index,
+                started.record(StepStatus.RUNNING),
+                now,
+                now.plus(steps.leaseOf(job, index)));
+        yield changed ? ProgressOutcome.STARTED : ignored(result, job);
+      }
+      case StepReport.Failed failed -> {
+        StepError error = failed.error();
+        boolean changed =
+            store.recordFailure(
+                job.jobId(),
+                job.executionId(),
+                index,
+                failed.record(StepStatus.FAILED),
+                new JobError(error.type(), error.detail(), index, error.retryable()),
+                now,
+                RetryBackoff.streakAfter(job, error.retryable()),
+                RetryBackoff.retryAfter(job, error.retryable(), now));
         // An SDK retry of a write whose first attempt applied finds it done: publish its end.
         notifier.announce(job.jobId());
-        return ignored(result, job);
+        yield changed ? ProgressOutcome.FAILED : ignored(result, job);
       }
-      notifier.announce(job.jobId());
-      return ProgressOutcome.FAILED;
-    }
+      case StepReport.Succeeded success -> recordSuccess(job, success, now);
+    };
+  }
+
+  /** A success of {@code job}'s current step, read before: ends the job or advances it. */
+  private ProgressOutcome recordSuccess(Job job, StepReport.Succeeded success, Instant now) {
+    int index = success.stepIndex();
     boolean last = job.plan().isLast(index);
     Duration nextLease = last ? Duration.ZERO : steps.leaseOf(job, index + 1);
     boolean changed =
@@ -164,19 +170,19 @@ final class StepResultTransitions {
             job.jobId(),
             job.executionId(),
             index,
-            run(result, StepRecord.SUCCEEDED),
+            success.record(StepStatus.SUCCEEDED),
             last,
             now,
             now.plus(nextLease));
     if (!changed) {
       notifier.announce(job.jobId()); // as after a failure's write that did not apply
-      return ignored(result, job);
+      return ignored(success, job);
     }
     if (last) {
       notifier.announce(job.jobId());
       return ProgressOutcome.SUCCEEDED;
     }
-    sendNext(job, index + 1, result.output());
+    sendNext(job, index + 1, success.output());
     return ProgressOutcome.ADVANCED;
   }
 
@@ -188,7 +194,7 @@ final class StepResultTransitions {
    * announced, becomes a new execution that SUCCEEDED, announced with its own event ({@code
    * docs/job-lifecycle.md}, "POST, GET and the events agree").
    */
-  private ProgressOutcome adopt(Job job, StepResult result) {
+  private ProgressOutcome adopt(Job job, StepReport result) {
     boolean failed = job.status() == JobStatus.FAILED;
     if (failed) {
       notifier.announce(job.jobId()); // its failure first, if still pending
@@ -201,7 +207,7 @@ final class StepResultTransitions {
             job.status(),
             failed ? UUID.randomUUID().toString() : job.executionId(),
             last,
-            run(result, StepRecord.SUCCEEDED),
+            result.record(StepStatus.SUCCEEDED),
             clock.instant());
     if (!changed) {
       notifier.announce(job.jobId());
@@ -224,7 +230,7 @@ final class StepResultTransitions {
   }
 
   /** Whether {@code job} is at {@code result}'s step of {@code result}'s execution, not ended. */
-  private static boolean atItsStep(Job job, StepResult result) {
+  private static boolean atItsStep(Job job, StepReport result) {
     return Objects.equals(result.executionId(), job.executionId())
         && !job.status().isTerminal()
         && job.currentStep() == result.stepIndex();
@@ -255,7 +261,7 @@ final class StepResultTransitions {
     steps.send(job, index, StepMessages.of(job, index, previousOutput));
   }
 
-  private static ProgressOutcome ignored(StepResult result, Job job) {
+  private static ProgressOutcome ignored(StepReport result, Job job) {
     LOG.log(
         System.Logger.Level.INFO,
         () ->
@@ -268,41 +274,5 @@ final class StepResultTransitions {
                 + " at step "
                 + job.currentStep());
     return ProgressOutcome.IGNORED;
-  }
-
-  /**
-   * Whether {@code result} reports a success that wrote the job's derivative itself ({@code
-   * derivatives/<jobId>}): only the last step of a plan writes there, intermediates go elsewhere.
-   * The store's write checks that it is the last step all the same.
-   */
-  private static boolean endsItsJob(StepResult result) {
-    return finishedWithOutput(result) && writesItsDerivative(result);
-  }
-
-  /**
-   * Whether {@code result} reports a success that wrote an intermediate (anything but {@code
-   * derivatives/<jobId>}): not the last step, so the job advances. The store's write checks it.
-   */
-  private static boolean advancesItsJob(StepResult result) {
-    return finishedWithOutput(result) && !writesItsDerivative(result);
-  }
-
-  private static boolean finishedWithOutput(StepResult result) {
-    return result.succeeded() && !result.isStarted() && result.output() != null;
-  }
-
-  private static boolean writesItsDerivative(StepResult result) {
-    return DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
-  }
-
-  private static StepRecord run(StepResult result, String status) {
-    return new StepRecord(
-        result.capability(),
-        status,
-        Instant.ofEpochMilli(result.startedAtMillis()),
-        result.isStarted() ? null : Instant.ofEpochMilli(result.finishedAtMillis()),
-        result.outputBytes(),
-        result.reused(),
-        result.attempt());
   }
 }

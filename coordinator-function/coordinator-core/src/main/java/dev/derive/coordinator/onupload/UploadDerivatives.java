@@ -1,24 +1,27 @@
 package dev.derive.coordinator.onupload;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.coordinator.CoordinatorException;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.identity.SourceNotFoundException;
-import dev.derive.coordinator.job.Submission;
+import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.preset.PresetCatalogue;
+import dev.derive.coordinator.service.DerivativeAnswer;
+import dev.derive.coordinator.service.DerivativeAsk;
 import dev.derive.coordinator.service.DerivativeService;
+import dev.derive.coordinator.service.FrontDoor;
 import dev.derive.coordinator.validate.RequestValidator;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Makes the configured presets of a source as soon as it is uploaded ("eager" derivatives): for
  * each preset {@link UploadPresets} gives the key, the body {@code {"source": {"key": …}, "preset":
- * …}} goes through exactly the path of a {@code POST /v1/derivatives} with that body (preset
- * expansion, {@link RequestValidator}, {@link DerivativeService#submit}: cache, claim, dispatch).
+ * …}} goes through the {@link FrontDoor} a {@code POST /v1/derivatives} with that body goes through
+ * (preset expansion, {@link RequestValidator}, {@link DerivativeService#submit}: cache, claim,
+ * dispatch).
  *
  * <p>The source is named by key only, with no version id, as image URLs and most JSON requests name
  * it: the derivative so gets the fingerprint those later requests compute (from the current
@@ -35,12 +38,9 @@ import java.util.List;
  */
 public final class UploadDerivatives {
   private static final System.Logger LOG = System.getLogger(UploadDerivatives.class.getName());
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final UploadPresets uploadPresets;
-  private final PresetCatalogue presets;
-  private final RequestValidator validator;
-  private final DerivativeService service;
+  private final FrontDoor door;
   private final String sourceBucket;
 
   /**
@@ -53,9 +53,8 @@ public final class UploadDerivatives {
       DerivativeService service,
       String sourceBucket) {
     this.uploadPresets = uploadPresets;
-    this.presets = presets;
-    this.validator = validator;
-    this.service = service;
+    // an upload's presets are not called back: no callback registrar
+    this.door = new FrontDoor(presets, validator, service, Optional.empty());
     this.sourceBucket = sourceBucket;
   }
 
@@ -116,15 +115,17 @@ public final class UploadDerivatives {
   }
 
   private Outcome submitted(String preset, String key, String traceId) {
-    ObjectNode body = JSON.createObjectNode();
-    body.putObject("source").put("key", key);
-    body.put("preset", preset);
-    Submission submission =
-        service.submit(validator.validate(presets.current().expand(body)), traceId);
-    return new Outcome(
-        preset,
-        submission.jobId(),
-        submission.isReady() ? "SUCCEEDED (cached)" : submission.status().name(),
-        null);
+    return switch (door.answer(new DerivativeAsk.Preset(key, preset, traceId))) {
+      case DerivativeAnswer.Cached cached ->
+          new Outcome(preset, cached.jobId(), "SUCCEEDED (cached)", null);
+      case DerivativeAnswer.Made made ->
+          new Outcome(preset, made.jobId(), made.view().status().name(), null);
+      case DerivativeAnswer.Running running ->
+          new Outcome(preset, running.jobId(), running.submission().status().name(), null);
+      case DerivativeAnswer.Failed failed -> {
+        JobFailedException permanent = failed.problem();
+        yield new Outcome(preset, null, null, permanent.kind() + ": " + permanent.getMessage());
+      }
+    };
   }
 }

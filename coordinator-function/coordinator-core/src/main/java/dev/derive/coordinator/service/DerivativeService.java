@@ -14,7 +14,7 @@ import dev.derive.coordinator.job.JobNotFoundException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.ClaimOutcome;
-import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.JobClaims;
 import dev.derive.coordinator.plan.DerivativeFingerprint;
 import dev.derive.coordinator.plan.Plan;
 import dev.derive.coordinator.plan.Planner;
@@ -36,9 +36,9 @@ import java.util.function.Function;
 /**
  * The coordinator's answer to the API, following one request through validate, identity, plan,
  * cache, claim and dispatch. A cache hit returns at once without touching the jobs table or a
- * queue; a miss claims the job through the {@link JobLifecycle} (or joins the one in flight, or
- * meets its recent permanent failure) and, when it won the claim, dispatches the first step. What a
- * job reads as afterwards ({@code GET}) is {@link DerivativeStatusReader}'s.
+ * queue; a miss claims the job through the {@link JobClaims} (or joins the one in flight, or meets
+ * its recent permanent failure) and, when it won the claim, dispatches the first step. What a job
+ * reads as afterwards ({@code GET}) is {@link DerivativeStatusReader}'s.
  */
 public final class DerivativeService {
   private static final System.Logger LOG = System.getLogger(DerivativeService.class.getName());
@@ -46,7 +46,7 @@ public final class DerivativeService {
   private final SourceInspector inspector;
   private final Planner planner;
   private final DerivativeCache cache;
-  private final JobLifecycle lifecycle;
+  private final JobClaims lifecycle;
   private final DerivativeStatusReader reader;
   private final Duration retention;
   private final Clock clock;
@@ -63,7 +63,7 @@ public final class DerivativeService {
       Planner planner,
       DerivativeCache cache,
       JobStore store,
-      JobLifecycle lifecycle,
+      JobClaims lifecycle,
       Function<String, Duration> stepTimeout,
       Duration retention,
       Clock clock) {
@@ -182,9 +182,10 @@ public final class DerivativeService {
   }
 
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
-    return request.target() != null
-        ? planner.plan(source, request.target())
-        : planner.plan(source, request.steps());
+    return switch (request.wanted()) {
+      case DerivativeRequest.ForTarget wanted -> planner.plan(source, wanted.target());
+      case DerivativeRequest.ForSteps wanted -> planner.plan(source, wanted.steps());
+    };
   }
 
   /**

@@ -134,13 +134,12 @@ final class DerivativeStatusReader {
     Optional<Job> found = store.find(id);
     if (found.isPresent()) {
       Job job = found.get();
-      JobStatus status = job.status();
       JobError error = job.error();
-      var download = status == JobStatus.SUCCEEDED ? cache.download(id) : null;
-      if (job.isLost(clock.instant())) {
-        // Past its lease no message of the job can be delivered any more: say so, and let the
-        // next request claim it again, rather than read PENDING or RUNNING forever.
-        status = JobStatus.FAILED;
+      var download = job.status() == JobStatus.SUCCEEDED ? cache.download(id) : null;
+      JobStatus status = job.readsAs(clock.instant());
+      if (status != job.status()) {
+        // Lost: past its lease no message of the job can be delivered any more: say so, and let
+        // the next request claim it again, rather than read PENDING or RUNNING forever.
         error = stalled(job);
       }
       JobView view =

@@ -3,7 +3,7 @@ package dev.derive.coordinator.progress;
 import dev.derive.coordinator.aws.CoordinatorClients;
 import dev.derive.coordinator.aws.CoordinatorFactory;
 import dev.derive.coordinator.config.CoordinatorSettings;
-import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.JobProgress;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
@@ -35,7 +35,7 @@ public class ProgressBeans {
   /** The lifecycle that applies step results and dead letters, wired onto DynamoDB and SQS. */
   @Produces
   @Singleton
-  JobLifecycle lifecycle(CoordinatorSettings settings, CoordinatorClients clients) {
+  JobProgress lifecycle(CoordinatorSettings settings, CoordinatorClients clients) {
     return CoordinatorFactory.progressLifecycle(settings, clients);
   }
 }

@@ -3,20 +3,17 @@ package dev.derive.coordinator.progress;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.derive.coordinator.claim.ClaimCheck;
-import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.JobProgress;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
-import dev.derive.protocol.message.MalformedMessageException;
-import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.protocol.telemetry.Correlation;
 import dev.derive.protocol.telemetry.EmbeddedMetrics;
 import dev.derive.protocol.telemetry.Metric;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Map;
 
 /**
- * Applies each message of an SQS batch through the core {@link JobLifecycle}. The batch comes from
+ * Applies each message of an SQS batch through the core {@link JobProgress}. The batch comes from
  * one of the progress function's event source mappings:
  *
  * <ul>
@@ -45,7 +42,7 @@ public class StepResultBatch {
 
   private static final System.Logger LOG = System.getLogger(StepResultBatch.class.getName());
 
-  private final JobLifecycle lifecycle;
+  private final JobProgress lifecycle;
   private final int stepMaxReceives;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
@@ -54,7 +51,7 @@ public class StepResultBatch {
    *     STEP_MAX_RECEIVE_COUNT}; 0 when unknown), for the dead-lettered step's error
    */
   StepResultBatch(
-      JobLifecycle lifecycle,
+      JobProgress lifecycle,
       @org.eclipse.microprofile.config.inject.ConfigProperty(
               name = "STEP_MAX_RECEIVE_COUNT",
               defaultValue = "0")
@@ -97,69 +94,50 @@ public class StepResultBatch {
 
   /** Applies one message; {@code null} when it was malformed and dropped. */
   private ProgressOutcome apply(SQSEvent.SQSMessage message) {
-    String arn = message.getEventSourceArn();
-    boolean deadLetter = arn != null && arn.endsWith(DEAD_LETTER_SUFFIX);
-    String kind = messageKind(message);
-    if (kind != null && !ClaimCheck.KIND.equals(kind)) {
-      // a kind of a newer sender, during a deploy: handed back until the function that knows it
-      // takes over; in a dead-letter queue it has had that time (and would come back for 14 days)
-      if (deadLetter) {
+    return switch (Envelope.open(message, DEAD_LETTER_SUFFIX)) {
+      case Envelope.OfNewerKind newer -> {
+        // a kind of a newer sender, during a deploy: handed back until the function that knows it
+        // takes over; in a dead-letter queue it has had that time (and would come back for 14 days)
+        if (newer.deadLettered()) {
+          LOG.log(
+              System.Logger.Level.ERROR,
+              () ->
+                  "dropping message %s of unknown kind %s"
+                      .formatted(message.getMessageId(), newer.kind()));
+          yield null;
+        }
+        throw new IllegalStateException(
+            "message kind " + newer.kind() + " is newer than this function: delivered again");
+      }
+      case Envelope.Malformed malformed -> {
         LOG.log(
             System.Logger.Level.ERROR,
-            () -> "dropping message %s of unknown kind %s".formatted(message.getMessageId(), kind));
-        return null;
+            () ->
+                "dropping malformed %s %s: %s"
+                    .formatted(malformed.kind(), message.getMessageId(), malformed.why()));
+        yield null;
       }
-      throw new IllegalStateException(
-          "message kind " + kind + " is newer than this function: delivered again");
-    }
-    if (kind != null) { // a claim check, from the step-results queue or, once more, its DLQ
-      ClaimCheck check = decode(message, ClaimCheck.class);
-      if (check == null) {
-        return null;
+      case Envelope.OfClaimCheck(ClaimCheck check) -> {
+        // from the step-results queue or, once more, its dead-letter queue
+        Correlation.put(Correlation.JOB_ID, check.jobId());
+        Correlation.put(Correlation.EXECUTION_ID, check.executionId());
+        yield lifecycle.checkClaim(check);
       }
-      Correlation.put(Correlation.JOB_ID, check.jobId());
-      Correlation.put(Correlation.EXECUTION_ID, check.executionId());
-      return lifecycle.checkClaim(check);
-    }
-    if (!deadLetter) {
-      StepResult result = decode(message, StepResult.class);
-      if (result == null) {
-        return null;
+      case Envelope.OfStepMessage(StepMessage step) -> {
+        Correlation.job(
+            step.jobId(), step.stepIndex(), step.capability(), step.executionId(), step.traceId());
+        deadLettered(step.capability());
+        yield lifecycle.deadLettered(step, stepMaxReceives);
       }
-      correlate(result);
-      return lifecycle.apply(result);
-    }
-    StepMessage step;
-    try {
-      step = MessageCodec.decode(message.getBody(), StepMessage.class);
-    } catch (MalformedMessageException notAStepMessage) {
-      step = null; // the step-results dead-letter queue holds step results
-    }
-    if (step != null) {
-      Correlation.job(
-          step.jobId(), step.stepIndex(), step.capability(), step.executionId(), step.traceId());
-      deadLettered(step.capability());
-      return lifecycle.deadLettered(step, stepMaxReceives);
-    }
-    StepResult result = decode(message, StepResult.class);
-    if (result == null) {
-      return null;
-    }
-    correlate(result);
-    deadLettered(result.capability());
-    return lifecycle.resultDeadLettered(result);
-  }
-
-  /**
-   * The message's kind, its attribute {@value ClaimCheck#MESSAGE_KIND_ATTRIBUTE}: {@value
-   * ClaimCheck#KIND}, another kind of a newer sender, or {@code null} for a step result or step
-   * message (which carry none).
-   */
-  private static String messageKind(SQSEvent.SQSMessage message) {
-    Map<String, SQSEvent.MessageAttribute> attributes = message.getMessageAttributes();
-    SQSEvent.MessageAttribute kind =
-        attributes == null ? null : attributes.get(ClaimCheck.MESSAGE_KIND_ATTRIBUTE);
-    return kind == null ? null : kind.getStringValue();
+      case Envelope.OfStepResult(StepResult result, boolean deadLettered) -> {
+        correlate(result);
+        if (!deadLettered) {
+          yield lifecycle.apply(result);
+        }
+        deadLettered(result.capability());
+        yield lifecycle.resultDeadLettered(result);
+      }
+    };
   }
 
   private static void correlate(StepResult result) {
@@ -178,18 +156,5 @@ public class StepResultBatch {
         EmbeddedMetrics.event()
             .value(Metric.DEAD_LETTERED_STEPS, 1)
             .dimension(Metric.Dimension.CAPABILITY, capability));
-  }
-
-  private static <T> T decode(SQSEvent.SQSMessage message, Class<T> type) {
-    try {
-      return MessageCodec.decode(message.getBody(), type);
-    } catch (MalformedMessageException e) {
-      LOG.log(
-          System.Logger.Level.ERROR,
-          () ->
-              "dropping malformed %s %s: %s"
-                  .formatted(type.getSimpleName(), message.getMessageId(), e.getMessage()));
-      return null;
-    }
   }
 }
