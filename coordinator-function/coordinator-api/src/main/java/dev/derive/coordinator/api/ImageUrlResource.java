@@ -133,7 +133,7 @@ public class ImageUrlResource {
       UrlOptions options,
       ImageUrlFallbacks fallbacks,
       CoordinatorConfig config) {
-    String rootPath = config.function().rootPath();
+    String rootPath = config.function().rootPath().orElse("/");
     this.rootPath = rootPath.endsWith("/") ? rootPath : rootPath + "/";
     this.validator = validator;
     this.service = service;

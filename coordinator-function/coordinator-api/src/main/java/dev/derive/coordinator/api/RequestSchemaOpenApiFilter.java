@@ -26,7 +26,7 @@ import org.eclipse.microprofile.openapi.models.media.Schema;
  * capabilities the deployment dispatches to ({@link DeployedCapabilities}, the bean every part
  * uses), so the document describes the same requests {@code GET /v1/schema} does.
  */
-@OpenApiFilter(stages = OpenApiFilter.RunStage.RUNTIME_STARTUP)
+@OpenApiFilter(stages = OpenApiFilter.RunStage.RUNTIME_PER_REQUEST)
 public class RequestSchemaOpenApiFilter implements OASFilter {
   /** The name of the request schema among the document's components. */
   public static final String COMPONENT = "DerivativeRequest";

@@ -22,7 +22,6 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -209,16 +208,6 @@ public class CoordinatorProducers {
 
   /** The deployed capabilities' step leases; the longest of them before the next is known. */
   static StepLeases leases(DeployedCapabilities deployed) {
-    return new StepLeases() {
-      @Override
-      public Duration of(String capability) {
-        return deployed.stepLease(capability);
-      }
-
-      @Override
-      public Duration longest() {
-        return deployed.longestStepLease();
-      }
-    };
+    return StepLeases.of(deployed.catalogue().names(), deployed::stepLease);
   }
 }

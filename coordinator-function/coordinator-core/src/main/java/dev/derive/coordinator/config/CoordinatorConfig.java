@@ -106,10 +106,13 @@ public interface CoordinatorConfig {
 
   /** The function's own framework settings the coordinator reads (Quarkus's names). */
   interface Function {
-    /** The path the HTTP API is served under ({@code quarkus.http.root-path}). */
+    /**
+     * The path the HTTP API is served under ({@code quarkus.http.root-path}; {@code /} when unset).
+     * No default here: a default would make it a key the progress artifact, without Quarkus's HTTP
+     * extension, warns of at each start.
+     */
     @WithName("quarkus.http.root-path")
-    @WithDefault("/")
-    String rootPath();
+    Optional<String> rootPath();
 
     /**
      * The handler an artifact of several functions runs ({@code quarkus.lambda.handler}, set by

@@ -27,7 +27,6 @@ public final class DeployedCapabilities {
   private final Map<String, String> queueUrls;
   private final Map<String, Duration> leases;
   private final Map<String, Duration> timeouts;
-  private final Duration longestLease;
   private final Function<String, Optional<String>> variables;
   private final Duration jobLease;
   private final Duration retention;
@@ -57,8 +56,6 @@ public final class DeployedCapabilities {
     this.queueUrls = Map.copyOf(urls);
     this.leases = Map.copyOf(lease);
     this.timeouts = Map.copyOf(timeout);
-    this.longestLease =
-        lease.values().stream().max(Duration::compareTo).orElseGet(() -> stepLease(""));
   }
 
   /**
@@ -124,11 +121,6 @@ public final class DeployedCapabilities {
         ? lease
         : seconds(variable(capability, "_STEP_LEASE_SECONDS"), jobLease.toSeconds())
             .plus(retention);
-  }
-
-  /** The longest lease of any deployed capability's step ({@link #stepLease}). */
-  public Duration longestStepLease() {
-    return longestLease;
   }
 
   /**

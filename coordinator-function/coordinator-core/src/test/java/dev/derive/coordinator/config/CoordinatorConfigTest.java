@@ -54,14 +54,14 @@ class CoordinatorConfigTest {
         .isEqualTo(Duration.ofSeconds(2220 + 3600));
   }
 
-  /** Only capabilities with a queue are deployed; the longest lease is theirs, not every one's. */
+  /** Only capabilities with a queue are deployed, with their queue and lease. */
   @Test
   void theDeployedCapabilitiesAreThoseWithAQueue() {
     DeployedCapabilities deployed = deployed(with("IMAGE_STEP_LEASE_SECONDS", "100"));
 
     assertThat(deployed.catalogue().names()).containsExactly("image");
     assertThat(deployed.queueUrl("image")).isEqualTo("http://q/image");
-    assertThat(deployed.longestStepLease()).isEqualTo(Duration.ofSeconds(100).plusDays(4));
+    assertThat(deployed.stepLease("image")).isEqualTo(Duration.ofSeconds(100).plusDays(4));
     assertThatThrownBy(() -> deployed.queueUrl("pdf"))
         .isInstanceOf(MissingSettingException.class)
         .hasMessageContaining("PDF_QUEUE_URL");
