@@ -2,9 +2,12 @@ package dev.derive.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.derive.coordinator.aws.CallbackProducers;
 import dev.derive.coordinator.aws.CoordinatorClients;
-import dev.derive.coordinator.aws.CoordinatorFactory;
-import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.aws.CoordinatorProducers;
+import dev.derive.coordinator.config.CoordinatorConfig;
+import dev.derive.coordinator.config.CoordinatorConfigs;
+import dev.derive.coordinator.config.DeployedCapabilities;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.validate.RequestValidator;
@@ -89,17 +92,18 @@ public final class CoordinatorRows {
             + "/"
             + CapabilityDeclarations.SOURCE_TREE_PATTERN);
     SdkSystemProperties.set(endpoint);
-    CoordinatorSettings settings =
-        CoordinatorSettings.from(name -> Optional.ofNullable(env.get(name)));
     // the anchors' bare calls go through the very clients the service uses
     CoordinatorClients clients = new CoordinatorClients(true);
-    DerivativeService service = CoordinatorFactory.derivativeService(settings, clients);
+    DerivativeService service = derivativeService(env, clients);
     Map<String, String> forgetful = new HashMap<>(env);
     forgetful.put("CACHE_HIT_MEMORY_SECONDS", "0");
-    DerivativeService unremembered =
-        CoordinatorFactory.derivativeService(
-            CoordinatorSettings.from(name -> Optional.ofNullable(forgetful.get(name))), clients);
-    RequestValidator validator = CoordinatorFactory.requestValidator(settings);
+    DerivativeService unremembered = derivativeService(forgetful, clients);
+    CoordinatorProducers parts = new CoordinatorProducers();
+    RequestValidator validator =
+        parts.requestValidator(
+            CoordinatorConfigs.deployed(name -> Optional.ofNullable(env.get(name))),
+            parts.callbackUrlPolicy(
+                CoordinatorConfigs.from(name -> Optional.ofNullable(env.get(name)))));
     S3Client s3 = clients.s3();
     DynamoDbClient dynamoDb = clients.dynamoDb();
     SqsClient sqs = clients.sqs();
@@ -242,5 +246,26 @@ public final class CoordinatorRows {
 
   static String round(double value) {
     return String.format(java.util.Locale.ROOT, "%.1f", value);
+  }
+
+  /**
+   * The API function's service over {@code env}, built by the functions' own producers (outside
+   * CDI), on {@code clients}.
+   */
+  private static DerivativeService derivativeService(
+      Map<String, String> env, CoordinatorClients clients) {
+    CoordinatorConfig config = CoordinatorConfigs.from(name -> Optional.ofNullable(env.get(name)));
+    DeployedCapabilities deployed =
+        CoordinatorConfigs.deployed(name -> Optional.ofNullable(env.get(name)));
+    CoordinatorProducers parts = new CoordinatorProducers();
+    CallbackProducers callbacks = new CallbackProducers();
+    return parts.derivativeService(
+        config,
+        deployed,
+        parts.objects(clients),
+        parts.jobStore(config, clients),
+        parts.dispatcher(clients, deployed),
+        callbacks.completionNotifier(config, clients, callbacks.outbox(config, clients)),
+        parts.lostClaimWatch(config, clients));
   }
 }

@@ -3,6 +3,7 @@ package dev.derive.bench;
 import dev.derive.infra.local.LocalCloud;
 import dev.derive.infra.local.cli.UploadCommand;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,6 +35,9 @@ final class FunctionRows {
   private final Results results;
   private final Path work;
   private final List<String> reports = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, CompletableFuture<OptionalLong>> classesLoaded =
+      new ConcurrentHashMap<>();
+  private volatile boolean countClasses;
 
   /**
    * @param work the run's folder (the local cloud's functions run under {@code work/cloud})
@@ -46,6 +53,13 @@ final class FunctionRows {
   void observe(String line) {
     if (line.contains("REPORT RequestId:")) {
       reports.add(line);
+      Matcher m = REPORT.matcher(line);
+      if (countClasses && m.find() && m.group(5) != null) {
+        String function = m.group(1);
+        // read at once, while the instance idles after its first invocation
+        classesLoaded.computeIfAbsent(
+            function, f -> CompletableFuture.supplyAsync(() -> loadedClasses(f)));
+      }
     }
   }
 
@@ -61,6 +75,7 @@ final class FunctionRows {
     boolean alone = !scale.smoke();
     Map<String, Long> stopped = alone ? stopFunctionProcesses() : Map.of();
     int reportsBefore = alone ? reports.size() : 0;
+    countClasses = alone;
     for (int pass = 0; pass < (alone ? 2 : 0); pass++) {
       api.get("/v1/capabilities");
       Thread.sleep(300);
@@ -72,6 +87,7 @@ final class FunctionRows {
       api.postWaiting(docxKey, WorkerRows.thumbnailTarget());
       Thread.sleep(500);
     }
+    countClasses = false;
     List<String> after;
     synchronized (reports) {
       after = new ArrayList<>(reports.subList(reportsBefore, reports.size()));
@@ -102,7 +118,8 @@ final class FunctionRows {
               jvm,
               null,
               alone
-                  ? "Init Duration of a lone instance through the runtime interface client"
+                  ? "Init Duration of a lone instance through the runtime interface client; "
+                      + classes(entry.getKey())
                   : "smoke: Init Duration of the start-up instance (six started at once)"));
       results.add(
           new Row(
@@ -167,6 +184,52 @@ final class FunctionRows {
     }
     return stopped;
   }
+
+  /** What the note of {@code function}'s cold start says of the classes its JVM loaded. */
+  private String classes(String function) {
+    CompletableFuture<OptionalLong> count = classesLoaded.get(function);
+    OptionalLong loaded = count == null ? OptionalLong.empty() : count.join();
+    return loaded.isPresent()
+        ? loaded.getAsLong() + " classes loaded by the end of its first invocation (Init + request)"
+        : "classes loaded unknown (no jcmd answer)";
+  }
+
+  /**
+   * The classes the JVM of {@code function}'s instance has loaded ({@code java.cls.loadedClasses},
+   * by {@code jcmd PerfCounter.print}); empty if there is no such process or jcmd does not answer.
+   */
+  private OptionalLong loadedClasses(String function) {
+    Path functions = work.resolve("cloud").resolve("functions").toAbsolutePath();
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    for (ProcessHandle handle : ProcessHandle.current().descendants().toList()) {
+      try {
+        Path cwd = Files.readSymbolicLink(Path.of("/proc", Long.toString(handle.pid()), "cwd"));
+        if (!cwd.startsWith(functions)
+            || !functions.relativize(cwd).getName(0).toString().equals(function)) {
+          continue;
+        }
+        Process p =
+            new ProcessBuilder(jcmd, Long.toString(handle.pid()), "PerfCounter.print")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(30, TimeUnit.SECONDS);
+        Matcher m = LOADED_CLASSES.matcher(out);
+        if (m.find()) {
+          return OptionalLong.of(Long.parseLong(m.group(1)));
+        }
+      } catch (IOException e) {
+        // not ours, or already gone
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return OptionalLong.empty();
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  private static final Pattern LOADED_CLASSES =
+      Pattern.compile("(?m)^java\\.cls\\.loadedClasses=(\\d+)");
 
   private static double jvmStartMillis() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -385,8 +385,8 @@ final class FaultyCloud {
   }
 
   /**
-   * Registers {@code url} for a request answered as {@code fingerprint} (the API's {@code
-   * CallbackRequests}); returns the delivery id.
+   * Registers {@code url} for a request answered as {@code fingerprint} (as the front door, {@code
+   * FrontDoor}, does); returns the delivery id.
    */
   String registerCallback(
       String fingerprint, boolean cached, String url, Map<String, Object> echo) {

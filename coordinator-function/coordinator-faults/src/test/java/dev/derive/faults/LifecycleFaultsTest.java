@@ -527,7 +527,7 @@ class LifecycleFaultsTest {
   }
 
   /**
-   * One request as a client makes it, its callback registered as the API's {@code CallbackRequests}
+   * One request as a client makes it, its callback registered as the front door ({@code FrontDoor})
    * does (and added to {@code accepted}); empty when it failed in a way a client retries (a 503:
    * the request is then not called back).
    */

@@ -45,6 +45,47 @@ class ArchitectureTest {
         .anyMatch(p -> p.startsWith("dev.derive.protocol"));
   }
 
+  /**
+   * The coordinator functions (core, API, progress) read settings through {@code CoordinatorConfig}
+   * only, and only the composition root (coordinator-core's producers) is handed the function's AWS
+   * clients (issue 31 items 1 and 2).
+   */
+  @Test
+  void theCoordinatorFunctionsReadOneConfigurationAndShareOneCompositionRoot() {
+    String root = "dev.derive.coordinator.aws.";
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.coordinator..")
+        .and()
+        .resideOutsideOfPackage("dev.derive.coordinator.config..")
+        .and()
+        .doNotHaveFullyQualifiedName(root + "CoordinatorProducers")
+        .should()
+        .callMethod(System.class, "getenv", String.class)
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.eclipse.microprofile.config.ConfigProvider")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.eclipse.microprofile.config.Config")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.eclipse.microprofile.config.inject.ConfigProperty")
+        .because("one configuration mapping, validated at start")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.derive.coordinator.api..", "dev.derive.coordinator.progress..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(root + "CoordinatorClients")
+        .orShould()
+        .dependOnClassesThat()
+        .haveSimpleNameEndingWith("ClientBuilder")
+        .because("a function's clients are built and handed out in its composition root only")
+        .check(classes);
+  }
+
   @Test
   void theCoordinatorDoesNotDependOnWorkers() {
     noClasses()

@@ -14,35 +14,42 @@ import dev.derive.protocol.capability.CapabilityCatalogue;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.io.IOException;
 
 /**
- * What the coordinator API primes for SnapStart ({@link SnapStartPriming}): injecting the services
- * at startup builds the S3, presigner, DynamoDB and SQS clients, and before the snapshot {@link
- * #prime} runs a sample request through Jackson and the request validator so their classes and
- * caches are in the snapshot too.
+ * What the coordinator API primes for SnapStart ({@link SnapStartPriming}): before the snapshot
+ * only, the services (so their S3, presigner, DynamoDB and SQS clients) are built and {@link
+ * #prime} runs a sample request through Jackson and the request validator, so their classes and
+ * caches are in the snapshot. Nothing of it at startup: a function without SnapStart (the local
+ * cloud, a deployment that turns it off) starts without them and makes each on its first use, so
+ * its Init is Quarkus alone (issue 31 item 7: the API's Init was 1.8 s, most of it these parts).
  */
 @ApplicationScoped
 public class ApiPriming {
   private final ObjectMapper mapper;
-  private final RequestValidator validator;
+  private final Instance<RequestValidator> validator;
+  private final Instance<DerivativeService> derivatives;
+  private final Instance<UploadService> uploads;
   private SnapStartPriming registration;
 
   /**
    * @param mapper the REST layer's mapper
-   * @param validator the validator requests go through (its schema compiled once, at startup)
-   * @param derivatives injected only so the SDK clients are built at startup
-   * @param uploads injected only so the presigner is built at startup
+   * @param validator the validator requests go through (its schema compiled once)
+   * @param derivatives built before the snapshot, with its SDK clients
+   * @param uploads built before the snapshot, with the presigner
    */
   @Inject
   ApiPriming(
       ObjectMapper mapper,
-      RequestValidator validator,
-      DerivativeService derivatives,
-      UploadService uploads) {
+      Instance<RequestValidator> validator,
+      Instance<DerivativeService> derivatives,
+      Instance<UploadService> uploads) {
     this.mapper = mapper;
     this.validator = validator;
+    this.derivatives = derivatives;
+    this.uploads = uploads;
   }
 
   /**
@@ -68,7 +75,13 @@ public class ApiPriming {
 
   /** Registers the priming when the application starts (CDI {@link Startup}). */
   void register(@Observes Startup startup) {
-    registration = SnapStartPriming.register(() -> prime(mapper, validator));
+    registration =
+        SnapStartPriming.register(
+            () -> {
+              derivatives.get(); // @Singleton: the bean itself, built now
+              uploads.get();
+              prime(mapper, validator.get());
+            });
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.derive.coordinator.api;
 
-import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.config.CoordinatorConfig;
+import dev.derive.coordinator.config.DeployedCapabilities;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.protocol.capability.CapabilityCatalogue;
@@ -17,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -31,9 +31,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 public class CapabilitiesResource {
   private final CapabilitiesResponse response;
 
-  CapabilitiesResource(
-      CoordinatorSettings settings, @ConfigProperty(name = "MAX_REQUEST_BYTES") long maxRequest) {
-    this.response = CapabilitiesResponse.of(settings, maxRequest);
+  CapabilitiesResource(CoordinatorConfig config, DeployedCapabilities deployed) {
+    this.response = CapabilitiesResponse.of(config, deployed);
   }
 
   /**
@@ -53,10 +52,10 @@ public class CapabilitiesResource {
       List<ParameterDescriptor> targetOptions,
       Map<String, Object> limits) {
 
-    static CapabilitiesResponse of(CoordinatorSettings settings, long maxRequestBytes) {
-      CapabilityCatalogue catalogue = settings.capabilities();
+    static CapabilitiesResponse of(CoordinatorConfig config, DeployedCapabilities capabilities) {
+      CapabilityCatalogue catalogue = capabilities.catalogue();
       List<CapabilityDescriptor> deployed = catalogue.capabilities();
-      Planner planner = new Planner(deployed, settings.derivativesBucket());
+      Planner planner = new Planner(deployed, config.derivativesBucket());
       TreeSet<String> sources = new TreeSet<>();
       deployed.forEach(c -> sources.addAll(c.reads()));
       List<SourceConversions> conversions = new ArrayList<>();
@@ -64,12 +63,12 @@ public class CapabilitiesResource {
         conversions.add(new SourceConversions(source, List.copyOf(planner.reachable(source))));
       }
       Map<String, Object> limits = new LinkedHashMap<>();
-      limits.put("maxSourceBytes", settings.maxSourceBytes());
-      limits.put("maxRequestBytes", maxRequestBytes);
+      limits.put("maxSourceBytes", config.limits().maxSourceBytes());
+      limits.put("maxRequestBytes", config.limits().maxRequestBytes());
       limits.put("maxWaitSeconds", RequestValidator.MAX_WAIT_SECONDS);
       limits.put("maxSteps", RequestValidator.MAX_STEPS);
       limits.putAll(catalogue.limits());
-      limits.put("downloadUrlSeconds", settings.presignedUrlExpiry().toSeconds());
+      limits.put("downloadUrlSeconds", config.presignedUrlExpiry().toSeconds());
       return new CapabilitiesResponse(
           deployed.stream().map(CapabilityView::of).toList(),
           conversions,

@@ -2,6 +2,7 @@ package dev.derive.coordinator.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import dev.derive.coordinator.CoordinatorException;
+import dev.derive.coordinator.config.CoordinatorConfig;
 import dev.derive.coordinator.preset.PresetCatalogue;
 import dev.derive.coordinator.service.DerivativeAnswer;
 import dev.derive.coordinator.service.DerivativeAsk;
@@ -28,7 +29,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -127,19 +127,19 @@ public class ImageUrlResource {
       SigningKeySource keys,
       UrlOptions options,
       ImageUrlFallbacks fallbacks,
-      @ConfigProperty(name = "IMAGE_URL_WAIT_SECONDS", defaultValue = "5") int waitSeconds,
-      @ConfigProperty(name = "IMAGE_URL_CLIENT_HINTS", defaultValue = "false") boolean clientHints,
-      @ConfigProperty(name = "DERIVATIVES_CDN_URL") Optional<String> cdn,
-      @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
+      CoordinatorConfig config) {
+    String rootPath = config.function().rootPath().orElse("/");
     this.rootPath = rootPath.endsWith("/") ? rootPath : rootPath + "/";
     this.door = door;
     this.presets = presets;
     this.keys = keys;
     this.options = options;
     this.fallbacks = fallbacks;
-    this.clientHints = clientHints;
-    this.wait = Duration.ofSeconds(Math.min(waitSeconds, RequestValidator.MAX_WAIT_SECONDS));
-    this.cdn = DerivativeCdn.of(cdn);
+    this.clientHints = config.imageUrls().clientHints();
+    this.wait =
+        Duration.ofSeconds(
+            Math.min(config.imageUrls().missWait().toSeconds(), RequestValidator.MAX_WAIT_SECONDS));
+    this.cdn = DerivativeCdn.of(config.imageUrls().cdn());
   }
 
   /** Redirects to the derivative the signed URL names, making it first if need be. */

@@ -1,11 +1,11 @@
 package dev.derive.coordinator.api;
 
+import dev.derive.coordinator.config.CoordinatorConfig;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
@@ -17,8 +17,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 public class RequestBodyLimit {
   private final long maxBytes;
 
-  RequestBodyLimit(@ConfigProperty(name = "MAX_REQUEST_BYTES") long maxBytes) {
-    this.maxBytes = maxBytes;
+  RequestBodyLimit(CoordinatorConfig config) {
+    this.maxBytes = config.limits().maxRequestBytes();
   }
 
   /**

@@ -2,17 +2,16 @@ package dev.derive.coordinator.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.config.DeployedCapabilities;
 import dev.derive.protocol.capability.CapabilityCatalogue;
 import dev.derive.protocol.capability.RequestSchema;
+import io.quarkus.arc.Arc;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -24,10 +23,10 @@ import org.eclipse.microprofile.openapi.models.media.Schema;
  * Puts protocol's {@link RequestSchema} into the OpenAPI document ({@code GET /q/openapi}) as the
  * component {@value #COMPONENT}, and makes it the request body of {@code POST /v1/derivatives} in
  * place of the {@code JsonNode} the resource method takes. It runs when the function starts, on the
- * capabilities the deployment dispatches to ({@link CoordinatorSettings#capabilities()}), so the
- * document describes the same requests {@code GET /v1/schema} does.
+ * capabilities the deployment dispatches to ({@link DeployedCapabilities}, the bean every part
+ * uses), so the document describes the same requests {@code GET /v1/schema} does.
  */
-@OpenApiFilter(stages = OpenApiFilter.RunStage.RUNTIME_STARTUP)
+@OpenApiFilter(stages = OpenApiFilter.RunStage.RUNTIME_PER_REQUEST)
 public class RequestSchemaOpenApiFilter implements OASFilter {
   /** The name of the request schema among the document's components. */
   public static final String COMPONENT = "DerivativeRequest";
@@ -43,10 +42,8 @@ public class RequestSchemaOpenApiFilter implements OASFilter {
   /** Adds the component and points the request body at it. */
   @Override
   public void filterOpenAPI(OpenAPI openAPI) {
-    Config config = ConfigProvider.getConfig();
     CapabilityCatalogue capabilities =
-        CoordinatorSettings.from(name -> config.getOptionalValue(name, String.class))
-            .capabilities();
+        Arc.container().instance(DeployedCapabilities.class).get().catalogue();
     JsonNode schema = RequestSchema.of(capabilities.capabilities(), capabilities.targetOptions());
     if (openAPI.getComponents() == null) {
       openAPI.setComponents(OASFactory.createComponents());

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.coordinator.Declarations;
-import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.config.CoordinatorConfigs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +32,12 @@ class CapabilitiesResponseTest {
             "TEXT_QUEUE_URL", "http://q/text",
             "MARKUP_QUEUE_URL", "http://q/markup",
             "CAPABILITY_DECLARATIONS", Declarations.LOCATION);
-    CoordinatorSettings settings = CoordinatorSettings.from(n -> Optional.ofNullable(env.get(n)));
-    return json.valueToTree(CapabilitiesResource.CapabilitiesResponse.of(settings, 4096));
+    Map<String, String> settings = new java.util.HashMap<>(env);
+    settings.put("MAX_REQUEST_BYTES", "4096");
+    return json.valueToTree(
+        CapabilitiesResource.CapabilitiesResponse.of(
+            CoordinatorConfigs.from(n -> Optional.ofNullable(settings.get(n))),
+            CoordinatorConfigs.deployed(n -> Optional.ofNullable(settings.get(n)))));
   }
 
   private static List<String> names(JsonNode array, String field) {

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * One client per AWS service for one coordinator function, shared by every part {@link
- * CoordinatorFactory} builds: {@link AwsClients#COORDINATOR}'s timeouts, endpoint and region from
+ * CoordinatorProducers} builds: {@link AwsClients#COORDINATOR}'s timeouts, endpoint and region from
  * the SDK's default chains. Each client is built the first time a part asks for it (a function
  * without an event bus never builds an EventBridge client) and kept; SDK clients are thread-safe.
  * Nothing closes them: they live as long as the function's process.

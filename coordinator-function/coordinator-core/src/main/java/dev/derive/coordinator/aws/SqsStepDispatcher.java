@@ -26,8 +26,8 @@ public final class SqsStepDispatcher implements StepDispatcher {
   private final Function<String, String> queueUrlOf;
 
   /**
-   * @param queueUrlOf resolves a queue URL variable name (e.g. {@code IMAGE_QUEUE_URL}) to its
-   *     value; throws if unset
+   * @param queueUrlOf the queue of a capability's steps (the value of its {@code <NAME>_QUEUE_URL},
+   *     {@link dev.derive.coordinator.config.DeployedCapabilities#queueUrl}); throws if it has none
    */
   public SqsStepDispatcher(SqsClient sqs, Function<String, String> queueUrlOf) {
     this.sqs = sqs;
@@ -36,7 +36,7 @@ public final class SqsStepDispatcher implements StepDispatcher {
 
   @Override
   public void dispatch(StepMessage step) {
-    String queueUrl = queueUrlOf.apply(CapabilityDescriptor.queueUrlVariableOf(step.capability()));
+    String queueUrl = queueUrlOf.apply(step.capability());
     Map<String, MessageAttributeValue> attributes = new HashMap<>();
     attributes.put("jobId", string(step.jobId()));
     attributes.put(

@@ -11,7 +11,10 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.derive.aws.AwsClients;
+import dev.derive.coordinator.aws.CallbackProducers;
 import dev.derive.coordinator.aws.CoordinatorClients;
+import dev.derive.coordinator.aws.CoordinatorProducers;
+import dev.derive.coordinator.aws.ImageUrlProducers;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +84,35 @@ class CoordinatorCoreArchitectureTest {
         .should()
         .callMethodWhere(buildsAClient)
         .because("a function holds one client per AWS service, shared by every part (issue 31)")
+        .check(core);
+  }
+
+  /** The composition root: the producers, the only classes handed the function's clients. */
+  static final String[] COMPOSITION_ROOT = {
+    CoordinatorProducers.class.getName(),
+    CallbackProducers.class.getName(),
+    ImageUrlProducers.class.getName(),
+    CoordinatorClients.class.getName()
+  };
+
+  @Test
+  void onlyTheCompositionRootIsHandedTheClients() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.derive.coordinator..")
+        .and()
+        .doNotHaveFullyQualifiedName(COMPOSITION_ROOT[0])
+        .and()
+        .doNotHaveFullyQualifiedName(COMPOSITION_ROOT[1])
+        .and()
+        .doNotHaveFullyQualifiedName(COMPOSITION_ROOT[2])
+        .and()
+        .doNotHaveFullyQualifiedName(COMPOSITION_ROOT[3])
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(CoordinatorClients.class.getName())
+        .because(
+            "parts are given what they use; only the composition root wires clients (issue 31)")
         .check(core);
   }
 

@@ -5,11 +5,11 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.derive.coordinator.completion.CallbackDelivery;
 import dev.derive.coordinator.completion.CallbackRetries;
 import dev.derive.coordinator.completion.CallbackSender;
+import dev.derive.coordinator.config.CoordinatorConfig;
 import dev.derive.protocol.telemetry.Correlation;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -33,17 +33,27 @@ public class CallbackBatch {
   private final int maxAttempts;
 
   /**
-   * @param queueUrl the callback queue ({@code CALLBACK_QUEUE_URL}), whose messages' visibility is
-   *     changed (empty in the other functions of this artifact, which never run this batch)
-   * @param maxAttempts its {@code maxReceiveCount} ({@code CALLBACK_MAX_RECEIVE_COUNT}), to say in
-   *     the log when a delivery is dead-lettered
+   * @param config the callback queue ({@code CALLBACK_QUEUE_URL}), whose messages' visibility is
+   *     changed (empty in the other functions of this artifact, which never run this batch), and
+   *     its {@code maxReceiveCount} ({@code CALLBACK_MAX_RECEIVE_COUNT}), to say in the log when a
+   *     delivery is dead-lettered
+   */
+  @jakarta.inject.Inject
+  CallbackBatch(
+      CallbackSender sender, CallbackRetries retries, SqsClient sqs, CoordinatorConfig config) {
+    this(sender, retries, sqs, config.callbacks().queueUrl(), config.callbacks().maxAttempts());
+  }
+
+  /**
+   * @param queueUrl the callback queue, whose messages' visibility is changed
+   * @param maxAttempts its {@code maxReceiveCount}
    */
   CallbackBatch(
       CallbackSender sender,
       CallbackRetries retries,
       SqsClient sqs,
-      @ConfigProperty(name = "CALLBACK_QUEUE_URL") java.util.Optional<String> queueUrl,
-      @ConfigProperty(name = "CALLBACK_MAX_RECEIVE_COUNT", defaultValue = "8") int maxAttempts) {
+      java.util.Optional<String> queueUrl,
+      int maxAttempts) {
     this.sender = sender;
     this.retries = retries;
     this.sqs = sqs;

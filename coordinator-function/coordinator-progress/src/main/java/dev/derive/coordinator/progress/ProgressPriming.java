@@ -1,6 +1,7 @@
 package dev.derive.coordinator.progress;
 
 import dev.derive.aws.lambda.SnapStartPriming;
+import dev.derive.coordinator.config.CoordinatorConfig;
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
@@ -15,24 +16,24 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * What this artifact's functions prime for SnapStart ({@link SnapStartPriming}), by the handler
  * {@code quarkus.lambda.handler} selects; no function builds another handler's beans.
  *
  * <ul>
- *   <li>step results: the lifecycle and its DynamoDB and SQS clients, at startup;
- *   <li>upload events: Tika's detector, the planner, the presets and the coordinator's clients,
- *       before the snapshot only (not at startup, so a function without SnapStart, as in the local
- *       cloud, still makes them on its first batch). A {@code PRESETS_LOCATION} in SSM or S3 is
- *       read then: the one AWS request of any priming, harmless since the document is re-read once
- *       its TTL (60 s) has passed after a restore and the SDK re-resolves credentials;
+ *   <li>step results: the lifecycle and its DynamoDB, SQS and S3 clients;
+ *   <li>upload events: Tika's detector, the planner, the presets and the coordinator's clients. A
+ *       {@code PRESETS_LOCATION} in SSM or S3 is read then: the one AWS request of any priming,
+ *       harmless since the document is re-read once its TTL (60 s) has passed after a restore and
+ *       the SDK re-resolves credentials;
  *   <li>callbacks: nothing beyond the codec; its sender needs a signing key, which a stack may
  *       leave unset, and building it early would turn that into a failed start.
  * </ul>
  *
- * <p>Then, for every handler, a sample step result and next step go through the message codec.
+ * <p>Then, for every handler, a sample step result and next step go through the message codec. All
+ * of it before the snapshot only, not at startup: a function without SnapStart (the local cloud)
+ * makes each part on its first batch, and its Init is Quarkus alone (issue 31 item 7).
  */
 @ApplicationScoped
 public class ProgressPriming {
@@ -42,26 +43,26 @@ public class ProgressPriming {
   private SnapStartPriming registration;
 
   /**
-   * @param handler the handler this function runs ({@code QUARKUS_LAMBDA_HANDLER})
+   * @param config the handler this function runs ({@code QUARKUS_LAMBDA_HANDLER})
    */
   @Inject
   ProgressPriming(
-      @ConfigProperty(name = "quarkus.lambda.handler") String handler,
+      CoordinatorConfig config,
       Instance<StepResultBatch> stepResults,
       Instance<UploadEventBatch> uploadEvents) {
-    this.handler = handler;
+    this.handler = config.function().handler().orElse(StepResultsHandler.NAME);
     this.stepResults = stepResults;
     this.uploadEvents = uploadEvents;
   }
 
-  /** Builds the step-result beans now and registers the priming (CDI {@link Startup}). */
+  /** Registers the priming (CDI {@link Startup}). */
   void register(@Observes Startup startup) {
-    if (handler.equals(StepResultsHandler.NAME)) {
-      ClientProxy.unwrap(stepResults.get()); // the batch bean itself, not its lazy proxy
-    }
     registration =
         SnapStartPriming.register(
             () -> {
+              if (handler.equals(StepResultsHandler.NAME)) {
+                ClientProxy.unwrap(stepResults.get()); // the batch bean itself, not its proxy
+              }
               if (handler.equals(UploadEventsHandler.NAME)) {
                 ClientProxy.unwrap(uploadEvents.get());
               }

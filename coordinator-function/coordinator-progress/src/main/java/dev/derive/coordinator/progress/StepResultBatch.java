@@ -47,17 +47,12 @@ public class StepResultBatch {
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
   /**
-   * @param stepMaxReceives the capability queues' {@code maxReceiveCount} ({@code
-   *     STEP_MAX_RECEIVE_COUNT}; 0 when unknown), for the dead-lettered step's error
+   * @param config the capability queues' {@code maxReceiveCount} ({@code STEP_MAX_RECEIVE_COUNT}; 0
+   *     when unknown), for the dead-lettered step's error
    */
-  StepResultBatch(
-      JobProgress lifecycle,
-      @org.eclipse.microprofile.config.inject.ConfigProperty(
-              name = "STEP_MAX_RECEIVE_COUNT",
-              defaultValue = "0")
-          int stepMaxReceives) {
+  StepResultBatch(JobProgress lifecycle, dev.derive.coordinator.config.CoordinatorConfig config) {
     this.lifecycle = lifecycle;
-    this.stepMaxReceives = stepMaxReceives;
+    this.stepMaxReceives = config.leases().stepMaxReceives();
   }
 
   /** Processes every message; returns the ids of those to be delivered again. */

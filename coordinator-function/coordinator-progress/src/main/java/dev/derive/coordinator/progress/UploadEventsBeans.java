@@ -1,19 +1,19 @@
 package dev.derive.coordinator.progress;
 
-import dev.derive.coordinator.aws.CoordinatorClients;
-import dev.derive.coordinator.aws.CoordinatorFactory;
-import dev.derive.coordinator.config.CoordinatorSettings;
+import dev.derive.coordinator.config.CoordinatorConfig;
 import dev.derive.coordinator.onupload.UploadDerivatives;
 import dev.derive.coordinator.onupload.UploadPresets;
+import dev.derive.coordinator.preset.PresetCatalogue;
+import dev.derive.coordinator.service.DerivativeService;
 import dev.derive.coordinator.validate.RequestValidator;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 /**
- * The beans of the upload-events function ({@link UploadEventsHandler}): the coordinator's own
- * request path (presets, validation, cache, claim, dispatch) wired onto AWS as the API function
- * wires it. Made on first use, so the progress function, which shares this artifact, never builds
- * them.
+ * The upload-events function's own part of its composition root ({@link UploadEventsHandler}): the
+ * coordinator's request path (presets, validation, cache, claim, dispatch) comes from
+ * coordinator-core's producers, as in the API function. Made on first use, so the progress
+ * function, which shares this artifact, never builds it.
  */
 public class UploadEventsBeans {
 
@@ -24,13 +24,16 @@ public class UploadEventsBeans {
    */
   @Produces
   @Singleton
-  UploadDerivatives uploadDerivatives(CoordinatorSettings settings, CoordinatorClients clients) {
-    RequestValidator validator = CoordinatorFactory.requestValidator(settings);
+  UploadDerivatives uploadDerivatives(
+      CoordinatorConfig config,
+      PresetCatalogue presets,
+      RequestValidator validator,
+      DerivativeService service) {
     return new UploadDerivatives(
-        UploadPresets.parse(settings.lookup().apply("UPLOAD_PRESETS").orElse("")),
-        CoordinatorFactory.presetCatalogue(settings, clients, validator),
+        UploadPresets.parse(config.presets().uploadPresets().orElse("")),
+        presets,
         validator,
-        CoordinatorFactory.derivativeService(settings, clients),
-        settings.sourceBucket());
+        service,
+        config.sourceBucket());
   }
 }

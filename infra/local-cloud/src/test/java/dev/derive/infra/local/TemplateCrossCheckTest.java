@@ -3,8 +3,7 @@ package dev.derive.infra.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.derive.coordinator.config.CoordinatorSettings;
-import dev.derive.coordinator.config.MissingSettingException;
+import dev.derive.coordinator.config.CoordinatorConfigs;
 import dev.derive.infra.local.template.FunctionDefinition;
 import dev.derive.infra.local.template.FunctionDefinitions;
 import dev.derive.infra.local.template.IntrinsicResolver;
@@ -25,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -49,10 +47,10 @@ import org.junit.jupiter.api.Test;
  *       ${NAME}} placeholder without a default ({@code ${NAME:default}} is optional) in the {@code
  *       application.properties} at the zip root whose NAME is not a key of that file — Quarkus
  *       resolves such a placeholder from the environment and fails at start-up without it; (2) for
- *       an artifact holding {@code coordinator-core}, the names {@link CoordinatorSettings#from}
- *       refuses to do without, found by asking it once with every name answered and then once per
- *       name with that one left out. Variables Lambda or the local cloud set themselves ({@code
- *       AWS_*}, {@code DERIVE_S3_PATH_STYLE}) count as defined;
+ *       an artifact holding {@code coordinator-core}, the names its configuration mapping requires
+ *       ({@link CoordinatorConfigs#requiredVariables}: neither a default nor optional). Variables
+ *       Lambda or the local cloud set themselves ({@code AWS_*}, {@code DERIVE_S3_PATH_STYLE})
+ *       count as defined;
  *   <li>every SQS event source reads a queue with a {@code RedrivePolicy} whose dead-letter target
  *       is a queue of the template and whose {@code maxReceiveCount} is set, and whose {@code
  *       VisibilityTimeout} (SQS's default 30 s if absent) is at least six times the function's
@@ -418,23 +416,9 @@ class TemplateCrossCheckTest {
     return names;
   }
 
-  /** The names {@link CoordinatorSettings#from} cannot do without. */
+  /** The names the coordinator's configuration cannot do without. */
   private static Set<String> coordinatorRequirements() {
-    Set<String> asked = new LinkedHashSet<>();
-    CoordinatorSettings.from(
-        name -> {
-          asked.add(name);
-          return Optional.of("1");
-        });
-    Set<String> required = new LinkedHashSet<>();
-    for (String name : asked) {
-      try {
-        CoordinatorSettings.from(n -> n.equals(name) ? Optional.empty() : Optional.of("1"));
-      } catch (MissingSettingException e) {
-        required.add(name);
-      }
-    }
-    return required;
+    return CoordinatorConfigs.requiredVariables();
   }
 
   private static boolean providedByLambda(String name) {
