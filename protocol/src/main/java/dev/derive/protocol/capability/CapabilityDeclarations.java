@@ -65,7 +65,8 @@ public final class CapabilityDeclarations {
           "optional",
           "hints",
           "groups",
-          "urlShorthands");
+          "urlShorthands",
+          "summary");
   private static final Set<String> PARAMETER_MEMBERS =
       Set.of(
           "name",
@@ -387,7 +388,8 @@ public final class CapabilityDeclarations {
           o.has("optional") && bool(o.get("optional"), at + "/optional"),
           o.has("hints") ? texts(o, at + "/hints") : List.of(),
           groups,
-          shorthands);
+          shorthands,
+          o.has("summary") && bool(o.get("summary"), at + "/summary"));
     }
 
     ParameterDescriptor parameter(JsonNode p, String at, Map<String, Integer> limits) {

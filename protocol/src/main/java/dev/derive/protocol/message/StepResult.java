@@ -2,6 +2,7 @@ package dev.derive.protocol.message;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,6 +26,9 @@ import java.util.Objects;
  *     1 for the first; 0 when the worker did not say)
  * @param executionId copied from the {@link StepMessage}: the execution the result belongs to
  * @param report whether the step started or finished ({@code null} reads as FINISHED)
+ * @param summary on success of a step whose operation declares a summary ({@code
+ *     OperationDescriptor#summary}): the output's JSON object, at most {@link #MAX_SUMMARY_BYTES},
+ *     carried into the completion event; {@code null} otherwise, and from older workers
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
@@ -41,7 +45,45 @@ public record StepResult(
     String traceId,
     int attempt,
     String executionId,
-    Report report) {
+    Report report,
+    Map<String, Object> summary) {
+
+  /** Most bytes of a summary's JSON: it travels in the result, the job record and the event. */
+  public static final int MAX_SUMMARY_BYTES = 8192;
+
+  /** A result without a summary (what every step but a summarising one reports). */
+  public StepResult(
+      String jobId,
+      int stepIndex,
+      String capability,
+      boolean succeeded,
+      ObjectRef output,
+      long outputBytes,
+      StepError error,
+      long startedAtMillis,
+      long finishedAtMillis,
+      boolean reused,
+      String traceId,
+      int attempt,
+      String executionId,
+      Report report) {
+    this(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        executionId,
+        report,
+        null);
+  }
 
   /** The two kinds of report a worker sends about one delivery of a step. */
   public enum Report {
@@ -61,6 +103,10 @@ public record StepResult(
     } else if (succeeded == (output == null) || succeeded == (error != null)) {
       throw new IllegalArgumentException("a step result has an output exactly when it succeeded");
     }
+    summary =
+        summary == null || !succeeded
+            ? null
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(summary));
   }
 
   /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
@@ -85,7 +131,28 @@ public record StepResult(
         traceId,
         attempt,
         executionId,
-        report);
+        report,
+        summary);
+  }
+
+  /** This success carrying {@code summary} (a JSON object's members; {@code null}: none). */
+  public StepResult withSummary(Map<String, Object> summary) {
+    return new StepResult(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        executionId,
+        report,
+        summary);
   }
 
   /** That the worker started {@code step} at {@code startedAtMillis} (epoch ms). */
