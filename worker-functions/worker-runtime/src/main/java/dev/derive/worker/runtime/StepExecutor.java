@@ -12,6 +12,7 @@ import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -70,6 +71,7 @@ final class StepExecutor {
     // the input's size, handed over from the step's own thread (StepDeadline)
     AtomicReference<Long> inputBytes = new AtomicReference<>();
     StepProgress progress = StepProgress.NONE;
+    Map<String, Object> summary = null;
     try {
       // before anything is read or reported: a step the declaration does not allow never runs
       DeclaredStep declared = DeclaredStep.bind(declaration, attempt.step());
@@ -87,11 +89,13 @@ final class StepExecutor {
           progress = progress.read(inputBytes.get());
           if (existing.isPresent()) {
             check.end();
-            progress = reports.succeeded(attempt, progress, existing.getAsLong(), true);
+            summary = StepSummary.ofExisting(declared, store, attempt.step().output(), output);
+            progress = reports.succeeded(attempt, progress, existing.getAsLong(), true, summary);
             reports.publish(attempt, progress.success());
             return progress;
           }
           progress = progress.written(Files.size(output));
+          summary = StepSummary.ofWritten(declared, output);
           store.upload(output, attempt.step().output(), contentType(attempt.step()));
         } finally {
           StepDirectories.deleteTree(workDirectory);
@@ -99,7 +103,7 @@ final class StepExecutor {
       } finally {
         check.end();
       }
-      progress = reports.succeeded(attempt, progress, progress.outputBytes(), false);
+      progress = reports.succeeded(attempt, progress, progress.outputBytes(), false, summary);
       reports.publish(attempt, progress.success());
       return progress;
     } catch (Exception | Error e) {

@@ -43,8 +43,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The runtime against a real moto server: a step pinned to the source's ETag, a source overwritten
- * after the coordinator identified it, and the started and finished reports on a real SQS
- * step-results queue.
+ * after the coordinator identified it, the started and finished reports on a real SQS step-results
+ * queue, and the summary a summarising step's success carries.
  */
 class PinnedSourceOnMotoTest {
   private static final String SOURCE = "derive-source";
@@ -149,11 +149,74 @@ class PinnedSourceOnMotoTest {
     assertThat(exitReasons).isEmpty();
   }
 
+  /**
+   * A step whose operation declares a summary reports its JSON output in its success, made now or
+   * found in the bucket (a redelivery after the output landed); an output over the bound is still a
+   * success, without a summary.
+   */
+  @Test
+  void aSummarisingStepCarriesItsOutputAsItsSummaryMadeOrFound() {
+    ObjectRef source = ObjectRef.of(SOURCE, "uploads/counted.txt");
+    StepMessage made =
+        step("made", source, put(source, "hello"), "count", MediaTypes.APPLICATION_JSON);
+    StepMessage found =
+        step("found", source, put(source, "hello"), "count", MediaTypes.APPLICATION_JSON);
+    s3.putObject(
+        b -> b.bucket(DERIVATIVES).key(found.output().key()),
+        RequestBody.fromString("{\"characters\":99,\"exif\":{\"camera\":null}}"));
+    ObjectRef longer = ObjectRef.of(SOURCE, "uploads/long.txt");
+    StepMessage large =
+        step("large", longer, put(longer, "x".repeat(9000)), "count", MediaTypes.APPLICATION_JSON);
+
+    assertThat(processor("count", counter).process(event(made), null).getBatchItemFailures())
+        .isEmpty();
+    JsonNode madeResult = results(2).get(1);
+    assertThat(madeResult.path("summary").toString()).isEqualTo("{\"characters\":5}");
+    assertThat(MessageCodec.decode(madeResult.toString(), StepResult.class).summary())
+        .isEqualTo(Map.of("characters", 5));
+
+    processor("count", counter).process(event(found), null);
+    JsonNode foundResult = results(1).get(0);
+    assertThat(foundResult.path("reused").asBoolean()).isTrue();
+    assertThat(foundResult.path("summary").toString())
+        .isEqualTo("{\"characters\":99,\"exif\":{\"camera\":null}}");
+
+    processor("count", counter).process(event(large), null);
+    JsonNode largeResult = results(2).get(1);
+    assertThat(largeResult.path("succeeded").asBoolean()).isTrue();
+    assertThat(largeResult.has("summary")).isFalse();
+  }
+
+  /** Writes {"characters": n} padded with the input itself when it is long. */
+  private final StepTransformer counter =
+      new StepTransformer() {
+        @Override
+        public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+          String text = Files.readString(input);
+          Files.writeString(
+              output,
+              text.length() > 100
+                  ? "{\"characters\":" + text.length() + ",\"text\":\"" + text + "\"}"
+                  : "{\"characters\":" + text.length() + "}");
+        }
+
+        @Override
+        public void probe(Path scratch) {
+          throw new UnsupportedOperationException();
+        }
+      };
+
   private StepBatchProcessor processor() {
+    return processor("upper", upper);
+  }
+
+  private StepBatchProcessor processor(String capability, StepTransformer transformer) {
     return new StepBatchProcessor(
         new StepWorker(
-            TestDeclarations.plainText("upper"),
-            upper,
+            capability.equals("upper")
+                ? TestDeclarations.plainText(capability)
+                : TestDeclarations.summarising(capability),
+            transformer,
             new S3ObjectStore(s3),
             new SqsStepResultPublisher(sqs, resultsQueue),
             new WorkerSettings(resultsQueue, 1_000_000, 1_000, tempDir, 3),
@@ -163,16 +226,21 @@ class PinnedSourceOnMotoTest {
   }
 
   private static StepMessage step(String name, ObjectRef source, String etag) {
+    return step(name, source, etag, "upper", MediaTypes.TEXT_PLAIN);
+  }
+
+  private static StepMessage step(
+      String name, ObjectRef source, String etag, String capability, String outputMediaType) {
     return new StepMessage(
         (name + "0".repeat(64)).substring(0, 64),
         0,
         1,
-        "upper",
+        capability,
         List.of(),
         source,
         MediaTypes.TEXT_PLAIN,
         ObjectRef.of(DERIVATIVES, "derivatives/" + name),
-        MediaTypes.TEXT_PLAIN,
+        outputMediaType,
         "trace-" + name,
         "exec-" + name,
         etag);
