@@ -297,6 +297,7 @@ final class StepResultTransitions {
         result.isStarted() ? null : Instant.ofEpochMilli(result.finishedAtMillis()),
         result.outputBytes(),
         result.reused(),
-        result.attempt());
+        result.attempt(),
+        result.summary());
   }
 }
