@@ -81,7 +81,8 @@ public final class CapabilityDeclarations {
           "required",
           "url",
           "examples",
-          "outputDefaults");
+          "outputDefaults",
+          "sourceObject");
 
   private CapabilityDeclarations() {}
 
@@ -454,7 +455,8 @@ public final class CapabilityDeclarations {
               p.has("required") ? bool(p.get("required"), at + "/required") : null,
               url,
               p.has("examples") ? texts(p, at + "/examples") : List.of(),
-              outputDefaults(p, at));
+              outputDefaults(p, at),
+              p.has("sourceObject") ? bool(p.get("sourceObject"), at + "/sourceObject") : null);
       if (parameter.defaultValue() != null) {
         String problem = ParameterValues.problem(parameter, parameter.defaultValue());
         if (problem != null) {

@@ -119,6 +119,37 @@ class MessageCodecTest {
     assertThat(old.summary()).isNull();
   }
 
+  /** The other objects a step reads survive the queue; a message without them reads as none. */
+  @Test
+  void theObjectsAStepReadsBesideItsInputSurviveARoundTrip() {
+    StepMessage marked =
+        new StepMessage(
+            step.jobId(),
+            0,
+            1,
+            "image",
+            step.operations(),
+            step.input(),
+            step.inputMediaType(),
+            step.output(),
+            step.outputMediaType(),
+            "trace-1",
+            "execution-7",
+            "\"etag-1\"",
+            Map.of(
+                "watermark",
+                new PinnedObject(new ObjectRef("source", "marks/logo.png", "v3"), "\"etag-9\"")));
+
+    String body = MessageCodec.encode(marked);
+    assertThat(body)
+        .contains(
+            "\"objects\":{\"watermark\":{\"ref\":{\"bucket\":\"source\",\"key\":\"marks/logo.png\",");
+    assertThat(MessageCodec.decode(body, StepMessage.class)).isEqualTo(marked);
+    assertThat(MessageCodec.encode(step)).doesNotContain("objects");
+    assertThat(MessageCodec.decode(MessageCodec.encode(step), StepMessage.class).objects())
+        .isEmpty();
+  }
+
   /**
    * A summary (a JSON object, nested values and nulls included) survives the queue; an older
    * receiver's reader ignores it as any unknown field, and a failure never carries one.

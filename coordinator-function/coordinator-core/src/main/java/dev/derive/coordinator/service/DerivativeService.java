@@ -182,8 +182,8 @@ public final class DerivativeService {
 
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
     return request.target() != null
-        ? planner.plan(source, request.target())
-        : planner.plan(source, request.steps());
+        ? planner.plan(source, request.target(), inspector::object)
+        : planner.plan(source, request.steps(), inspector::object);
   }
 
   /**

@@ -229,7 +229,7 @@ public final class ImageTransformer implements StepTransformer {
       if (pad != null) {
         shaped = pad.apply(shaped, background, ImageEncoder.keepsAlpha(recipe.mediaType()));
       }
-      ImageEncoder.write(shaped, recipe, output);
+      ImageEncoder.write(Watermark.apply(step, shaped), recipe, output);
     }
   }
 

@@ -1,8 +1,11 @@
 package dev.derive.worker.image;
 
+import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsException;
 import dev.derive.worker.libvips.VipsImage;
+import dev.derive.worker.runtime.DeclaredStep;
+import dev.derive.worker.runtime.Parameters;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -31,6 +34,33 @@ record Watermark(Path mark, String gravity, int margin, int opacity, int scale) 
       throw new IllegalArgumentException(
           "opacity 1-100, scale and margin 0 or more: " + opacity + ", " + scale + ", " + margin);
     }
+  }
+
+  /** The name of the operation ({@code capability.json}). */
+  static final String OPERATION = "watermark";
+
+  /**
+   * {@code image} with {@code step}'s watermark over it, or {@code image} itself when the step has
+   * none: the one line the pipeline calls after the padding.
+   */
+  static BufferedImage apply(DeclaredStep step, BufferedImage image) {
+    Parameters p = step.operation(OPERATION).orElse(null);
+    if (p == null) {
+      return image;
+    }
+    Path mark =
+        step.object(OPERATION)
+            .orElseThrow(
+                () ->
+                    new PermanentStepFailure(
+                        StepErrorTypes.INVALID_STEP, "the step names no watermark object"));
+    return new Watermark(
+            mark,
+            p.string("watermarkGravity"),
+            p.integer("watermarkMargin"),
+            p.integer("watermarkOpacity"),
+            p.integer("watermarkScale"))
+        .over(image);
   }
 
   /** {@code image} with the mark over it (what today's Java path calls; {@code image} is kept). */

@@ -2,6 +2,7 @@ package dev.derive.worker.runtime;
 
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.capability.CapabilityDescriptor;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.storage.ObjectChangedException;
@@ -141,9 +142,45 @@ final class StepExecutor {
     if (existing.isPresent()) {
       return existing;
     }
-    transformer.transform(declared, input, output);
+    transformer.transform(declared.withObjects(downloadObjects(step, input)), input, output);
     Files.deleteIfExists(input);
     return OptionalLong.empty();
+  }
+
+  /**
+   * Downloads the other objects {@code step} reads (a watermark), each pinned to the ETag the
+   * coordinator saw, into files beside {@code input}; their absence, change or excess size as the
+   * step's failure, as the input's.
+   */
+  private Map<String, Path> downloadObjects(StepMessage step, Path input) throws IOException {
+    Map<String, Path> files = new java.util.TreeMap<>();
+    int n = 0;
+    for (Map.Entry<String, PinnedObject> object :
+        new java.util.TreeMap<>(step.objects()).entrySet()) {
+      Path file = Files.createFile(input.resolveSibling("object-" + n++ + ".tmp"));
+      PinnedObject pinned = object.getValue();
+      try {
+        store.download(pinned.ref(), pinned.etag(), file, settings.maxSourceBytes());
+      } catch (ObjectNotFoundException e) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.INPUT_MISSING,
+            "the object " + pinned.ref().key() + " that " + object.getKey() + " names is gone",
+            e);
+      } catch (ObjectChangedException e) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.SOURCE_CHANGED,
+            "the object "
+                + pinned.ref().key()
+                + " that "
+                + object.getKey()
+                + " names changed after the request was accepted; request the derivative again",
+            e);
+      } catch (ObjectTooLargeException e) {
+        throw new PermanentStepFailure(StepErrorTypes.INPUT_TOO_LARGE, e.getMessage(), e);
+      }
+      files.put(object.getKey(), file);
+    }
+    return files;
   }
 
   /** The input's size in bytes; its absence, change or excess size as the step's failure. */

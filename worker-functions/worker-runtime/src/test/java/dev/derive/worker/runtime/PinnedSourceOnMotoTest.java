@@ -15,6 +15,8 @@ import dev.derive.infra.endpoint.MotoServerEndpoint;
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
@@ -44,7 +46,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The runtime against a real moto server: a step pinned to the source's ETag, a source overwritten
  * after the coordinator identified it, the started and finished reports on a real SQS step-results
- * queue, and the summary a summarising step's success carries.
+ * queue, the summary a summarising step's success carries, and another object of the source bucket
+ * a step reads beside its input (a watermark), pinned to its ETag too.
  */
 class PinnedSourceOnMotoTest {
   private static final String SOURCE = "derive-source";
@@ -187,6 +190,75 @@ class PinnedSourceOnMotoTest {
     assertThat(largeResult.has("summary")).isFalse();
   }
 
+  /**
+   * The object a {@code sourceObject} parameter names is fetched beside the input and handed to the
+   * transformer; gone, or changed since the coordinator pinned it, it fails the step as the input
+   * would.
+   */
+  @Test
+  void anObjectTheStepNamesIsFetchedBesideTheInputPinnedToItsEtag() {
+    ObjectRef source = ObjectRef.of(SOURCE, "uploads/stamped.txt");
+    String etag = put(source, "hello");
+    ObjectRef mark = ObjectRef.of(SOURCE, "marks/mark.txt");
+    String markEtag = put(mark, "(c) derive");
+
+    processor("stamp", stamper)
+        .process(event(stamped("stamped", source, etag, mark, markEtag)), null);
+    assertThat(
+            s3.getObjectAsBytes(b -> b.bucket(DERIVATIVES).key("derivatives/stamped"))
+                .asUtf8String())
+        .isEqualTo("hello|(c) derive");
+    assertThat(results(2).get(1).path("succeeded").asBoolean()).isTrue();
+
+    put(mark, "another mark");
+    processor("stamp", stamper)
+        .process(event(stamped("changed", source, etag, mark, markEtag)), null);
+    assertThat(results(2).get(1).path("error").path("type").asText())
+        .isEqualTo(StepErrorTypes.SOURCE_CHANGED);
+
+    ObjectRef gone = ObjectRef.of(SOURCE, "marks/gone.txt");
+    processor("stamp", stamper).process(event(stamped("gone", source, etag, gone, "\"x\"")), null);
+    JsonNode missing = results(2).get(1);
+    assertThat(missing.path("error").path("type").asText()).isEqualTo(StepErrorTypes.INPUT_MISSING);
+    assertThat(missing.path("error").path("detail").asText())
+        .isEqualTo("the object marks/gone.txt that mark names is gone");
+  }
+
+  private static StepMessage stamped(
+      String name, ObjectRef source, String etag, ObjectRef mark, String markEtag) {
+    StepMessage plain = step(name, source, etag, "stamp", MediaTypes.TEXT_PLAIN);
+    return new StepMessage(
+        plain.jobId(),
+        0,
+        1,
+        "stamp",
+        List.of(new Operation("stamp", Map.of("mark", mark.key()))),
+        source,
+        MediaTypes.TEXT_PLAIN,
+        plain.output(),
+        MediaTypes.TEXT_PLAIN,
+        plain.traceId(),
+        plain.executionId(),
+        etag,
+        Map.of("mark", new PinnedObject(mark, markEtag)));
+  }
+
+  /** Writes the input, a bar and the mark. */
+  private final StepTransformer stamper =
+      new StepTransformer() {
+        @Override
+        public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+          Files.writeString(
+              output,
+              Files.readString(input) + "|" + Files.readString(step.object("mark").orElseThrow()));
+        }
+
+        @Override
+        public void probe(Path scratch) {
+          throw new UnsupportedOperationException();
+        }
+      };
+
   /** Writes {"characters": n} padded with the input itself when it is long. */
   private final StepTransformer counter =
       new StepTransformer() {
@@ -213,9 +285,11 @@ class PinnedSourceOnMotoTest {
   private StepBatchProcessor processor(String capability, StepTransformer transformer) {
     return new StepBatchProcessor(
         new StepWorker(
-            capability.equals("upper")
-                ? TestDeclarations.plainText(capability)
-                : TestDeclarations.summarising(capability),
+            switch (capability) {
+              case "upper" -> TestDeclarations.plainText(capability);
+              case "stamp" -> TestDeclarations.stamping(capability);
+              default -> TestDeclarations.summarising(capability);
+            },
             transformer,
             new S3ObjectStore(s3),
             new SqsStepResultPublisher(sqs, resultsQueue),
