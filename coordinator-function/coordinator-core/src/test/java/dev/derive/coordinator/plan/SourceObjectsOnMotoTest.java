@@ -115,6 +115,32 @@ class SourceObjectsOnMotoTest {
     assertThat(message.objects()).containsEntry("mark", pinned);
   }
 
+  /**
+   * The image worker's watermark: its opacity alone is refused at once, not failed by the worker.
+   */
+  @Test
+  void aWatermarkOptionWithoutTheWatermarkIsRefusedWhereItWasGiven() {
+    Planner images = new Planner(dev.derive.coordinator.Declarations.ALL, "derivatives");
+    SourceIdentity photo =
+        new SourceIdentity(BUCKET, "photos/cat.jpg", "v1", "\"e1\"", 10, "image/jpeg", null);
+
+    assertThatThrownBy(
+            () ->
+                images.plan(
+                    photo,
+                    new TargetSpec("image/png", Map.of("watermarkOpacity", 50)),
+                    inspector::object))
+        .isInstanceOfSatisfying(
+            dev.derive.coordinator.validate.InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .containsExactly(
+                        new dev.derive.coordinator.validate.Violation(
+                            "/target/watermarkOpacity",
+                            "takes effect only with watermark (it is applied by the watermark,"
+                                + " which needs it)")));
+  }
+
   @Test
   void aMissingMarkIsSourceNotFoundAtTheMemberThatNamedIt() {
     assertThatThrownBy(() -> stamped("marks/none.png"))
