@@ -166,6 +166,36 @@ class CompletionEventsEndToEndTest {
     assertThat(events(e -> e.path("detail").path("fingerprint").asText().equals(id))).isEmpty();
   }
 
+  /**
+   * The {@code info} preset (what an upload preset makes on upload, through the same progress
+   * function): its event and its callback carry the derivative's own JSON as {@code summary}.
+   */
+  @Test
+  void anInfoDerivativesEventCarriesItsValuesAsItsSummary() throws Exception {
+    String key = api.upload(samples.resolve("exif/Portrait_5.jpg"));
+    HttpResponse<String> accepted =
+        api.post(
+            "/v1/derivatives",
+            "{\"source\":{\"key\":\""
+                + key
+                + "\"},\"preset\":\"info\",\"callback\":\""
+                + hook("info")
+                + "\"}");
+    assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+    String id = api.id(accepted);
+
+    JsonNode callback = JSON.readTree(awaitOne(r -> r.path().equals("/info")).body());
+    List<JsonNode> events =
+        awaitEvents(e -> e.path("detail").path("fingerprint").asText().equals(id));
+    JsonNode info = JSON.readTree(api.download(api.awaitSucceeded(id)));
+    JsonNode summary = events.getFirst().path("detail").path("summary");
+    assertThat(summary).as(events.toString()).isEqualTo(info);
+    assertThat(summary.path("mediaType").asText()).isEqualTo("image/jpeg");
+    assertThat(summary.path("width").asInt()).isPositive();
+    assertThat(summary.path("thumbHash").asText()).isNotBlank();
+    assertThat(callback.path("detail").path("summary")).isEqualTo(summary);
+  }
+
   @Test
   void aFailedJobPublishesDerivativeFailedAndCallsBackWithItsError() throws Exception {
     Path corrupt = Files.createTempFile("corrupt", ".jpg");

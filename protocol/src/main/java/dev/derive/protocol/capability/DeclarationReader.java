@@ -46,7 +46,8 @@ final class DeclarationReader {
           "optional",
           "hints",
           "groups",
-          "urlShorthands");
+          "urlShorthands",
+          "summary");
 
   private DeclarationReader() {}
 
@@ -177,6 +178,7 @@ final class DeclarationReader {
         o.has("optional") && bool(o.get("optional"), at + "/optional"),
         o.has("hints") ? texts(o, at + "/hints") : List.of(),
         groups,
-        shorthands);
+        shorthands,
+        o.has("summary") && bool(o.get("summary"), at + "/summary"));
   }
 }

@@ -30,6 +30,10 @@ import java.util.Optional;
  * @param groups rules over several of its parameters (e.g. a width or a height), empty for most
  * @param urlShorthands image URL options setting several of the target options it consumes at once
  *     (imgproxy's {@code rs:}), empty for most
+ * @param summary {@code true} if a step that applies it writes a small JSON object (at most {@code
+ *     StepResult.MAX_SUMMARY_BYTES}) that the worker also reports as the step's summary, which the
+ *     completion event of the derivative carries ({@code docs/completion-events.md}); e.g. {@code
+ *     info}
  */
 public record OperationDescriptor(
     String name,
@@ -39,7 +43,8 @@ public record OperationDescriptor(
     boolean optional,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hints,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ParameterGroup> groups,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UrlShorthand> urlShorthands) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UrlShorthand> urlShorthands,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean summary) {
   public OperationDescriptor {
     parameters = List.copyOf(parameters);
     consumes = List.copyOf(consumes);

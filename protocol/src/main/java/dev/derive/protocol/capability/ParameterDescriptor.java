@@ -29,6 +29,10 @@ import java.util.TreeMap;
  * @param outputDefaults the default for a step writing a given media type, in place of {@code
  *     defaultValue} (e.g. a quality that looks the same in each format: AVIF needs a lower number
  *     than JPEG); empty for one default whatever the output
+ * @param sourceObject {@code true} if a string value is the key of another object of the request's
+ *     source bucket that the step reads beside its input (a watermark): the coordinator looks it up
+ *     as it does the source, puts its identity into the derivative's fingerprint and pins it in the
+ *     step message ({@code StepMessage#objects}); {@code null} otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ParameterDescriptor(
@@ -44,7 +48,8 @@ public record ParameterDescriptor(
     Boolean required,
     UrlSpelling url,
     List<String> examples,
-    Map<String, Object> outputDefaults) {
+    Map<String, Object> outputDefaults,
+    Boolean sourceObject) {
   /**
    * The type of whole-number parameters (JSON numbers without a fraction, Java {@link Integer}).
    */
@@ -63,6 +68,12 @@ public record ParameterDescriptor(
     if (!outputDefaults.isEmpty() && defaultValue == null) {
       throw new IllegalArgumentException(
           name + ": outputDefaults need a defaultValue for the other outputs");
+    }
+    if (Boolean.FALSE.equals(sourceObject)) {
+      sourceObject = null;
+    }
+    if (sourceObject != null && !STRING.equals(type)) {
+      throw new IllegalArgumentException(name + ": a sourceObject parameter is a string (a key)");
     }
     if (Boolean.FALSE.equals(required)) {
       required = null; // one spelling of "optional", so the JSON of GET /v1/capabilities omits it
@@ -113,7 +124,13 @@ public record ParameterDescriptor(
         null,
         url,
         examples,
-        Map.of());
+        Map.of(),
+        sourceObject);
+  }
+
+  /** Whether a value names another object of the source bucket ({@link #sourceObject}). */
+  public boolean namesSourceObject() {
+    return Boolean.TRUE.equals(sourceObject);
   }
 
   /**
@@ -126,6 +143,7 @@ public record ParameterDescriptor(
         && java.util.Objects.equals(maximum, other.maximum)
         && java.util.Objects.equals(multipleOf, other.multipleOf)
         && allowedValues.equals(other.allowedValues)
-        && java.util.Objects.equals(pattern, other.pattern);
+        && java.util.Objects.equals(pattern, other.pattern)
+        && namesSourceObject() == other.namesSourceObject();
   }
 }

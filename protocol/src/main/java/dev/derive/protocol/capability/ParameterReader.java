@@ -35,7 +35,8 @@ final class ParameterReader {
           "required",
           "url",
           "examples",
-          "outputDefaults");
+          "outputDefaults",
+          "sourceObject");
 
   private ParameterReader() {}
 
@@ -95,7 +96,8 @@ final class ParameterReader {
             p.has("required") ? bool(p.get("required"), at + "/required") : null,
             url,
             p.has("examples") ? texts(p, at + "/examples") : List.of(),
-            outputDefaults(p, at));
+            outputDefaults(p, at),
+            p.has("sourceObject") ? bool(p.get("sourceObject"), at + "/sourceObject") : null);
     if (parameter.defaultValue() != null) {
       String problem = ParameterValues.problem(parameter, parameter.defaultValue());
       if (problem != null) {

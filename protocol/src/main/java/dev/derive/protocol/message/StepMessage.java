@@ -1,6 +1,8 @@
 package dev.derive.protocol.message;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -24,6 +26,8 @@ import java.util.Objects;
  * @param inputEtag the ETag the input must still have ({@code If-Match} on the read), set when the
  *     input is the source, so bytes of a since-overwritten source never land under the old
  *     fingerprint; {@code null} for content-addressed intermediates
+ * @param objects the other objects the step reads, by the name of the parameter that names each
+ *     (declared {@code sourceObject}); empty for most steps and from senders that predate it
  */
 public record StepMessage(
     String jobId,
@@ -37,13 +41,45 @@ public record StepMessage(
     String outputMediaType,
     String traceId,
     String executionId,
-    String inputEtag) {
+    String inputEtag,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, PinnedObject> objects) {
   public StepMessage {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(capability, "capability");
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     operations = operations == null ? List.of() : List.copyOf(operations);
+    objects = objects == null ? Map.of() : Map.copyOf(objects);
+  }
+
+  /** A step message that reads nothing but its input. */
+  public StepMessage(
+      String jobId,
+      int stepIndex,
+      int stepCount,
+      String capability,
+      List<Operation> operations,
+      ObjectRef input,
+      String inputMediaType,
+      ObjectRef output,
+      String outputMediaType,
+      String traceId,
+      String executionId,
+      String inputEtag) {
+    this(
+        jobId,
+        stepIndex,
+        stepCount,
+        capability,
+        operations,
+        input,
+        inputMediaType,
+        output,
+        outputMediaType,
+        traceId,
+        executionId,
+        inputEtag,
+        Map.of());
   }
 
   /** A step message of no particular execution and without an ETag pin (tests, probes). */
@@ -70,6 +106,7 @@ public record StepMessage(
         outputMediaType,
         traceId,
         null,
-        null);
+        null,
+        Map.of());
   }
 }

@@ -2,6 +2,7 @@ package dev.derive.protocol.message;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,9 @@ import java.util.Objects;
  * @param stepCount copied from the {@link StepMessage}: the number of steps in the plan, so a
  *     success says whether it was the last step (0 from senders that predate it: the receiver then
  *     tells the last step by its output key)
+ * @param summary on success of a step whose operation declares a summary ({@code
+ *     OperationDescriptor#summary}): the output's JSON object, at most {@link #MAX_SUMMARY_BYTES},
+ *     carried into the completion event; {@code null} otherwise, and from older workers
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
@@ -45,7 +49,11 @@ public record StepResult(
     int attempt,
     String executionId,
     Report report,
-    int stepCount) {
+    int stepCount,
+    Map<String, Object> summary) {
+
+  /** Most bytes of a summary's JSON: it travels in the result, the job record and the event. */
+  public static final int MAX_SUMMARY_BYTES = 8192;
 
   /** The two kinds of report a worker sends about one delivery of a step. */
   public enum Report {
@@ -65,9 +73,13 @@ public record StepResult(
     } else if (succeeded == (output == null) || succeeded == (error != null)) {
       throw new IllegalArgumentException("a step result has an output exactly when it succeeded");
     }
+    summary =
+        summary == null || !succeeded
+            ? null
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(summary));
   }
 
-  /** A result without a step count, as senders that predate it wrote (tests, old workers). */
+  /** A result without a step count or summary, as senders that predate them wrote. */
   public StepResult(
       String jobId,
       int stepIndex,
@@ -98,7 +110,80 @@ public record StepResult(
         attempt,
         executionId,
         report,
-        0);
+        0,
+        null);
+  }
+
+  /** A result without a summary (what every step but a summarising one reports). */
+  public StepResult(
+      String jobId,
+      int stepIndex,
+      String capability,
+      boolean succeeded,
+      ObjectRef output,
+      long outputBytes,
+      StepError error,
+      long startedAtMillis,
+      long finishedAtMillis,
+      boolean reused,
+      String traceId,
+      int attempt,
+      String executionId,
+      Report report,
+      int stepCount) {
+    this(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        executionId,
+        report,
+        stepCount,
+        null);
+  }
+
+  /** A result without a step count, carrying {@code summary}. */
+  public StepResult(
+      String jobId,
+      int stepIndex,
+      String capability,
+      boolean succeeded,
+      ObjectRef output,
+      long outputBytes,
+      StepError error,
+      long startedAtMillis,
+      long finishedAtMillis,
+      boolean reused,
+      String traceId,
+      int attempt,
+      String executionId,
+      Report report,
+      Map<String, Object> summary) {
+    this(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        executionId,
+        report,
+        0,
+        summary);
   }
 
   /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
@@ -124,7 +209,29 @@ public record StepResult(
         attempt,
         executionId,
         report,
-        stepCount);
+        stepCount,
+        summary);
+  }
+
+  /** This success carrying {@code summary} (a JSON object's members; {@code null}: none). */
+  public StepResult withSummary(Map<String, Object> summary) {
+    return new StepResult(
+        jobId,
+        stepIndex,
+        capability,
+        succeeded,
+        output,
+        outputBytes,
+        error,
+        startedAtMillis,
+        finishedAtMillis,
+        reused,
+        traceId,
+        attempt,
+        executionId,
+        report,
+        stepCount,
+        summary);
   }
 
   /** That the worker started {@code step} at {@code startedAtMillis} (epoch ms). */

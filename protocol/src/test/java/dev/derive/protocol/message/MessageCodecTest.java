@@ -116,6 +116,78 @@ class MessageCodecTest {
     assertThat(old.report()).isEqualTo(StepResult.Report.FINISHED);
     assertThat(old.executionId()).isNull();
     assertThat(old.attempt()).isZero();
+    assertThat(old.summary()).isNull();
+  }
+
+  /** The other objects a step reads survive the queue; a message without them reads as none. */
+  @Test
+  void theObjectsAStepReadsBesideItsInputSurviveARoundTrip() {
+    StepMessage marked =
+        new StepMessage(
+            step.jobId(),
+            0,
+            1,
+            "image",
+            step.operations(),
+            step.input(),
+            step.inputMediaType(),
+            step.output(),
+            step.outputMediaType(),
+            "trace-1",
+            "execution-7",
+            "\"etag-1\"",
+            Map.of(
+                "watermark",
+                new PinnedObject(new ObjectRef("source", "marks/logo.png", "v3"), "\"etag-9\"")));
+
+    String body = MessageCodec.encode(marked);
+    assertThat(body)
+        .contains(
+            "\"objects\":{\"watermark\":{\"ref\":{\"bucket\":\"source\",\"key\":\"marks/logo.png\",");
+    assertThat(MessageCodec.decode(body, StepMessage.class)).isEqualTo(marked);
+    assertThat(MessageCodec.encode(step)).doesNotContain("objects");
+    assertThat(MessageCodec.decode(MessageCodec.encode(step), StepMessage.class).objects())
+        .isEmpty();
+  }
+
+  /**
+   * A summary (a JSON object, nested values and nulls included) survives the queue; an older
+   * receiver's reader ignores it as any unknown field, and a failure never carries one.
+   */
+  @Test
+  void aSuccessCarriesItsSummary() {
+    Map<String, Object> summary = new java.util.LinkedHashMap<>();
+    summary.put("mediaType", "image/jpeg");
+    summary.put("width", 640);
+    summary.put("exif", Map.of("camera", "Canon"));
+    summary.put("iccDescription", null);
+    StepResult success = StepResult.success(step, 99, 10, 20, false).withSummary(summary);
+
+    String body = MessageCodec.encode(success);
+    assertThat(body).contains("\"summary\":{\"mediaType\":\"image/jpeg\",\"width\":640");
+    assertThat(MessageCodec.decode(body, StepResult.class)).isEqualTo(success);
+    assertThat(MessageCodec.decode(body, StepResult.class).withAttempt(3).summary())
+        .isEqualTo(summary);
+    assertThat(MessageCodec.encode(StepResult.success(step, 99, 10, 20, false)))
+        .doesNotContain("summary");
+    StepResult failure =
+        new StepResult(
+            step.jobId(),
+            0,
+            "image",
+            false,
+            null,
+            0,
+            new StepError(StepErrorTypes.CORRUPT_INPUT, "x", false),
+            1,
+            2,
+            false,
+            null,
+            1,
+            null,
+            StepResult.Report.FINISHED,
+            summary);
+    assertThat(failure.summary()).isNull();
   }
 
   @Test

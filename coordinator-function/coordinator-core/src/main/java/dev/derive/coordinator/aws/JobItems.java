@@ -1,6 +1,7 @@
 package dev.derive.coordinator.aws;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,6 +51,7 @@ final class JobItems {
   static final String SOURCE = "source";
   static final String OUTPUT = "output";
   static final String STEPS = "steps";
+  static final String SUMMARY = "summary";
   static final String ERROR = "error";
   static final String RETRYABLE = "retryable";
   static final String CREATED_AT = "createdAt";
@@ -181,6 +183,9 @@ final class JobItems {
     if (run.attempts() != 0) {
       m.put("attempts", n(run.attempts()));
     }
+    if (run.summary() != null) {
+      m.put(SUMMARY, s(json(run.summary())));
+    }
     return AttributeValue.fromM(m);
   }
 
@@ -215,7 +220,8 @@ final class JobItems {
             : null,
         m.containsKey("outputBytes") ? Long.parseLong(m.get("outputBytes").n()) : 0,
         m.containsKey("reused") && Boolean.TRUE.equals(m.get("reused").bool()),
-        m.containsKey("attempts") ? Integer.parseInt(m.get("attempts").n()) : 0);
+        m.containsKey("attempts") ? Integer.parseInt(m.get("attempts").n()) : 0,
+        m.containsKey(SUMMARY) ? summary(m.get(SUMMARY).s()) : null);
   }
 
   private static JobError error(Map<String, AttributeValue> m) {
@@ -298,6 +304,23 @@ final class JobItems {
       return JSON.writeValueAsString(tree);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a plan is always serialisable", e);
+    }
+  }
+
+  private static String json(Map<String, Object> summary) {
+    try {
+      return JSON.writeValueAsString(summary);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a summary read from JSON is always serialisable", e);
+    }
+  }
+
+  /** A stored summary; one that no longer reads is left out (it is information, not state). */
+  private static Map<String, Object> summary(String json) {
+    try {
+      return JSON.readValue(json, new TypeReference<Map<String, Object>>() {});
+    } catch (JsonProcessingException e) {
+      return null;
     }
   }
 

@@ -69,6 +69,10 @@ public record CompletionEvent(String eventId, String detailType, Map<String, Obj
     detail.put("steps", steps(steps));
     if (succeeded) {
       detail.put("location", location(job.jobId(), job.output().bucket(), job.output().key()));
+      Map<String, Object> summary = job.steps().get(job.steps().size() - 1).summary();
+      if (summary != null) {
+        detail.put("summary", summary);
+      }
     } else {
       detail.put("error", error(job.error()));
     }

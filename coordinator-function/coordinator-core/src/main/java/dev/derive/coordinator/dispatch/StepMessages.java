@@ -41,6 +41,7 @@ public final class StepMessages {
         step.outputMediaType(),
         job.traceId(),
         job.executionId(),
-        input.equals(job.source().ref()) ? job.source().etag() : null);
+        input.equals(job.source().ref()) ? job.source().etag() : null,
+        step.objects());
   }
 }

@@ -5,6 +5,7 @@ import dev.derive.coordinator.validate.SourceSpec;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.capability.Conversion;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.storage.ObjectMetadata;
 import dev.derive.storage.ObjectStart;
 import dev.derive.storage.ObjectStore;
@@ -145,6 +146,27 @@ public final class SourceInspector {
             head.sha256());
     identities.put(memoryKey, identity);
     return identity;
+  }
+
+  /**
+   * Another object of the source bucket as it is now (a watermark a parameter names), pinned to its
+   * version, else its ETag; empty when there is none. Its content is the worker's to judge.
+   *
+   * @throws dev.derive.storage.ObjectStoreException if S3 fails otherwise
+   */
+  public Optional<PinnedObject> object(String key) {
+    return objects
+        .head(ObjectRef.of(sourceBucket, key))
+        .map(
+            head -> {
+              String version = head.versionId();
+              return new PinnedObject(
+                  new ObjectRef(
+                      sourceBucket,
+                      key,
+                      version == null || version.equals("null") ? null : version),
+                  head.etag());
+            });
   }
 
   private ObjectStart readStart(ObjectRef ref, String knownEtag) {

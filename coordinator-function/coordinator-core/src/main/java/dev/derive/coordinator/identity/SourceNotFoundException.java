@@ -21,6 +21,15 @@ public class SourceNotFoundException extends CoordinatorException {
     this.pointer = versionId == null ? "/source/key" : "/source/versionId";
   }
 
+  /**
+   * Names a missing object of the source bucket that a parameter at {@code pointer} names (one
+   * declared {@code sourceObject}, e.g. {@code /target/watermark}).
+   */
+  public SourceNotFoundException(String key, String pointer, boolean parameter) {
+    super(KIND, pointer + ": no object '" + key + "' in the source bucket");
+    this.pointer = pointer;
+  }
+
   /** RFC 6901 JSON pointer to the request member naming the missing object. */
   public String pointer() {
     return pointer;

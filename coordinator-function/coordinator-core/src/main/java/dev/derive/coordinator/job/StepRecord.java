@@ -1,6 +1,9 @@
 package dev.derive.coordinator.job;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A job's record of one of its steps: what happened to it so far, as the jobs table keeps it (not
@@ -15,6 +18,8 @@ import java.time.Instant;
  *     the coordinator reusing a cached prefix of the plan)
  * @param attempts deliveries of the step to its worker, as the worker reported them (SQS receive
  *     count; 0 before a result arrived or for a step skipped by prefix reuse)
+ * @param summary what the worker reported of a summarising step's output ({@code
+ *     StepResult#summary}), which the completion event carries; {@code null} for most steps
  */
 public record StepRecord(
     String capability,
@@ -23,7 +28,24 @@ public record StepRecord(
     Instant finishedAt,
     long outputBytes,
     boolean reused,
-    int attempts) {
+    int attempts,
+    Map<String, Object> summary) {
+  public StepRecord {
+    summary = summary == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(summary));
+  }
+
+  /** A record without a summary. */
+  public StepRecord(
+      String capability,
+      StepStatus status,
+      Instant startedAt,
+      Instant finishedAt,
+      long outputBytes,
+      boolean reused,
+      int attempts) {
+    this(capability, status, startedAt, finishedAt, outputBytes, reused, attempts, null);
+  }
+
   /** Status of a step no result has arrived for. */
   public static final StepStatus PENDING = StepStatus.PENDING;
 

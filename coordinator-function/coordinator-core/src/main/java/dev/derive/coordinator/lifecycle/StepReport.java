@@ -7,6 +7,7 @@ import dev.derive.protocol.message.ObjectRef;
 import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepResult;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -46,6 +47,8 @@ public sealed interface StepReport {
    * @param outputBytes its size in bytes
    * @param reused whether it was there already and the work skipped
    * @param lastStep whether the step is its plan's last: {@code output} is the job's derivative
+   * @param summary the output's JSON members for a summarising step ({@link StepResult#summary}),
+   *     else {@code null}
    */
   record Succeeded(
       Origin origin,
@@ -53,7 +56,8 @@ public sealed interface StepReport {
       long outputBytes,
       boolean reused,
       boolean lastStep,
-      Instant finishedAt)
+      Instant finishedAt,
+      Map<String, Object> summary)
       implements StepReport {
     public Succeeded {
       Objects.requireNonNull(output, "output");
@@ -93,7 +97,13 @@ public sealed interface StepReport {
             ? result.stepIndex() == result.stepCount() - 1
             : DerivativeFingerprint.objectKey(result.jobId()).equals(result.output().key());
     return new Succeeded(
-        origin, result.output(), result.outputBytes(), result.reused(), last, finishedAt);
+        origin,
+        result.output(),
+        result.outputBytes(),
+        result.reused(),
+        last,
+        finishedAt,
+        result.summary());
   }
 
   default String jobId() {
@@ -128,7 +138,8 @@ public sealed interface StepReport {
               s.finishedAt(),
               s.outputBytes(),
               s.reused(),
-              origin().attempt());
+              origin().attempt(),
+              s.summary());
       case Failed f ->
           new StepRecord(
               origin().capability(),

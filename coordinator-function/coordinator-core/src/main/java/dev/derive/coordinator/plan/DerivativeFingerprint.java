@@ -62,6 +62,19 @@ public final class DerivativeFingerprint {
       part.put("capability", step.capability());
       part.put("operations", step.operations());
       part.put("outputMediaType", step.outputMediaType());
+      if (!step.objects().isEmpty()) {
+        // only where there are any, so every other fingerprint stays as it was
+        Map<String, Object> objects = new java.util.TreeMap<>();
+        step.objects()
+            .forEach(
+                (name, pinned) ->
+                    objects.put(
+                        name,
+                        pinned.ref().versionId() != null
+                            ? Map.of("versionId", pinned.ref().versionId())
+                            : Map.of("etag", String.valueOf(pinned.etag()))));
+        part.put("objects", objects);
+      }
       stepParts.add(part);
     }
     Map<String, Object> identity = new LinkedHashMap<>();

@@ -24,6 +24,7 @@ public final class Planner {
   private final TargetRoute targetRoute;
   private final ExplicitChain explicitChain;
   private final OutputAddresser addresser;
+  private final SourceObjects sourceObjects;
 
   /**
    * @param capabilities the capabilities deployed
@@ -34,6 +35,7 @@ public final class Planner {
     this.targetRoute = new TargetRoute(graph);
     this.explicitChain = new ExplicitChain(graph);
     this.addresser = new OutputAddresser(derivativesBucket);
+    this.sourceObjects = new SourceObjects(capabilities);
   }
 
   /**
@@ -43,7 +45,21 @@ public final class Planner {
    * @throws InvalidRequestException if chains exist but none applies a given target option
    */
   public Plan plan(SourceIdentity source, TargetSpec target) {
-    return addresser.address(source, targetRoute.steps(source.mediaType(), target));
+    return plan(source, target, SourceObjects.NONE);
+  }
+
+  /**
+   * Plans the derivative {@code target} of {@code source}, the other objects of the source bucket
+   * its parameters name ({@link SourceObjects}) pinned as {@code objects} finds them.
+   *
+   * @throws dev.derive.coordinator.identity.SourceNotFoundException if such an object is missing
+   *     (pointer {@code /target/<option>})
+   */
+  public Plan plan(SourceIdentity source, TargetSpec target, SourceObjects.Lookup objects) {
+    return addresser.address(
+        source,
+        sourceObjects.pin(
+            targetRoute.steps(source.mediaType(), target), objects, name -> "/target/" + name));
   }
 
   /**
@@ -54,7 +70,30 @@ public final class Planner {
    * @throws InvalidRequestException if a step's operations cannot run together
    */
   public Plan plan(SourceIdentity source, List<StepSpec> specs) {
-    return addresser.address(source, explicitChain.steps(source.mediaType(), specs));
+    return plan(source, specs, SourceObjects.NONE);
+  }
+
+  /**
+   * Plans explicit steps, the other objects of the source bucket their parameters name pinned as
+   * {@code objects} finds them.
+   *
+   * @throws dev.derive.coordinator.identity.SourceNotFoundException if such an object is missing
+   *     (pointer {@code /steps/<i>/params/<name>})
+   */
+  public Plan plan(SourceIdentity source, List<StepSpec> specs, SourceObjects.Lookup objects) {
+    return addresser.address(
+        source,
+        sourceObjects.pin(
+            explicitChain.steps(source.mediaType(), specs),
+            objects,
+            name -> {
+              for (int i = 0; i < specs.size(); i++) {
+                if (specs.get(i).params().containsKey(name)) {
+                  return "/steps/" + i + "/params/" + name;
+                }
+              }
+              return "/steps";
+            }));
   }
 
   /**

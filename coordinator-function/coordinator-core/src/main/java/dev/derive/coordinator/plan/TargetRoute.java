@@ -88,6 +88,24 @@ final class TargetRoute {
               .orElseThrow();
       for (Operation operation : step.operations()) {
         OperationDescriptor declared = capability.operation(operation.operation()).orElseThrow();
+        for (ParameterDescriptor required : declared.parameters()) {
+          // an operation applied for its other options still needs what it declares required
+          // (a watermark's opacity without the watermark)
+          if (required.mustBeGiven() && !operation.params().containsKey(required.name())) {
+            options.keySet().stream()
+                .filter(declared.consumes()::contains)
+                .forEach(
+                    option ->
+                        violations.add(
+                            new Violation(
+                                "/target/" + option,
+                                "takes effect only with "
+                                    + required.name()
+                                    + " (it is applied by the "
+                                    + declared.name()
+                                    + ", which needs it)")));
+          }
+        }
         for (ParameterGroup group : declared.groups()) {
           List<String> given =
               group.names().stream().filter(operation.params()::containsKey).toList();

@@ -183,8 +183,10 @@ public final class DerivativeService {
 
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
     return switch (request.wanted()) {
-      case DerivativeRequest.ForTarget wanted -> planner.plan(source, wanted.target());
-      case DerivativeRequest.ForSteps wanted -> planner.plan(source, wanted.steps());
+      case DerivativeRequest.ForTarget wanted ->
+          planner.plan(source, wanted.target(), inspector::object);
+      case DerivativeRequest.ForSteps wanted ->
+          planner.plan(source, wanted.steps(), inspector::object);
     };
   }
 

@@ -335,6 +335,7 @@ public class InMemoryJobStore implements JobStore {
         r.finishedAt() == null ? null : Instant.ofEpochMilli(r.finishedAt().toEpochMilli()),
         r.outputBytes(),
         r.reused(),
-        r.attempts());
+        r.attempts(),
+        r.summary());
   }
 }

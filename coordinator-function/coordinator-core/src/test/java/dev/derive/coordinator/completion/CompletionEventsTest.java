@@ -163,6 +163,38 @@ class CompletionEventsTest {
     assertThat(outbox.pending(id)).isEmpty();
   }
 
+  /**
+   * The summary a summarising last step reported (the info derivative's format, size, …) is in its
+   * event and its callbacks: kept in the job record, so a publication after a crash (from the
+   * redelivered result, which needs not be the one that carried it) has it too. A result without
+   * one (an older worker, any other step) gives an event without it.
+   */
+  @Test
+  void theLastStepsSummaryIsInTheEventAndTheCallbackEvenAfterACrash() {
+    String id = Jobs.newId();
+    Map<String, Object> summary = new java.util.LinkedHashMap<>();
+    summary.put("mediaType", "image/jpeg");
+    summary.put("width", 640);
+    summary.put("exif", Map.of("camera", "Canon EOS 5D"));
+    StepResult result = success(started(id, 1)).withSummary(summary);
+    registrar.register(id, false, "https://a.example/hook", Map.of("preset", "info"));
+    crashesToCome.set(1);
+    assertThatThrownBy(() -> lifecycle.apply(result)).isInstanceOf(IllegalStateException.class);
+
+    lifecycle.apply(success(dispatcher.last()));
+
+    JsonNode detail = drain(eventsQueue).getFirst().path("detail");
+    assertThat(detail.path("summary").toString())
+        .isEqualTo(
+            "{\"mediaType\":\"image/jpeg\",\"width\":640,\"exif\":{\"camera\":\"Canon EOS 5D\"}}");
+    JsonNode callback = read(drain(callbackQueue).getFirst().path("body").asText());
+    assertThat(callback.path("detail").path("summary")).isEqualTo(detail.path("summary"));
+
+    String plain = Jobs.newId();
+    lifecycle.apply(success(started(plain, 1)));
+    assertThat(drain(eventsQueue).getFirst().path("detail").has("summary")).isFalse();
+  }
+
   @Test
   void aStepResultDeliveredTwicePublishesOneEvent() {
     String id = Jobs.newId();

@@ -179,7 +179,7 @@ public final class ImageTransformer implements StepTransformer {
         budget.check(
             VipsPipeline.cost(vips, decodedSize.width, decodedSize.height, outputPixels),
             work(source, shown));
-        VipsPipeline.run(vips, recipe, upright, output);
+        VipsPipeline.run(vips, recipe, upright, output, Watermark.of(step));
         return;
       }
       BufferedImage sized;
@@ -201,7 +201,7 @@ public final class ImageTransformer implements StepTransformer {
             orientation.apply(
                 Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
         if (stages) {
-          VipsPipeline.runFrom(sized, recipe, upright, output);
+          VipsPipeline.runFrom(sized, recipe, upright, output, Watermark.of(step));
           return;
         }
       } else if (whole != null) {
@@ -247,7 +247,7 @@ public final class ImageTransformer implements StepTransformer {
       if (pad != null) {
         shaped = pad.apply(shaped, background, ImageEncoder.keepsAlpha(recipe.mediaType()));
       }
-      ImageEncoder.write(shaped, recipe, output);
+      ImageEncoder.write(Watermark.apply(step, shaped), recipe, output);
     }
   }
 

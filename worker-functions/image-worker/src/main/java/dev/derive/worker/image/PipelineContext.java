@@ -15,13 +15,19 @@ final class PipelineContext implements AutoCloseable {
   private final ImageRecipe recipe;
   private final Placement placement;
   private final Path output;
+  private final Watermark watermark;
   private VipsImage image;
 
-  PipelineContext(Vips vips, ImageRecipe recipe, Placement placement, Path output) {
+  /**
+   * @param watermark the step's watermark, {@code null} without one
+   */
+  PipelineContext(
+      Vips vips, ImageRecipe recipe, Placement placement, Path output, Watermark watermark) {
     this.vips = vips;
     this.recipe = recipe;
     this.placement = placement;
     this.output = output;
+    this.watermark = watermark;
   }
 
   Vips vips() {
@@ -39,6 +45,11 @@ final class PipelineContext implements AutoCloseable {
 
   Path output() {
     return output;
+  }
+
+  /** The step's watermark ({@link Watermark#of}), {@code null} without one. */
+  Watermark watermark() {
+    return watermark;
   }
 
   /** The current image; {@code null} before the decode stage. */

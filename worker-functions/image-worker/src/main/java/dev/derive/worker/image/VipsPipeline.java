@@ -11,9 +11,10 @@ import java.util.List;
  * sRGB ({@link NormaliseStage}), resize to the exact size ({@link ResizeStage}), flatten onto an
  * opaque background ({@link BackgroundStage}), crop a cover's overflow at its gravity, smart or
  * focal ({@link CropStage}), pad a contain ({@link CanvasStage}), rotate, flip and flop ({@link
- * GeometryStage}), blur and sharpen ({@link EffectsStage}), add the border ({@link PadStage}) and
- * encode with libvips' saver ({@link EncodeStage}). The pixels never enter Java: libvips decodes
- * only what the saver pulls through the stages.
+ * GeometryStage}), blur and sharpen ({@link EffectsStage}), add the border ({@link PadStage}), lay
+ * the watermark over it ({@link WatermarkStage}) and encode with libvips' saver ({@link
+ * EncodeStage}). The pixels never enter Java: libvips decodes only what the saver pulls through the
+ * stages.
  *
  * <p>A source libvips reads ({@link VipsSource}, not PQ HDR) is decoded by the first stage; any
  * other is decoded, oriented and resized by the Java2D backend and imported once ({@link
@@ -41,6 +42,7 @@ final class VipsPipeline {
           new GeometryStage(),
           new EffectsStage(),
           new PadStage(),
+          new WatermarkStage(),
           new EncodeStage());
 
   private VipsPipeline() {}
@@ -79,15 +81,20 @@ final class VipsPipeline {
   }
 
   /**
-   * Runs the stages after the decode on a picture the Java2D backend decoded (ImageIO, FFmpeg's
-   * HEIC, the PQ tone map, SVG): {@code sized}, upright at {@code placement}'s scaled size,
-   * imported into libvips once.
+   * Runs the stages after the decode ({@code watermark}: the step's, {@code null} without one) on a
+   * picture the Java2D backend decoded (ImageIO, FFmpeg's HEIC, the PQ tone map, SVG): {@code
+   * sized}, upright at {@code placement}'s scaled size, imported into libvips once.
    *
    * @throws VipsException if libvips fails to make or write the image
    */
   static void runFrom(
-      java.awt.image.BufferedImage sized, ImageRecipe recipe, Placement placement, Path output) {
-    try (PipelineContext context = new PipelineContext(Vips.shared(), recipe, placement, output)) {
+      java.awt.image.BufferedImage sized,
+      ImageRecipe recipe,
+      Placement placement,
+      Path output,
+      Watermark watermark) {
+    try (PipelineContext context =
+        new PipelineContext(Vips.shared(), recipe, placement, output, watermark)) {
       context.replace(VipsPixels.toVips(sized));
       for (Stage stage : AFTER_DECODE) {
         stage.apply(context);
@@ -102,8 +109,14 @@ final class VipsPipeline {
    * @throws dev.derive.worker.runtime.PermanentStepFailure {@code corrupt-input} or {@code
    *     unsupported-input} when libvips cannot decode the pixels
    */
-  static void run(VipsSource source, ImageRecipe recipe, Placement placement, Path output) {
-    try (PipelineContext context = new PipelineContext(Vips.shared(), recipe, placement, output)) {
+  static void run(
+      VipsSource source,
+      ImageRecipe recipe,
+      Placement placement,
+      Path output,
+      Watermark watermark) {
+    try (PipelineContext context =
+        new PipelineContext(Vips.shared(), recipe, placement, output, watermark)) {
       context.replace(source.decodeCovering(placement.scaledWidth(), placement.scaledHeight()));
       for (Stage stage : AFTER_DECODE) {
         stage.apply(context);

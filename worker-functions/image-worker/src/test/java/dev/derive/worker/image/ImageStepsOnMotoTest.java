@@ -15,6 +15,8 @@ import dev.derive.infra.endpoint.MotoServerEndpoint;
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
@@ -26,6 +28,7 @@ import dev.derive.worker.runtime.WorkerSettings;
 import dev.derive.worker.runtime.aws.SqsStepResultPublisher;
 import dev.derive.worker.runtime.lambda.StepBatchProcessor;
 import dev.derive.worker.runtime.report.StepResultPublisher;
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -298,6 +301,81 @@ class ImageStepsOnMotoTest {
     assertThat(logLines())
         .extracting(l -> l.get("outcome").asText())
         .containsExactly("succeeded", "reused");
+  }
+
+  /**
+   * A watermark step on the real SDK: the mark, another object of the source bucket pinned to its
+   * ETag, is fetched beside the input and laid over the picture (measured on the decoded output); a
+   * mark that is no image fails the step with a stable type.
+   */
+  @Test
+  void aWatermarkIsFetchedFromTheSourceBucketAndLaidOverThePicture() throws IOException {
+    ObjectRef picture = ObjectRef.of(SOURCE, "photos/red.png");
+    put(
+        picture,
+        TestImages.encode(TestImages.bands(200, 100, new Color(200, 0, 0)), "png"),
+        "image/png");
+    ObjectRef mark = ObjectRef.of(SOURCE, "marks/blue.png");
+    put(
+        mark,
+        TestImages.encode(TestImages.bands(20, 10, new Color(0, 0, 200)), "png"),
+        "image/png");
+    ObjectRef text = ObjectRef.of(SOURCE, "marks/text.png");
+    put(text, "no image".getBytes(java.nio.charset.StandardCharsets.UTF_8), "image/png");
+    StepMessage marked = watermarked("marked", picture, mark);
+    StepMessage unreadable = watermarked("unreadable", picture, text);
+
+    processor(new SqsStepResultPublisher(sqs, resultsQueue))
+        .process(receive(marked, unreadable), null);
+
+    Map<String, StepResult> results = results(2);
+    assertThat(results.get(marked.jobId()).succeeded()).isTrue();
+    BufferedImage out =
+        javax.imageio.ImageIO.read(
+            new java.io.ByteArrayInputStream(
+                s3.getObjectAsBytes(b -> b.bucket(DERIVATIVES).key(marked.output().key()))
+                    .asByteArray()));
+    Color inMark = new Color(out.getRGB(20, 15)); // northwest, 10 px in: x 10..29, y 10..19
+    assertThat(inMark.getRed()).isBetween(95, 105);
+    assertThat(inMark.getBlue()).isBetween(95, 105);
+    assertThat(new Color(out.getRGB(31, 15))).isEqualTo(new Color(200, 0, 0));
+    assertThat(results.get(unreadable.jobId()).error().type()).isEqualTo(Watermark.UNREADABLE);
+  }
+
+  private static StepMessage watermarked(String name, ObjectRef input, ObjectRef mark) {
+    StepMessage plain =
+        TestImages.step(
+            name,
+            input,
+            ObjectRef.of(DERIVATIVES, "derivatives/" + name),
+            new Operation(
+                Watermark.OPERATION,
+                Map.of(
+                    "watermark",
+                    mark.key(),
+                    "watermarkOpacity",
+                    50,
+                    "watermarkGravity",
+                    "northwest",
+                    "watermarkMargin",
+                    10)),
+            TestImages.encode("image/png", 90));
+    return new StepMessage(
+        plain.jobId(),
+        0,
+        1,
+        plain.capability(),
+        plain.operations(),
+        input,
+        "image/png",
+        plain.output(),
+        "image/png",
+        plain.traceId(),
+        "exec-" + name,
+        null,
+        Map.of(
+            Watermark.OPERATION,
+            new PinnedObject(mark, s3.headObject(b -> b.bucket(SOURCE).key(mark.key())).eTag())));
   }
 
   @Test

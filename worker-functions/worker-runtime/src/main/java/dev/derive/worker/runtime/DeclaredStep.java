@@ -11,6 +11,7 @@ import dev.derive.protocol.capability.ParameterValues;
 import dev.derive.protocol.message.Operation;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,16 +45,35 @@ public final class DeclaredStep {
   private final String inputMediaType;
   private final String outputMediaType;
   private final List<Parameters> operations;
+  private final Map<String, Path> objects;
 
   private DeclaredStep(
       StepMessage message,
       String inputMediaType,
       String outputMediaType,
-      List<Parameters> operations) {
+      List<Parameters> operations,
+      Map<String, Path> objects) {
     this.message = message;
     this.inputMediaType = inputMediaType;
     this.outputMediaType = outputMediaType;
     this.operations = List.copyOf(operations);
+    this.objects = Map.copyOf(objects);
+  }
+
+  /**
+   * This step with the other objects it reads ({@link StepMessage#objects}) downloaded to {@code
+   * files}, by the name of the parameter that names each.
+   */
+  DeclaredStep withObjects(Map<String, Path> files) {
+    return new DeclaredStep(message, inputMediaType, outputMediaType, operations, files);
+  }
+
+  /**
+   * The local file of the other object the parameter {@code name} names (one declared {@code
+   * sourceObject}, e.g. a watermark), fetched beside the input; empty if the step names none.
+   */
+  public Optional<Path> object(String name) {
+    return Optional.ofNullable(objects.get(name));
   }
 
   /**
@@ -121,7 +141,7 @@ public final class DeclaredStep {
       }
       bound.add(new Parameters(declared, params, conversion.target()));
     }
-    return new DeclaredStep(step, input, conversion.target(), bound);
+    return new DeclaredStep(step, input, conversion.target(), bound, Map.of());
   }
 
   /**

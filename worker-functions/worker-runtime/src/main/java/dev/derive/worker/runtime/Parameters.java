@@ -34,6 +34,11 @@ public final class Parameters {
     return operation.name();
   }
 
+  /** Whether the operation's output is also the step's summary ({@code "summary": true}). */
+  boolean summarises() {
+    return operation.summary();
+  }
+
   /** Whether the step gave {@code name} itself (not its default). */
   public boolean has(String name) {
     declared(name);

@@ -2,6 +2,7 @@ package dev.derive.worker.runtime;
 
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.capability.CapabilityDescriptor;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.storage.ObjectChangedException;
@@ -12,6 +13,7 @@ import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -70,6 +72,7 @@ final class StepExecutor {
     // the input's size, handed over from the step's own thread (StepDeadline)
     AtomicReference<Long> inputBytes = new AtomicReference<>();
     StepProgress progress = StepProgress.NONE;
+    Map<String, Object> summary = null;
     try {
       // before anything is read or reported: a step the declaration does not allow never runs
       DeclaredStep declared = DeclaredStep.bind(declaration, attempt.step());
@@ -87,11 +90,13 @@ final class StepExecutor {
           progress = progress.read(inputBytes.get());
           if (existing.isPresent()) {
             check.end();
-            progress = reports.succeeded(attempt, progress, existing.getAsLong(), true);
+            summary = StepSummary.ofExisting(declared, store, attempt.step().output(), output);
+            progress = reports.succeeded(attempt, progress, existing.getAsLong(), true, summary);
             reports.publish(attempt, progress.success());
             return progress;
           }
           progress = progress.written(Files.size(output));
+          summary = StepSummary.ofWritten(declared, output);
           store.upload(output, attempt.step().output(), contentType(attempt.step()));
         } finally {
           StepDirectories.deleteTree(workDirectory);
@@ -99,7 +104,7 @@ final class StepExecutor {
       } finally {
         check.end();
       }
-      progress = reports.succeeded(attempt, progress, progress.outputBytes(), false);
+      progress = reports.succeeded(attempt, progress, progress.outputBytes(), false, summary);
       reports.publish(attempt, progress.success());
       return progress;
     } catch (Exception | Error e) {
@@ -137,9 +142,45 @@ final class StepExecutor {
     if (existing.isPresent()) {
       return existing;
     }
-    transformer.transform(declared, input, output);
+    transformer.transform(declared.withObjects(downloadObjects(step, input)), input, output);
     Files.deleteIfExists(input);
     return OptionalLong.empty();
+  }
+
+  /**
+   * Downloads the other objects {@code step} reads (a watermark), each pinned to the ETag the
+   * coordinator saw, into files beside {@code input}; their absence, change or excess size as the
+   * step's failure, as the input's.
+   */
+  private Map<String, Path> downloadObjects(StepMessage step, Path input) throws IOException {
+    Map<String, Path> files = new java.util.TreeMap<>();
+    int n = 0;
+    for (Map.Entry<String, PinnedObject> object :
+        new java.util.TreeMap<>(step.objects()).entrySet()) {
+      Path file = Files.createFile(input.resolveSibling("object-" + n++ + ".tmp"));
+      PinnedObject pinned = object.getValue();
+      try {
+        store.download(pinned.ref(), pinned.etag(), file, settings.maxSourceBytes());
+      } catch (ObjectNotFoundException e) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.INPUT_MISSING,
+            "the object " + pinned.ref().key() + " that " + object.getKey() + " names is gone",
+            e);
+      } catch (ObjectChangedException e) {
+        throw new PermanentStepFailure(
+            StepErrorTypes.SOURCE_CHANGED,
+            "the object "
+                + pinned.ref().key()
+                + " that "
+                + object.getKey()
+                + " names changed after the request was accepted; request the derivative again",
+            e);
+      } catch (ObjectTooLargeException e) {
+        throw new PermanentStepFailure(StepErrorTypes.INPUT_TOO_LARGE, e.getMessage(), e);
+      }
+      files.put(object.getKey(), file);
+    }
+    return files;
   }
 
   /** The input's size in bytes; its absence, change or excess size as the step's failure. */

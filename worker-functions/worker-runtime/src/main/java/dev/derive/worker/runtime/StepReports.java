@@ -4,6 +4,7 @@ import dev.derive.protocol.message.StepError;
 import dev.derive.protocol.message.StepResult;
 import dev.derive.worker.runtime.report.StepResultPublisher;
 import java.time.Clock;
+import java.util.Map;
 
 /**
  * Sends a delivery's final step result to the coordinator (stamped with the delivery attempt it
@@ -30,12 +31,18 @@ final class StepReports {
    * what is sent again ({@link #successAgain}), never a failure of a step whose output exists.
    *
    * @param reused whether the output existed before this delivery
+   * @param summary the step's summary ({@link StepSummary}), or {@code null}
    */
   StepProgress succeeded(
-      StepAttempt attempt, StepProgress progress, long outputBytes, boolean reused) {
+      StepAttempt attempt,
+      StepProgress progress,
+      long outputBytes,
+      boolean reused,
+      Map<String, Object> summary) {
     StepResult success =
         StepResult.success(
-            attempt.step(), outputBytes, attempt.startedAtMillis(), clock.millis(), reused);
+                attempt.step(), outputBytes, attempt.startedAtMillis(), clock.millis(), reused)
+            .withSummary(summary);
     return progress.succeeded(outputBytes, success, reused);
   }
 
@@ -45,7 +52,7 @@ final class StepReports {
    * cannot be sent.
    */
   StepOutcome successAfterAll(StepAttempt attempt, StepProgress progress, long outputBytes) {
-    return successAgain(attempt, succeeded(attempt, progress, outputBytes, false));
+    return successAgain(attempt, succeeded(attempt, progress, outputBytes, false, null));
   }
 
   /** Sends the remembered success once more and logs it; hands the delivery back if it fails. */

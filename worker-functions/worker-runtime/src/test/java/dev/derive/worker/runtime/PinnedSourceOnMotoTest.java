@@ -15,6 +15,8 @@ import dev.derive.infra.endpoint.MotoServerEndpoint;
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.MessageCodec;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.Operation;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
@@ -43,8 +45,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The runtime against a real moto server: a step pinned to the source's ETag, a source overwritten
- * after the coordinator identified it, and the started and finished reports on a real SQS
- * step-results queue.
+ * after the coordinator identified it, the started and finished reports on a real SQS step-results
+ * queue, the summary a summarising step's success carries, and another object of the source bucket
+ * a step reads beside its input (a watermark), pinned to its ETag too.
  */
 class PinnedSourceOnMotoTest {
   private static final String SOURCE = "derive-source";
@@ -149,11 +152,145 @@ class PinnedSourceOnMotoTest {
     assertThat(exitReasons).isEmpty();
   }
 
+  /**
+   * A step whose operation declares a summary reports its JSON output in its success, made now or
+   * found in the bucket (a redelivery after the output landed); an output over the bound is still a
+   * success, without a summary.
+   */
+  @Test
+  void aSummarisingStepCarriesItsOutputAsItsSummaryMadeOrFound() {
+    ObjectRef source = ObjectRef.of(SOURCE, "uploads/counted.txt");
+    StepMessage made =
+        step("made", source, put(source, "hello"), "count", MediaTypes.APPLICATION_JSON);
+    StepMessage found =
+        step("found", source, put(source, "hello"), "count", MediaTypes.APPLICATION_JSON);
+    s3.putObject(
+        b -> b.bucket(DERIVATIVES).key(found.output().key()),
+        RequestBody.fromString("{\"characters\":99,\"exif\":{\"camera\":null}}"));
+    ObjectRef longer = ObjectRef.of(SOURCE, "uploads/long.txt");
+    StepMessage large =
+        step("large", longer, put(longer, "x".repeat(9000)), "count", MediaTypes.APPLICATION_JSON);
+
+    assertThat(processor("count", counter).process(event(made), null).getBatchItemFailures())
+        .isEmpty();
+    JsonNode madeResult = results(2).get(1);
+    assertThat(madeResult.path("summary").toString()).isEqualTo("{\"characters\":5}");
+    assertThat(MessageCodec.decode(madeResult.toString(), StepResult.class).summary())
+        .isEqualTo(Map.of("characters", 5));
+
+    processor("count", counter).process(event(found), null);
+    JsonNode foundResult = results(1).get(0);
+    assertThat(foundResult.path("reused").asBoolean()).isTrue();
+    assertThat(foundResult.path("summary").toString())
+        .isEqualTo("{\"characters\":99,\"exif\":{\"camera\":null}}");
+
+    processor("count", counter).process(event(large), null);
+    JsonNode largeResult = results(2).get(1);
+    assertThat(largeResult.path("succeeded").asBoolean()).isTrue();
+    assertThat(largeResult.has("summary")).isFalse();
+  }
+
+  /**
+   * The object a {@code sourceObject} parameter names is fetched beside the input and handed to the
+   * transformer; gone, or changed since the coordinator pinned it, it fails the step as the input
+   * would.
+   */
+  @Test
+  void anObjectTheStepNamesIsFetchedBesideTheInputPinnedToItsEtag() {
+    ObjectRef source = ObjectRef.of(SOURCE, "uploads/stamped.txt");
+    String etag = put(source, "hello");
+    ObjectRef mark = ObjectRef.of(SOURCE, "marks/mark.txt");
+    String markEtag = put(mark, "(c) derive");
+
+    processor("stamp", stamper)
+        .process(event(stamped("stamped", source, etag, mark, markEtag)), null);
+    assertThat(
+            s3.getObjectAsBytes(b -> b.bucket(DERIVATIVES).key("derivatives/stamped"))
+                .asUtf8String())
+        .isEqualTo("hello|(c) derive");
+    assertThat(results(2).get(1).path("succeeded").asBoolean()).isTrue();
+
+    put(mark, "another mark");
+    processor("stamp", stamper)
+        .process(event(stamped("changed", source, etag, mark, markEtag)), null);
+    assertThat(results(2).get(1).path("error").path("type").asText())
+        .isEqualTo(StepErrorTypes.SOURCE_CHANGED);
+
+    ObjectRef gone = ObjectRef.of(SOURCE, "marks/gone.txt");
+    processor("stamp", stamper).process(event(stamped("gone", source, etag, gone, "\"x\"")), null);
+    JsonNode missing = results(2).get(1);
+    assertThat(missing.path("error").path("type").asText()).isEqualTo(StepErrorTypes.INPUT_MISSING);
+    assertThat(missing.path("error").path("detail").asText())
+        .isEqualTo("the object marks/gone.txt that mark names is gone");
+  }
+
+  private static StepMessage stamped(
+      String name, ObjectRef source, String etag, ObjectRef mark, String markEtag) {
+    StepMessage plain = step(name, source, etag, "stamp", MediaTypes.TEXT_PLAIN);
+    return new StepMessage(
+        plain.jobId(),
+        0,
+        1,
+        "stamp",
+        List.of(new Operation("stamp", Map.of("mark", mark.key()))),
+        source,
+        MediaTypes.TEXT_PLAIN,
+        plain.output(),
+        MediaTypes.TEXT_PLAIN,
+        plain.traceId(),
+        plain.executionId(),
+        etag,
+        Map.of("mark", new PinnedObject(mark, markEtag)));
+  }
+
+  /** Writes the input, a bar and the mark. */
+  private final StepTransformer stamper =
+      new StepTransformer() {
+        @Override
+        public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+          Files.writeString(
+              output,
+              Files.readString(input) + "|" + Files.readString(step.object("mark").orElseThrow()));
+        }
+
+        @Override
+        public void probe(Path scratch) {
+          throw new UnsupportedOperationException();
+        }
+      };
+
+  /** Writes {"characters": n} padded with the input itself when it is long. */
+  private final StepTransformer counter =
+      new StepTransformer() {
+        @Override
+        public void transform(DeclaredStep step, Path input, Path output) throws IOException {
+          String text = Files.readString(input);
+          Files.writeString(
+              output,
+              text.length() > 100
+                  ? "{\"characters\":" + text.length() + ",\"text\":\"" + text + "\"}"
+                  : "{\"characters\":" + text.length() + "}");
+        }
+
+        @Override
+        public void probe(Path scratch) {
+          throw new UnsupportedOperationException();
+        }
+      };
+
   private StepBatchProcessor processor() {
+    return processor("upper", upper);
+  }
+
+  private StepBatchProcessor processor(String capability, StepTransformer transformer) {
     return new StepBatchProcessor(
         new StepWorker(
-            TestDeclarations.plainText("upper"),
-            upper,
+            switch (capability) {
+              case "upper" -> TestDeclarations.plainText(capability);
+              case "stamp" -> TestDeclarations.stamping(capability);
+              default -> TestDeclarations.summarising(capability);
+            },
+            transformer,
             new S3ObjectStore(s3),
             new SqsStepResultPublisher(sqs, resultsQueue),
             new WorkerSettings(resultsQueue, 1_000_000, 1_000, tempDir, 3),
@@ -163,16 +300,21 @@ class PinnedSourceOnMotoTest {
   }
 
   private static StepMessage step(String name, ObjectRef source, String etag) {
+    return step(name, source, etag, "upper", MediaTypes.TEXT_PLAIN);
+  }
+
+  private static StepMessage step(
+      String name, ObjectRef source, String etag, String capability, String outputMediaType) {
     return new StepMessage(
         (name + "0".repeat(64)).substring(0, 64),
         0,
         1,
-        "upper",
+        capability,
         List.of(),
         source,
         MediaTypes.TEXT_PLAIN,
         ObjectRef.of(DERIVATIVES, "derivatives/" + name),
-        MediaTypes.TEXT_PLAIN,
+        outputMediaType,
         "trace-" + name,
         "exec-" + name,
         etag);

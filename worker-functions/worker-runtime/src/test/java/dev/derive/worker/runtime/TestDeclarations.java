@@ -27,6 +27,42 @@ public final class TestDeclarations {
   }
 
   /**
+   * A capability {@code name} reading plain text and writing JSON with one operation, {@code
+   * count}, that declares its output the step's summary.
+   */
+  public static CapabilityDescriptor summarising(String name) {
+    return CapabilityDeclarations.parse(
+        """
+        {"name": "%s", "description": "A test capability.",
+         "timeBudget": {"timeoutSeconds": 60, "leaseSeconds": 1200},
+         "conversions": [{"sources": ["text/plain"], "targets": ["application/json"], "cost": 1,
+                          "operations": ["count"]}],
+         "operations": [{"name": "count", "description": "Counts.", "summary": true}]}
+        """
+            .formatted(name),
+        "test declaration " + name);
+  }
+
+  /**
+   * A capability {@code name} reading and writing plain text with one operation, {@code stamp},
+   * whose {@code mark} names another object of the source bucket.
+   */
+  public static CapabilityDescriptor stamping(String name) {
+    return CapabilityDeclarations.parse(
+        """
+        {"name": "%s", "description": "A test capability.",
+         "timeBudget": {"timeoutSeconds": 60, "leaseSeconds": 1200},
+         "conversions": [{"sources": ["text/plain"], "targets": ["text/plain"], "cost": 1,
+                          "operations": ["stamp"]}],
+         "operations": [{"name": "stamp", "description": "Stamps.",
+                         "parameters": [{"name": "mark", "type": "string", "required": true,
+                                         "sourceObject": true}]}]}
+        """
+            .formatted(name),
+        "test declaration " + name);
+  }
+
+  /**
    * A capability with one of each kind of declaration the runtime checks: bounds, a step, allowed
    * values, a pattern, booleans, a required parameter, parameter groups, a {@code mediaType}
    * parameter and two conversions of several operations in a declared order.
