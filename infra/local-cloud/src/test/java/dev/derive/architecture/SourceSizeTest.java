@@ -25,21 +25,6 @@ class SourceSizeTest {
 
   static final String REASON = "// Over 300 lines because ";
 
-  /**
-   * Files other tracks of issue 31 split or change in the same session; the lead empties this list
-   * when merging them (issue 31). Entries are paths from the checkout's root; one ending in {@code
-   * /} covers a folder.
-   */
-  static final List<String> NOT_YET_CHECKED =
-      List.of(
-          "worker-functions/image-worker/",
-          "worker-functions/libvips/",
-          "coordinator-function/coordinator-core/src/main/java/dev/derive/coordinator/aws/CoordinatorFactory.java",
-          "coordinator-function/coordinator-core/src/main/java/dev/derive/coordinator/aws/DynamoDbJobStore.java",
-          "coordinator-function/coordinator-core/src/main/java/dev/derive/coordinator/lifecycle/",
-          "coordinator-function/coordinator-core/src/main/java/dev/derive/coordinator/service/",
-          "coordinator-function/coordinator-api/src/main/java/dev/derive/coordinator/api/ImageUrlResource.java");
-
   private static final Pattern TYPE_DECLARATION =
       Pattern.compile(
           "^(?:(?:public|final|abstract|sealed|non-sealed|strictfp)\\s+)*"
@@ -53,9 +38,6 @@ class SourceSizeTest {
     for (Path file : mainSources(root)) {
       seen++;
       String relative = root.relativize(file).toString().replace('\\', '/');
-      if (NOT_YET_CHECKED.stream().anyMatch(relative::startsWith)) {
-        continue;
-      }
       List<String> lines = Files.readAllLines(file);
       if (lines.size() > MAX_LINES && !explained(lines)) {
         unexplained.add(relative + " (" + lines.size() + " lines)");

@@ -61,6 +61,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *       included.
  * </ul>
  */
+// Over 300 lines because the image route answers in five ways (derivative, redirect, placeholder,
+// fallback, problem), each with its own cache headers, side by side.
 @Path("/v1/{signature}/{path: .+}")
 public class ImageUrlResource {
   /**

@@ -34,12 +34,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * item when the condition fails ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}), so a loser
  * joins without a second read, and a retried write that had applied finds its own execution; step
  * writes are conditional {@code UpdateItem}s on the job being at the step.
- *
- * <p>Over 300 lines because it implements every write of {@link JobStore} (claim, take-over,
- * replace, start, advance, last success, failure, dispatch mark): each is a short condition and
- * update expression, and keeping them in one class keeps the table's condition vocabulary (the step
- * guard, the execution guard) in one place. {@link JobItems} holds the item mapping.
  */
+// Over 300 lines because it is every write of JobStore, each a short condition and update
+// expression sharing one condition vocabulary (the step guard, the execution guard).
 public final class DynamoDbJobStore implements JobStore {
   /**
    * An ended record is replaced only once its end is published (its notice is not pending): the end

@@ -18,10 +18,9 @@ import java.util.Optional;
  * stops the start with a message naming the variable. The settings named after a capability ({@code
  * <NAME>_QUEUE_URL}, {@code <NAME>_STEP_LEASE_SECONDS}, ...) are read with the declarations ({@link
  * DeployedCapabilities}). docs/configuration.md lists them all.
- *
- * <p>Over 300 lines because it is every setting in one place, each with its variable, unit, default
- * and reason.
  */
+// Over 300 lines because it is every setting in one place, each with its variable, unit, default
+// and reason.
 @ConfigMapping(prefix = "")
 public interface CoordinatorConfig {
 
