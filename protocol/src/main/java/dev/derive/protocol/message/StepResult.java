@@ -33,8 +33,7 @@ import java.util.Objects;
  *     OperationDescriptor#summary}): the output's JSON object, at most {@link #MAX_SUMMARY_BYTES},
  *     carried into the completion event; {@code null} otherwise, and from older workers
  */
-// Over 300 lines because a wire record keeps the constructors of the senders of earlier releases
-// (no step count, no summary) beside its factories.
+// Over 300 lines because the earlier senders' constructors stay beside it.
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
     String jobId,

@@ -61,8 +61,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *       included.
  * </ul>
  */
-// Over 300 lines because the image route answers in five ways (derivative, redirect, placeholder,
-// fallback, problem), each with its own cache headers, side by side.
+// Over 300 lines because its five answers' cache headers sit side by side.
 @Path("/v1/{signature}/{path: .+}")
 public class ImageUrlResource {
   /**

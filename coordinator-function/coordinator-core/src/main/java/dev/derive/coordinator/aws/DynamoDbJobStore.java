@@ -35,8 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * joins without a second read, and a retried write that had applied finds its own execution; step
  * writes are conditional {@code UpdateItem}s on the job being at the step.
  */
-// Over 300 lines because it is every write of JobStore, each a short condition and update
-// expression sharing one condition vocabulary (the step guard, the execution guard).
+// Over 300 lines because it is every JobStore write, sharing one condition vocabulary.
 public final class DynamoDbJobStore implements JobStore {
   /**
    * An ended record is replaced only once its end is published (its notice is not pending): the end

@@ -39,8 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * values ({@code reused} false, zero {@code attempts} or {@code outputBytes}: every release reads
  * their absence as those).
  */
-// Over 300 lines because it maps the job record both ways in both of its shapes (full and compact),
-// each attribute written beside where it is read back.
+// Over 300 lines because it maps both record shapes both ways, write by read.
 final class JobItems {
   static final String JOB_ID = "jobId";
   static final String STATUS = "status";

@@ -19,8 +19,7 @@ import java.util.Optional;
  * <NAME>_QUEUE_URL}, {@code <NAME>_STEP_LEASE_SECONDS}, ...) are read with the declarations ({@link
  * DeployedCapabilities}). docs/configuration.md lists them all.
  */
-// Over 300 lines because it is every setting in one place, each with its variable, unit, default
-// and reason.
+// Over 300 lines because it is every setting, each with its unit and default.
 @ConfigMapping(prefix = "")
 public interface CoordinatorConfig {
 

@@ -31,8 +31,7 @@ import java.util.TreeMap;
  * resize's box). The cheapest qualifying chain wins; ties in cost go to fewer steps, then to
  * declaration order.
  */
-// Over 300 lines because it is one search (the cheapest chain that consumes every option, with
-// hints passed back) whose parts share its state.
+// Over 300 lines because it is one search whose parts share its state.
 final class TargetRoute {
   private final ConversionGraph graph;
 

@@ -37,8 +37,7 @@ import java.util.Optional;
  * <p>The operations the conversion always applies are added with their defaults when the step
  * leaves them out, as the planner does, so a transformer sees the same operations either way.
  */
-// Over 300 lines because it binds a step to its declaration with every rule of the request schema,
-// each check next to the sentence it fails with.
+// Over 300 lines because each rule of the schema sits by its sentence.
 public final class DeclaredStep {
   /** The parameter that names a step's output media type (the planner sets it so too). */
   public static final String MEDIA_TYPE = "mediaType";

@@ -214,7 +214,8 @@ class TemplateReaderTest {
       String platform = architecture.equals("arm64") ? "linux-arm64" : "linux-x64";
 
       assertThat(worker.architecture()).isEqualTo(architecture);
-      // libvips, and FFmpeg for HEIC
+      // libvips, FFmpeg for HEIC, and the fonts for SVG text (one folder, whatever the
+      // architecture)
       assertThat(worker.layers())
           .extracting(layer -> layer.content())
           .containsExactlyInAnyOrder(
@@ -225,8 +226,14 @@ class TemplateReaderTest {
               template
                   .directory()
                   .resolve("worker-functions/ffmpeg/target/layer/" + platform + ".zip")
+                  .normalize(),
+              template
+                  .directory()
+                  .resolve("worker-functions/image-worker/target/fonts-layer")
                   .normalize());
-      assertThat(worker.environment()).containsEntry("DERIVE_LIBVIPS_PATH", "/opt/lib");
+      assertThat(worker.environment())
+          .containsEntry("DERIVE_LIBVIPS_PATH", "/opt/lib")
+          .containsEntry("FONTCONFIG_FILE", "/opt/fonts/fonts.conf");
     }
   }
 
