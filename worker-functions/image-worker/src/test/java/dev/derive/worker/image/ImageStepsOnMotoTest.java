@@ -342,7 +342,42 @@ class ImageStepsOnMotoTest {
     assertThat(results.get(unreadable.jobId()).error().type()).isEqualTo(Watermark.UNREADABLE);
   }
 
+  @Test
+  void aJpegSourceDecodedByLibvipsGetsItsWatermarkInTheStages() throws IOException {
+    ObjectRef picture = ObjectRef.of(SOURCE, "photos/red.jpg");
+    put(
+        picture,
+        TestImages.encode(TestImages.bands(200, 100, new Color(200, 0, 0)), "jpeg"),
+        "image/jpeg");
+    ObjectRef mark = ObjectRef.of(SOURCE, "marks/blue-for-jpeg.png");
+    put(
+        mark,
+        TestImages.encode(TestImages.bands(20, 10, new Color(0, 0, 200)), "png"),
+        "image/png");
+    StepMessage marked = watermarked("marked-jpeg", picture, "image/jpeg", mark);
+
+    processor(new SqsStepResultPublisher(sqs, resultsQueue)).process(receive(marked), null);
+
+    assertThat(results(1).get(marked.jobId()).succeeded()).isTrue();
+    BufferedImage out =
+        javax.imageio.ImageIO.read(
+            new java.io.ByteArrayInputStream(
+                s3.getObjectAsBytes(b -> b.bucket(DERIVATIVES).key(marked.output().key()))
+                    .asByteArray()));
+    Color inMark = new Color(out.getRGB(20, 15)); // half the mark's blue over the JPEG's red
+    assertThat(inMark.getRed()).isBetween(90, 110);
+    assertThat(inMark.getBlue()).isBetween(90, 110);
+    Color beside = new Color(out.getRGB(40, 15));
+    assertThat(beside.getRed()).isBetween(190, 210);
+    assertThat(beside.getBlue()).isLessThan(15);
+  }
+
   private static StepMessage watermarked(String name, ObjectRef input, ObjectRef mark) {
+    return watermarked(name, input, "image/png", mark);
+  }
+
+  private static StepMessage watermarked(
+      String name, ObjectRef input, String inputType, ObjectRef mark) {
     StepMessage plain =
         TestImages.step(
             name,
@@ -367,7 +402,7 @@ class ImageStepsOnMotoTest {
         plain.capability(),
         plain.operations(),
         input,
-        "image/png",
+        inputType,
         plain.output(),
         "image/png",
         plain.traceId(),
