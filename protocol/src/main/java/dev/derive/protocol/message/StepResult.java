@@ -33,7 +33,6 @@ import java.util.Objects;
  *     OperationDescriptor#summary}): the output's JSON object, at most {@link #MAX_SUMMARY_BYTES},
  *     carried into the completion event; {@code null} otherwise, and from older workers
  */
-// Over 300 lines because the earlier senders' constructors stay beside it.
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepResult(
     String jobId,
@@ -115,78 +114,6 @@ public record StepResult(
         null);
   }
 
-  /** A result without a summary (what every step but a summarising one reports). */
-  public StepResult(
-      String jobId,
-      int stepIndex,
-      String capability,
-      boolean succeeded,
-      ObjectRef output,
-      long outputBytes,
-      StepError error,
-      long startedAtMillis,
-      long finishedAtMillis,
-      boolean reused,
-      String traceId,
-      int attempt,
-      String executionId,
-      Report report,
-      int stepCount) {
-    this(
-        jobId,
-        stepIndex,
-        capability,
-        succeeded,
-        output,
-        outputBytes,
-        error,
-        startedAtMillis,
-        finishedAtMillis,
-        reused,
-        traceId,
-        attempt,
-        executionId,
-        report,
-        stepCount,
-        null);
-  }
-
-  /** A result without a step count, carrying {@code summary}. */
-  public StepResult(
-      String jobId,
-      int stepIndex,
-      String capability,
-      boolean succeeded,
-      ObjectRef output,
-      long outputBytes,
-      StepError error,
-      long startedAtMillis,
-      long finishedAtMillis,
-      boolean reused,
-      String traceId,
-      int attempt,
-      String executionId,
-      Report report,
-      Map<String, Object> summary) {
-    this(
-        jobId,
-        stepIndex,
-        capability,
-        succeeded,
-        output,
-        outputBytes,
-        error,
-        startedAtMillis,
-        finishedAtMillis,
-        reused,
-        traceId,
-        attempt,
-        executionId,
-        report,
-        0,
-        summary);
-  }
-
   /** Whether this reports a start rather than an end (not a JSON property: {@code report} is). */
   @JsonIgnore
   public boolean isStarted() {
@@ -252,7 +179,8 @@ public record StepResult(
         0,
         step.executionId(),
         Report.STARTED,
-        step.stepCount());
+        step.stepCount(),
+        null);
   }
 
   /** A successful result for {@code step} that wrote {@code outputBytes} bytes. */
@@ -277,7 +205,8 @@ public record StepResult(
         0,
         step.executionId(),
         Report.FINISHED,
-        step.stepCount());
+        step.stepCount(),
+        null);
   }
 
   /** A failed result for {@code step}. */
@@ -298,6 +227,7 @@ public record StepResult(
         0,
         step.executionId(),
         Report.FINISHED,
-        step.stepCount());
+        step.stepCount(),
+        null);
   }
 }

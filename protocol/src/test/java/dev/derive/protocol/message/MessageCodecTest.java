@@ -186,6 +186,7 @@ class MessageCodecTest {
             1,
             null,
             StepResult.Report.FINISHED,
+            0,
             summary);
     assertThat(failure.summary()).isNull();
   }
