@@ -16,6 +16,8 @@ import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.claim.LostClaimWatch;
+import dev.derive.coordinator.claim.StepSuccess;
+import dev.derive.coordinator.claim.StepWrite;
 import dev.derive.coordinator.completion.CallbackDelivery;
 import dev.derive.coordinator.completion.CallbackQueue;
 import dev.derive.coordinator.completion.CallbackRegistrar;
@@ -29,6 +31,7 @@ import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.LifecycleParts;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.service.DerivativeService;
@@ -290,29 +293,32 @@ final class FaultyCloud {
             cache,
             store,
             new JobLifecycle(
-                    store,
-                    new Dispatcher(Fault.API_CRASH_BEFORE_SEND, Fault.API_CRASH_AFTER_SEND),
-                    cache,
-                    capability -> STEP_LEASE,
-                    Duration.ofSeconds(60),
-                    Duration.ofDays(1),
-                    clock,
-                    notifier,
-                    lostClaims)
+                    new LifecycleParts(
+                        store,
+                        new Dispatcher(Fault.API_CRASH_BEFORE_SEND, Fault.API_CRASH_AFTER_SEND),
+                        cache,
+                        capability -> STEP_LEASE,
+                        Duration.ofSeconds(60),
+                        Duration.ofDays(1),
+                        clock,
+                        notifier,
+                        lostClaims))
                 .claims(),
             capability -> Duration.ofSeconds(120),
             Duration.ofDays(7),
             clock);
     progress =
         new JobLifecycle(
-            store,
-            new Dispatcher(Fault.PROGRESS_CRASH_BEFORE_SEND, null),
-            cache, // a dead-lettered step's output is looked for; a lost claim may be claimed
-            capability -> STEP_LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
-            notifier);
+            new LifecycleParts(
+                store,
+                new Dispatcher(Fault.PROGRESS_CRASH_BEFORE_SEND, null),
+                cache, // a dead-lettered step's output is looked for; a lost claim may be claimed
+                capability -> STEP_LEASE,
+                Duration.ofSeconds(60),
+                Duration.ofDays(1),
+                clock,
+                notifier,
+                LostClaimWatch.NONE));
     // Half the schedules report every start at once, half never (the fake steps end long before
     // an hour): a job's lifecycle must hold without started reports too. Drawn from its own
     // generator, so a seed's schedule of faults is the same either way.
@@ -734,30 +740,9 @@ final class FaultyCloud {
     }
 
     @Override
-    public boolean recordSuccess(
-        String jobId,
-        String executionId,
-        int step,
-        StepRecord run,
-        boolean last,
-        Instant now,
-        Instant lease) {
+    public StepWrite recordSuccess(StepSuccess success) {
       check();
-      return tableStore.recordSuccess(jobId, executionId, step, run, last, now, lease);
-    }
-
-    @Override
-    public dev.derive.coordinator.claim.StepWrite recordAdvance(
-        String jobId, String executionId, int step, StepRecord run, Instant now, Instant lease) {
-      check();
-      return tableStore.recordAdvance(jobId, executionId, step, run, now, lease);
-    }
-
-    @Override
-    public dev.derive.coordinator.claim.StepWrite recordLastSuccess(
-        String jobId, String executionId, int step, StepRecord run, Instant now) {
-      check();
-      return tableStore.recordLastSuccess(jobId, executionId, step, run, now);
+      return tableStore.recordSuccess(success);
     }
 
     @Override
