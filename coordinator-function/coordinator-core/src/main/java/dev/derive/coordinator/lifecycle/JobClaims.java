@@ -44,6 +44,11 @@ public final class JobClaims {
    *     LifecycleParts})
    */
   public JobClaims(LifecycleParts parts) {
+    this(parts, parts.lostClaims());
+  }
+
+  /** As {@link #JobClaims(LifecycleParts)}, watching claims with {@code lostClaims} instead. */
+  JobClaims(LifecycleParts parts, LostClaimWatch lostClaims) {
     this.store = Objects.requireNonNull(parts.store(), "store");
     this.cache = Objects.requireNonNull(parts.cache(), "cache");
     this.steps = new StepDispatch(store, parts.dispatcher(), parts.stepLease(), parts.clock());
@@ -51,7 +56,7 @@ public final class JobClaims {
     this.permanentFailureHold = parts.permanentFailureHold();
     this.clock = parts.clock();
     this.notifier = Objects.requireNonNull(parts.notifier(), "notifier");
-    this.lostClaims = Objects.requireNonNull(parts.lostClaims(), "lostClaims");
+    this.lostClaims = Objects.requireNonNull(lostClaims, "lostClaims");
   }
 
   /** The lease a claim starts with. */

@@ -42,7 +42,7 @@ public final class JobProgress {
     this.store = Objects.requireNonNull(parts.store(), "store");
     this.notifier = Objects.requireNonNull(parts.notifier(), "notifier");
     this.clock = parts.clock();
-    this.claims = new JobClaims(parts.withLostClaims(LostClaimWatch.NONE));
+    this.claims = new JobClaims(parts, LostClaimWatch.NONE);
     StepDispatch steps = new StepDispatch(store, parts.dispatcher(), parts.stepLease(), clock);
     this.results = new StepResultTransitions(store, steps, clock, notifier);
     this.deadLetters = new DeadLetterFailures(store, clock, notifier, parts.cache());

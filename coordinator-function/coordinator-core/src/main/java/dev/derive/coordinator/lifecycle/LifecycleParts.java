@@ -20,9 +20,10 @@ import java.time.Duration;
  * @param permanentFailureHold how long a permanent failure is answered before a retry may claim
  * @param notifier publishes a job's completion after the write that ended it ({@link
  *     CompletionNotifier#disabled()} for tests of the transitions alone)
- * @param lostClaims watches a claim that takes a lost execution over (and with it the lost
- *     execution's callbacks), before its write, and one whose write lost its answer ({@link
- *     LostClaimWatch#NONE} where a claim's check comes again by itself: the progress function's)
+ * @param lostClaims watches a claim of {@link JobClaims} that takes a lost execution over (and with
+ *     it the lost execution's callbacks), before its write, and one whose write lost its answer;
+ *     {@link JobProgress} watches none (a claim it makes is a claim check's, which comes again by
+ *     itself)
  */
 public record LifecycleParts(
     JobStore store,
@@ -33,33 +34,4 @@ public record LifecycleParts(
     Duration permanentFailureHold,
     Clock clock,
     CompletionNotifier notifier,
-    LostClaimWatch lostClaims) {
-
-  /** These parts with {@code cache} instead. */
-  public LifecycleParts withCache(DerivativeCache cache) {
-    return new LifecycleParts(
-        store,
-        dispatcher,
-        cache,
-        stepLease,
-        dispatchLease,
-        permanentFailureHold,
-        clock,
-        notifier,
-        lostClaims);
-  }
-
-  /** These parts with {@code lostClaims} instead. */
-  public LifecycleParts withLostClaims(LostClaimWatch lostClaims) {
-    return new LifecycleParts(
-        store,
-        dispatcher,
-        cache,
-        stepLease,
-        dispatchLease,
-        permanentFailureHold,
-        clock,
-        notifier,
-        lostClaims);
-  }
-}
+    LostClaimWatch lostClaims) {}

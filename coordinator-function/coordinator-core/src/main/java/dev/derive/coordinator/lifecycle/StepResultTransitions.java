@@ -53,7 +53,7 @@ final class StepResultTransitions {
           store.recordSuccess(
               success(success, success.lastStep(), now, now.plus(steps.longestLease())));
       if (write.recorded()) {
-        return recorded(write.current().orElseThrow(), success);
+        return recorded(write, success.lastStep(), success);
       }
       found = write.current();
     } else {
@@ -78,13 +78,17 @@ final class StepResultTransitions {
             success.jobId(), success.executionId(), success.stepIndex(), run, now, nextLease);
   }
 
-  /** After the write of {@code success}: {@code written} ended (announced) or goes on (sent). */
-  private ProgressOutcome recorded(Job written, StepReport.Succeeded success) {
-    if (written.status() == JobStatus.SUCCEEDED) {
-      notifier.announce(written.jobId());
+  /**
+   * After {@code write} recorded {@code success}: the job ended (announced), or it went on to the
+   * next step (sent, from the job as written).
+   */
+  private ProgressOutcome recorded(
+      StepWrite write, boolean lastStep, StepReport.Succeeded success) {
+    if (lastStep) {
+      notifier.announce(success.jobId());
       return ProgressOutcome.SUCCEEDED;
     }
-    sendNext(written, success.stepIndex() + 1, success.output());
+    sendNext(write.current().orElseThrow(), success.stepIndex() + 1, success.output());
     return ProgressOutcome.ADVANCED;
   }
 
@@ -174,7 +178,7 @@ final class StepResultTransitions {
       notifier.announce(job.jobId()); // as after a failure's write that did not apply
       return ignored(success, job);
     }
-    return recorded(write.current().orElseThrow(), success);
+    return recorded(write, last, success);
   }
 
   /**

@@ -611,7 +611,7 @@ class CompletionEventsTest {
         new LifecycleParts(
             jobs,
             dispatcher,
-            null,
+            JobLifecycle.emptyBucket(),
             c -> LEASE,
             Duration.ofSeconds(60),
             Duration.ofDays(1),

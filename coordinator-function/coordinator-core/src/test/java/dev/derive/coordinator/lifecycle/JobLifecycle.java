@@ -11,25 +11,21 @@ import java.time.Duration;
 /**
  * Both halves of the job lifecycle on one store, as the tests drive them: the API function's {@link
  * JobClaims} and the progress function's {@link JobProgress}, each built from the same {@link
- * LifecycleParts} as its function builds it. A {@code null} cache stands for a bucket that holds
- * nothing.
+ * LifecycleParts} as its function builds it.
  */
 public final class JobLifecycle {
   private final JobClaims claims;
   private final JobProgress progress;
 
   public JobLifecycle(LifecycleParts parts) {
-    LifecycleParts whole =
-        parts.cache() != null
-            ? parts
-            : parts.withCache(
-                new DerivativeCache(
-                    new InMemoryObjects(),
-                    "derivatives",
-                    Duration.ofMinutes(5),
-                    RecentHits.none()));
-    this.claims = new JobClaims(whole);
-    this.progress = new JobProgress(whole);
+    this.claims = new JobClaims(parts);
+    this.progress = new JobProgress(parts);
+  }
+
+  /** A cache over a bucket that holds nothing. */
+  public static DerivativeCache emptyBucket() {
+    return new DerivativeCache(
+        new InMemoryObjects(), "derivatives", Duration.ofMinutes(5), RecentHits.none());
   }
 
   /** The API function's half. */

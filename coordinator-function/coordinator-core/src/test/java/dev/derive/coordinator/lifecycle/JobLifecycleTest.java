@@ -200,7 +200,7 @@ class JobLifecycleTest {
                             ? AmbiguousWrites.Outcome.LOST
                             : AmbiguousWrites.Outcome.CLEAN),
                 dispatcher,
-                null,
+                JobLifecycle.emptyBucket(),
                 capability -> STEP_LEASE,
                 DISPATCH_LEASE,
                 HOLD,
