@@ -86,11 +86,12 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * Derive's job lifecycle as deployed, in one process, on a real AWS endpoint (moto) for the jobs
- * table and the buckets: the real {@link DerivativeService} (validate → identify → plan → cache →
- * claim → dispatch), the real progress {@link JobLifecycle} and the real worker runtime ({@link
- * StepBatchProcessor}) with a {@link FakeCapability} per capability. Queues are {@link SimQueue}s
- * under a {@link MutableClock}, so the harness decides every delivery; faults are injected at each
- * boundary by the switches in {@link Fault}, and every injected fault is counted.
+ * table and the buckets: the real {@link FrontDoor} over the real {@link DerivativeService}
+ * (validate → identify → plan → cache → claim → dispatch, then the callback's registration), the
+ * real progress {@link JobLifecycle} and the real worker runtime ({@link StepBatchProcessor}) with
+ * a {@link FakeCapability} per capability. Queues are {@link SimQueue}s under a {@link
+ * MutableClock}, so the harness decides every delivery; faults are injected at each boundary by the
+ * switches in {@link Fault}, and every injected fault is counted.
  */
 final class FaultyCloud {
   /** The boundaries where a fault can be injected. */
