@@ -79,6 +79,7 @@ final class ImageRows {
     } finally {
       if (sharp != null) {
         sharp.close();
+        sharp = null;
       }
     }
     watermark(photo12);
