@@ -6,18 +6,24 @@ import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsException;
 import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Rectangle;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Animated output (the encode operation's {@code animated}): every frame of an animated GIF or WebP
- * resized by libvips' {@code thumbnail} over all pages ({@code n=-1}) and written as an animated
- * GIF or WebP by libvips' savers, which keep each frame's delay and the loop count. Only a resize
- * that fits inside its box (never enlarging) and the encoder's options apply; any other operation
- * is refused, as is a source over {@value #MAX_FRAMES} frames or whose frames together, decoded or
- * made, exceed the pixel limit. A source of one frame, or an output format without animation (JPEG,
- * PNG, AVIF), takes the ordinary first-frame path.
+ * Animated output (the encode operation's {@code animated}, docs/animation.md): every frame of an
+ * animated GIF or WebP made as a still would be, and written as an animated GIF or WebP by libvips'
+ * savers, which keep each frame's delay and the loop count. libvips holds the frames as one tall
+ * image (frames stacked, {@code page-height} rows each): it is resized by {@code thumbnail} over
+ * all pages, cut into frames ({@code extract_area}), each frame taken through the stages after the
+ * resize ({@link VipsPipeline}'s: crop or canvas, rotate, flip, greyscale, effects, border,
+ * watermark) and the frames stacked again ({@code arrayjoin}) with their new height. A fixed crop
+ * is cut from each frame before the resize; a smart or entropy crop is found on the first frame and
+ * cut at the same place from all ({@link FirstFrameCrop}). A trim is refused (each frame would trim
+ * differently), as is a source over {@value #MAX_FRAMES} frames or whose frames together, decoded
+ * or made, exceed the pixel limit. A source of one frame, or an output format without animation
+ * (JPEG, PNG, AVIF), takes the ordinary first-frame path.
  */
 final class Animation {
   /** Most frames an animation may have (imgproxy's frame limit, set high). */
@@ -26,8 +32,8 @@ final class Animation {
   /** The header field naming the loader libvips chose. */
   private static final String LOADER = "vips-loader";
 
-  /** libvips' {@code VIPS_MAX_COORD}: a box side that does not constrain. */
-  private static final int UNBOUNDED = 10_000_000;
+  /** The header field of the height of one frame. */
+  static final String PAGE_HEIGHT = "page-height";
 
   /** Bytes a decoded RGBA pixel of a frame takes in libvips, and the copies held while saving. */
   private static final int PIXEL_BYTES = 4;
@@ -38,10 +44,11 @@ final class Animation {
 
   /**
    * An animation's header, read once: its frames, its width, the height of one frame (the first
-   * page, as opened) and whether it carries an ICC profile (only then is the thumbnail asked for an
-   * sRGB export, which without one made lcms transform every pixel of every frame sRGB to sRGB).
+   * page, as opened), whether it carries an ICC profile (only then is the thumbnail asked for an
+   * sRGB export, which without one made lcms transform every pixel of every frame sRGB to sRGB) and
+   * the libvips loader that read it ({@code gifload}, {@code webpload}).
    */
-  record Frames(int count, int width, int frameHeight, boolean icc) {}
+  record Frames(int count, int width, int frameHeight, boolean icc, String loader) {}
 
   /**
    * The frames of {@code input} when {@code recipe} asks for an animation and can have one: it says
@@ -61,7 +68,11 @@ final class Animation {
           (loader.startsWith("gifload") || loader.startsWith("webpload")) && header.pages() > 1;
       return animation
           ? new Frames(
-              header.pages(), header.width(), header.height(), header.has(VipsImage.ICC_PROFILE))
+              header.pages(),
+              header.width(),
+              header.height(),
+              header.has(VipsImage.ICC_PROFILE),
+              loader.replace("_source", "").replace("_buffer", ""))
           : null;
     } catch (VipsException e) {
       return null; // not readable as an animation: the ordinary path says what is wrong
@@ -69,13 +80,13 @@ final class Animation {
   }
 
   /**
-   * Writes the resized animation of {@code input}, whose header {@code frames} is, to {@code
-   * output}.
+   * Writes the animation of {@code input}, whose header {@code header} is, made as {@code recipe}
+   * says with {@code watermark} ({@code null} for none) on every frame, to {@code output}.
    *
-   * @throws PermanentStepFailure {@code invalid-step} for an operation animations do not take yet,
-   *     {@code input-too-large} over the frame or pixel limits or the memory budget, {@code
-   *     output-too-large} for frames that together exceed the pixel limit, {@code corrupt-input}
-   *     when libvips cannot decode it
+   * @throws PermanentStepFailure {@code invalid-step} for a trim, a translucent background or a
+   *     crop outside the frame, {@code input-too-large} over the frame or pixel limits or the
+   *     memory budget, {@code output-too-large} for frames that together exceed the pixel limit,
+   *     {@code corrupt-input} when libvips cannot decode it
    */
   static void write(
       ImageRecipe recipe,
@@ -83,113 +94,262 @@ final class Animation {
       Path input,
       long maxPixels,
       MemoryBudget budget,
+      Watermark watermark,
       Path output) {
     refuseOtherOperations(recipe);
-    Vips vips = Vips.shared();
     int frames = header.count();
-    int width = header.width();
-    int frameHeight = header.frameHeight();
     if (frames > MAX_FRAMES) {
       throw new PermanentStepFailure(
           StepErrorTypes.INPUT_TOO_LARGE,
           "the animation has " + frames + " frames; at most " + MAX_FRAMES + " are made");
     }
-    long inputPixels = (long) width * frameHeight * frames;
+    long inputPixels = (long) header.width() * header.frameHeight() * frames;
     if (inputPixels > maxPixels) {
       throw new PermanentStepFailure(
           StepErrorTypes.INPUT_TOO_LARGE,
           frames
               + " frames of "
-              + width
+              + header.width()
               + "x"
-              + frameHeight
+              + header.frameHeight()
               + " are "
               + inputPixels
               + " pixels, over the limit of "
               + maxPixels);
     }
-    ResizeBox box = recipe.box();
-    int boxWidth = box == null || box.width() == null ? UNBOUNDED : box.width();
-    int boxHeight = box == null || box.height() == null ? UNBOUNDED : box.height();
-    Placement placed =
-        box == null ? Placement.unchanged(width, frameHeight) : box.place(width, frameHeight);
-    long outputPixels = (long) placed.width() * placed.height() * frames;
+    Rectangle crop =
+        recipe.crop() == null ? null : recipe.crop().on(header.width(), header.frameHeight());
+    Placement upright =
+        placement(
+            recipe,
+            crop == null ? header.width() : crop.width,
+            crop == null ? header.frameHeight() : crop.height);
+    long framePixels = framePixels(recipe, upright);
+    long outputPixels = framePixels * frames;
     if (outputPixels > maxPixels) {
       throw new PermanentStepFailure(
           StepErrorTypes.OUTPUT_TOO_LARGE,
           frames
               + " frames of "
-              + placed.width()
+              + upright.width()
               + "x"
-              + placed.height()
+              + upright.height()
               + " are over the limit of "
               + maxPixels
               + " pixels");
     }
     budget.check(
-        new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * (inputPixels + outputPixels)),
-        "making " + frames + " frames of " + placed.width() + "x" + placed.height());
-    try (VipsImage resized =
-        header.icc()
-            ? vips.thumbnail(input, boxWidth, boxHeight, "n=-1")
-            : vips.operation("thumbnail")
-                .set("filename", input + "[n=-1]")
-                .set("width", boxWidth)
-                .set("height", boxHeight)
-                .set("size", "down")
-                .set("fail_on", "error")
-                .image()) {
+        new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * inputPixels)
+            .plus(VipsPipeline.outputCost(outputPixels)),
+        "making " + frames + " frames of " + upright.width() + "x" + upright.height());
+    Vips vips = Vips.shared();
+    try (VipsImage roll = decode(vips, recipe, header, input, crop, upright);
+        VipsImage made = eachFrame(vips, roll, frames, recipe, upright, crop, watermark, output)) {
       int effort =
           ImageEncoder.effort(
-              recipe.mediaType(), recipe.effort(), (long) resized.width() * resized.height());
+              recipe.mediaType(), recipe.effort(), (long) made.width() * made.height() / frames);
       if (MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())) {
-        vips.saveWebp(resized, output, recipe.quality(), recipe.lossless(), effort);
+        vips.saveWebp(made, output, recipe.quality(), recipe.lossless(), effort);
       } else {
-        vips.saveGif(resized, output, effort);
+        vips.saveGif(made, output, effort);
       }
     } catch (VipsException e) {
       throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT, "a frame of the animation cannot be decoded");
+          StepErrorTypes.CORRUPT_INPUT, "a frame of the animation cannot be decoded", e);
+    }
+  }
+
+  /**
+   * Where each frame of {@code width} x {@code height} (cropped, upright) goes: the box fitted to
+   * the frame as the caller sees it (turned when the rotation turns it), then turned back, as
+   * {@link ImageTransformer} places a still.
+   */
+  private static Placement placement(ImageRecipe recipe, int width, int height) {
+    boolean turned = recipe.rotationSwapsAxes();
+    int shownWidth = turned ? height : width;
+    int shownHeight = turned ? width : height;
+    Placement shown =
+        recipe.box() == null
+            ? Placement.unchanged(shownWidth, shownHeight)
+            : recipe.box().place(shownWidth, shownHeight);
+    return turned ? shown.transposed() : shown;
+  }
+
+  /** The most pixels one frame has on its way: scaled, placed, or with its border. */
+  private static long framePixels(ImageRecipe recipe, Placement upright) {
+    long pixels =
+        Math.max(
+            (long) upright.scaledWidth() * upright.scaledHeight(),
+            (long) upright.width() * upright.height());
+    Padding pad = recipe.pad();
+    return pad == null
+        ? pixels
+        : Math.max(pixels, (long) pad.width(upright.width()) * pad.height(upright.height()));
+  }
+
+  /**
+   * All frames stacked, each {@code upright}'s scaled size, 8-bit sRGB: {@code thumbnail} over all
+   * pages (exact size: {@code force}); with a crop, every page loaded, the crop cut from each and
+   * left to the {@link ResizeStage}. In memory when the frames will be read out of order.
+   */
+  private static VipsImage decode(
+      Vips vips, ImageRecipe recipe, Frames header, Path input, Rectangle crop, Placement upright) {
+    VipsImage roll =
+        crop != null
+            ? vips.operation(header.loader())
+                .set("filename", input.toString())
+                .set("n", -1)
+                .set("fail_on", "error")
+                .image()
+            : vips.operation("thumbnail")
+                .set("filename", input + "[n=-1]")
+                .set("width", upright.scaledWidth())
+                .set("height", upright.scaledHeight())
+                .set("size", "force")
+                .set("fail_on", "error")
+                .set("export_profile", header.icc() ? "srgb" : null)
+                .image();
+    if (!onlyResized(recipe) || crop != null) {
+      try (roll) {
+        return vips.copyMemory(roll);
+      }
+    }
+    return roll;
+  }
+
+  /** Whether each frame is only resized: nothing reads a frame out of its top-to-bottom order. */
+  private static boolean onlyResized(ImageRecipe recipe) {
+    ResizeBox box = recipe.box();
+    return (box == null || box.fit() == Fit.INSIDE)
+        && recipe.rotate() == 0
+        && !recipe.flip()
+        && !recipe.flop()
+        && !recipe.greyscale()
+        && !Effects.any(recipe)
+        && recipe.pad() == null
+        && recipe.background() == null;
+  }
+
+  /**
+   * {@code roll}'s {@code frames} frames, each cut ({@code crop}) and taken through the stages
+   * after the resize, stacked again with its new {@value #PAGE_HEIGHT}; the delays and loop count
+   * are the first frame's header, which is the source's.
+   */
+  private static VipsImage eachFrame(
+      Vips vips,
+      VipsImage roll,
+      int frames,
+      ImageRecipe recipe,
+      Placement upright,
+      Rectangle crop,
+      Watermark watermark,
+      Path output) {
+    int frameHeight = roll.height() / frames;
+    if (onlyResized(recipe) && watermark == null && crop == null) {
+      VipsImage same = vips.operation("copy").set("in", roll).image();
+      same.set(PAGE_HEIGHT, frameHeight);
+      return same;
+    }
+    List<Stage> stages = stages();
+    VipsImage[] made = new VipsImage[frames];
+    try {
+      for (int i = 0; i < frames; i++) {
+        try (PipelineContext frame =
+            new PipelineContext(vips, recipe, upright, output, watermark)) {
+          frame.replace(
+              crop == null
+                  ? vips.extractArea(roll, 0, i * frameHeight, roll.width(), frameHeight)
+                  : vips.extractArea(
+                      roll, crop.x, i * frameHeight + crop.y, crop.width, crop.height));
+          for (Stage stage : stages) {
+            stage.apply(frame);
+          }
+          made[i] = vips.operation("copy").set("in", frame.image()).image();
+        }
+      }
+      try (VipsImage joined =
+          vips.operation("arrayjoin").set("in", made).set("across", 1).image()) {
+        VipsImage result = vips.operation("copy").set("in", joined).image();
+        result.set(PAGE_HEIGHT, made[0].height());
+        return result;
+      }
+    } finally {
+      for (VipsImage image : made) {
+        if (image != null) {
+          image.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * The stages one frame takes, in {@link VipsPipeline}'s order, with the crop found once ({@link
+   * FirstFrameCrop}) and greyscale after the turn, as {@link Geometry} greys.
+   */
+  private static List<Stage> stages() {
+    return List.of(
+        new NormaliseStage(),
+        new ResizeStage(),
+        new BackgroundStage(),
+        new FirstFrameCrop(),
+        new CanvasStage(),
+        new GeometryStage(),
+        Animation::grey,
+        new EffectsStage(),
+        new PadStage(),
+        new WatermarkStage());
+  }
+
+  /**
+   * The {@value ImageRecipe#GREYSCALE} operation on a frame: BT.601 luma rounded, in all three
+   * colour bands, alpha kept, as {@link Geometry} greys a still (the mean of the bands weighted
+   * three times over, so libvips' {@code bandmean} sums them).
+   */
+  private static void grey(PipelineContext context) {
+    if (!context.recipe().greyscale()) {
+      return;
+    }
+    Vips vips = context.vips();
+    VipsImage image = context.image();
+    try (VipsImage colours =
+            vips.operation("extract_band").set("in", image).set("band", 0).set("n", 3).image();
+        VipsImage weighted =
+            vips.operation("linear")
+                .set("in", colours)
+                .set("a", new double[] {3 * 0.299, 3 * 0.587, 3 * 0.114})
+                .set("b", new double[] {0.5, 0.5, 0.5})
+                .image();
+        VipsImage mean = vips.operation("bandmean").set("in", weighted).image();
+        VipsImage luma = vips.cast(mean, Vips.FORMAT_UCHAR);
+        VipsImage alpha =
+            image.bands() == 4
+                ? vips.operation("extract_band").set("in", image).set("band", 3).image()
+                : null;
+        VipsImage joined =
+            vips.operation("bandjoin")
+                .set(
+                    "in",
+                    alpha == null
+                        ? new VipsImage[] {luma, luma, luma}
+                        : new VipsImage[] {luma, luma, luma, alpha})
+                .image()) {
+      context.replace(
+          vips.operation("copy").set("in", joined).set("interpretation", "srgb").image());
     }
   }
 
   private static void refuseOtherOperations(ImageRecipe recipe) {
     List<String> others = new ArrayList<>();
     if (recipe.trim() != null) {
-      others.add(ImageRecipe.TRIM);
+      others.add(ImageRecipe.TRIM + " (each frame would lose a different border)");
     }
-    if (recipe.crop() != null) {
-      others.add(ImageRecipe.CROP);
-    }
-    if (recipe.rotate() != 0) {
-      others.add(ImageRecipe.ROTATE);
-    }
-    if (recipe.flip()) {
-      others.add(ImageRecipe.FLIP);
-    }
-    if (recipe.flop()) {
-      others.add(ImageRecipe.FLOP);
-    }
-    if (recipe.greyscale()) {
-      others.add(ImageRecipe.GREYSCALE);
-    }
-    if (Effects.any(recipe)) {
-      others.add("blur or sharpen");
-    }
-    if (recipe.pad() != null) {
-      others.add(ImageRecipe.PAD);
-    }
-    if (recipe.background() != null) {
-      others.add(ImageRecipe.BACKGROUND);
-    }
-    ResizeBox box = recipe.box();
-    if (box != null && (box.fit() != Fit.INSIDE || !box.withoutEnlargement())) {
-      others.add("a resize other than fit inside without enlargement");
+    if (recipe.background() != null && recipe.background().getAlpha() != 0xFF) {
+      others.add("a translucent " + ImageRecipe.BACKGROUND);
     }
     if (!others.isEmpty()) {
       throw new PermanentStepFailure(
           StepErrorTypes.INVALID_STEP,
-          "an animated output takes only a resize inside its box and the encoder's options, not "
+          "an animated output does not take "
               + String.join(", ", others)
               + "; leave out animated for the first frame");
     }
