@@ -146,7 +146,7 @@ final class Animation {
     try (VipsImage roll = decode(vips, recipe, header, input, crop, upright);
         VipsImage made = eachFrame(vips, roll, frames, recipe, upright, crop, watermark, output)) {
       int effort =
-          ImageEncoder.effort(
+          ImageEncoder.animationEffort(
               recipe.mediaType(), recipe.effort(), (long) made.width() * made.height() / frames);
       if (MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())) {
         vips.saveWebp(made, output, recipe.quality(), recipe.lossless(), effort);

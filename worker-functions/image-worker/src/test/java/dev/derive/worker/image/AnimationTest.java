@@ -119,6 +119,55 @@ class AnimationTest {
   }
 
   @Test
+  void everyGifFrameStaysCloseInColourToItsSourceFrame() throws IOException {
+    // 8 frames of smooth gradients, a different blue in each: many colours for one palette
+    List<BufferedImage> gradients = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      BufferedImage frame = new BufferedImage(160, 120, BufferedImage.TYPE_INT_RGB);
+      for (int y = 0; y < 120; y++) {
+        for (int x = 0; x < 160; x++) {
+          frame.setRGB(x, y, new Color(x * 255 / 159, y * 255 / 119, i * 32).getRGB());
+        }
+      }
+      gradients.add(frame);
+    }
+    Path in = Files.write(dir.resolve("gradients.gif"), gif(gradients, new int[8]));
+    Path out = run(Files.readAllBytes(in), MediaTypes.IMAGE_GIF, TestImages.resize(80, 80));
+
+    List<BufferedImage> made = frames(out);
+    List<BufferedImage> source = new ArrayList<>();
+    try (VipsImage all = Vips.shared().thumbnail(in, 80, 80, "n=-1")) {
+      BufferedImage tall = VipsPixels.toJava(all);
+      for (int i = 0; i < 8; i++) {
+        source.add(tall.getSubimage(0, i * 60, 80, 60));
+      }
+    }
+    assertThat(made).hasSize(8);
+    for (int i = 0; i < 8; i++) {
+      assertThat(meanError(made.get(i), source.get(i)))
+          .as("mean colour error of frame %d, of 255", i)
+          .isLessThan(6.0);
+    }
+  }
+
+  /** The mean absolute difference of the red, green and blue samples of two same-sized images. */
+  private static double meanError(BufferedImage a, BufferedImage b) {
+    assertThat(a.getWidth()).isEqualTo(b.getWidth());
+    assertThat(a.getHeight()).isEqualTo(b.getHeight());
+    long sum = 0;
+    for (int y = 0; y < a.getHeight(); y++) {
+      for (int x = 0; x < a.getWidth(); x++) {
+        int p = a.getRGB(x, y);
+        int q = b.getRGB(x, y);
+        for (int shift = 0; shift <= 16; shift += 8) {
+          sum += Math.abs(((p >> shift) & 0xFF) - ((q >> shift) & 0xFF));
+        }
+      }
+    }
+    return sum / (3.0 * a.getWidth() * a.getHeight());
+  }
+
+  @Test
   void anAnimatedWebpOfTheGifHasEveryFrameInOrder() throws IOException {
     Path out = run(gif(), MediaTypes.IMAGE_WEBP, TestImages.resize(64, 64));
 
