@@ -14,16 +14,17 @@ import java.util.List;
 /**
  * Animated output (the encode operation's {@code animated}, docs/animation.md): every frame of an
  * animated GIF or WebP made as a still would be, and written as an animated GIF or WebP by libvips'
- * savers, which keep each frame's delay and the loop count. libvips holds the frames as one tall
- * image (frames stacked, {@code page-height} rows each): it is resized by {@code thumbnail} over
- * all pages, cut into frames ({@code extract_area}), each frame taken through the stages after the
- * resize ({@link VipsPipeline}'s: crop or canvas, rotate, flip, greyscale, effects, border,
- * watermark) and the frames stacked again ({@code arrayjoin}) with their new height. A fixed crop
- * is cut from each frame before the resize; a smart or entropy crop is found on the first frame and
- * cut at the same place from all ({@link FirstFrameCrop}). A trim is refused (each frame would trim
+ * savers, which keep each frame's delay and the loop count, or as an animated AVIF. libvips holds
+ * the frames as one tall image (frames stacked, {@code page-height} rows each): it is resized by
+ * {@code thumbnail} over all pages, cut into frames ({@code extract_area}), each frame taken
+ * through the stages after the resize ({@link VipsPipeline}'s: crop or canvas, rotate, flip,
+ * greyscale, effects, border, watermark) and the frames stacked again ({@code arrayjoin}) with
+ * their new height; an AVIF is written by FFmpeg ({@link AnimatedAvif}). A fixed crop is cut from
+ * each frame before the resize; a smart or entropy crop is found on the first frame and cut at the
+ * same place from all ({@link FirstFrameCrop}). A trim is refused (each frame would trim
  * differently), as is a source over {@value #MAX_FRAMES} frames or whose frames together, decoded
  * or made, exceed the pixel limit. A source of one frame, or an output format without animation
- * (JPEG, PNG, AVIF), takes the ordinary first-frame path.
+ * (JPEG, PNG), takes the ordinary first-frame path.
  */
 final class Animation {
   /** Most frames an animation may have (imgproxy's frame limit, set high). */
@@ -34,6 +35,11 @@ final class Animation {
 
   /** The header field of the height of one frame. */
   static final String PAGE_HEIGHT = "page-height";
+
+  /** The header fields of each frame's delay (ms) and of the loop count (0: forever). */
+  private static final String DELAY = "delay";
+
+  private static final String LOOP = "loop";
 
   /** Bytes a decoded RGBA pixel of a frame takes in libvips, and the copies held while saving. */
   private static final int PIXEL_BYTES = 4;
@@ -52,13 +58,14 @@ final class Animation {
 
   /**
    * The frames of {@code input} when {@code recipe} asks for an animation and can have one: it says
-   * {@code animated}, writes GIF or WebP, and {@code input} is, by the loader libvips picks from
-   * its bytes, a GIF or WebP of more than one frame; else {@code null}.
+   * {@code animated}, writes GIF, WebP or AVIF, and {@code input} is, by the loader libvips picks
+   * from its bytes, a GIF or WebP of more than one frame; else {@code null}.
    */
   static Frames frames(ImageRecipe recipe, Path input) {
     if (!recipe.animated()
         || !(MediaTypes.IMAGE_GIF.equals(recipe.mediaType())
-            || MediaTypes.IMAGE_WEBP.equals(recipe.mediaType()))
+            || MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())
+            || MediaTypes.IMAGE_AVIF.equals(recipe.mediaType()))
         || recipe.page() != 1) {
       return null;
     }
@@ -148,7 +155,18 @@ final class Animation {
       int effort =
           ImageEncoder.animationEffort(
               recipe.mediaType(), recipe.effort(), (long) made.width() * made.height() / frames);
-      if (MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())) {
+      if (MediaTypes.IMAGE_AVIF.equals(recipe.mediaType())) {
+        AnimatedAvif.write(
+            vips,
+            made,
+            frames,
+            made.ints(DELAY).orElse(null),
+            made.integer(LOOP).orElse(0),
+            recipe.quality(),
+            effort,
+            background(recipe),
+            output);
+      } else if (MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())) {
         vips.saveWebp(made, output, recipe.quality(), recipe.lossless(), effort);
       } else {
         vips.saveGif(made, output, effort);
@@ -173,6 +191,14 @@ final class Animation {
             ? Placement.unchanged(shownWidth, shownHeight)
             : recipe.box().place(shownWidth, shownHeight);
     return turned ? shown.transposed() : shown;
+  }
+
+  /** What an AVIF's frames are flattened onto: the step's background, else white. */
+  private static double[] background(ImageRecipe recipe) {
+    java.awt.Color colour = recipe.background();
+    return colour == null
+        ? NormaliseStage.WHITE
+        : new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()};
   }
 
   /** The most pixels one frame has on its way: scaled, placed, or with its border. */

@@ -160,6 +160,7 @@ public final class Vips {
   final MethodHandle getBlob;
   private final MethodHandle getInt;
   private final MethodHandle setInt;
+  private final MethodHandle getArrayInt;
   final MethodHandle writeToMemory;
   private final MethodHandle newFromMemoryCopy;
   private final MethodHandle webpsave;
@@ -273,6 +274,11 @@ public final class Vips {
     // int vips_image_get_int(const VipsImage *image, const char *name, int *out)
     getInt =
         b.bind("vips_image_get_int", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    // int vips_image_get_array_int(VipsImage *image, const char *name, int **out, int *n)
+    getArrayInt =
+        b.bind(
+            "vips_image_get_array_int",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     // void vips_image_set_int(VipsImage *image, const char *name, int i)
     setInt = b.bind("vips_image_set_int", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT));
     // int vips_image_get_blob(const VipsImage *image, const char *name, const void **data,
@@ -998,6 +1004,29 @@ public final class Vips {
         return OptionalInt.empty();
       }
       return OptionalInt.of(out.get(JAVA_INT, 0));
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /** The values of an int-array header field, or empty without it (see {@link VipsImage#ints}). */
+  Optional<int[]> ints(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment name = call.allocateFrom(field);
+      if ((long) typeOf.invokeExact(image, name) == 0L) {
+        return Optional.empty();
+      }
+      MemorySegment out = call.allocate(ADDRESS);
+      MemorySegment count = call.allocate(JAVA_INT);
+      if ((int) getArrayInt.invokeExact(image, name, out, count) != 0) {
+        takeError();
+        return Optional.empty();
+      }
+      int n = count.get(JAVA_INT, 0);
+      return Optional.of(
+          n == 0
+              ? new int[0]
+              : out.get(ADDRESS, 0).reinterpret(JAVA_INT.byteSize() * n).toArray(JAVA_INT));
     } catch (Throwable e) {
       throw rethrow(e);
     }

@@ -115,6 +115,14 @@ public final class VipsImage implements AutoCloseable {
   }
 
   /**
+   * An int-array header field such as {@code delay} (each frame's, in milliseconds), copied into
+   * Java; empty without it.
+   */
+  public Optional<int[]> ints(String field) {
+    return vips.ints(pointer(), field);
+  }
+
+  /**
    * Sets int header field {@code field} (e.g. {@code page-height}) of this image. libvips images
    * are shared once an operation has used them: call it only on a fresh {@code copy} of one.
    */
