@@ -144,27 +144,10 @@ class AnimationTest {
     }
     assertThat(made).hasSize(8);
     for (int i = 0; i < 8; i++) {
-      assertThat(meanError(made.get(i), source.get(i)))
+      assertThat(PixelDifference.meanDifference(made.get(i), source.get(i)))
           .as("mean colour error of frame %d, of 255", i)
           .isLessThan(6.0);
     }
-  }
-
-  /** The mean absolute difference of the red, green and blue samples of two same-sized images. */
-  private static double meanError(BufferedImage a, BufferedImage b) {
-    assertThat(a.getWidth()).isEqualTo(b.getWidth());
-    assertThat(a.getHeight()).isEqualTo(b.getHeight());
-    long sum = 0;
-    for (int y = 0; y < a.getHeight(); y++) {
-      for (int x = 0; x < a.getWidth(); x++) {
-        int p = a.getRGB(x, y);
-        int q = b.getRGB(x, y);
-        for (int shift = 0; shift <= 16; shift += 8) {
-          sum += Math.abs(((p >> shift) & 0xFF) - ((q >> shift) & 0xFF));
-        }
-      }
-    }
-    return sum / (3.0 * a.getWidth() * a.getHeight());
   }
 
   @Test
