@@ -13,18 +13,14 @@ import java.util.List;
 
 /**
  * Animated output (the encode operation's {@code animated}, docs/animation.md): every frame of an
- * animated GIF or WebP made as a still would be, and written as an animated GIF or WebP by libvips'
- * savers, which keep each frame's delay and the loop count, or as an animated AVIF. libvips holds
- * the frames as one tall image (frames stacked, {@code page-height} rows each): it is resized by
- * {@code thumbnail} over all pages, cut into frames ({@code extract_area}), each frame taken
- * through the stages after the resize ({@link VipsPipeline}'s: crop or canvas, rotate, flip,
- * greyscale, effects, border, watermark) and the frames stacked again ({@code arrayjoin}) with
- * their new height; an AVIF is written by FFmpeg ({@link AnimatedAvif}). A fixed crop is cut from
- * each frame before the resize; a smart or entropy crop is found on the first frame and cut at the
- * same place from all ({@link FirstFrameCrop}). A trim is refused (each frame would trim
- * differently), as is a source over {@value #MAX_FRAMES} frames or whose frames together, decoded
- * or made, exceed the pixel limit. A source of one frame, or an output format without animation
- * (JPEG, PNG), takes the ordinary first-frame path.
+ * animated GIF or WebP made as a still would be, written as an animated GIF or WebP by libvips'
+ * savers (which keep each frame's delay and the loop count) or as an animated AVIF by FFmpeg
+ * ({@link AnimatedAvif}). All frames are resized at once by {@code thumbnail} over all pages (with
+ * a fixed crop, loaded whole and the crop cut from each frame first), then made one by one ({@link
+ * AnimationFrames}). A trim is refused (each frame would trim differently), as is a source over
+ * {@value #MAX_FRAMES} frames or whose frames together, decoded or made, exceed the pixel limit. A
+ * source of one frame, or an output format without animation (JPEG, PNG), takes the ordinary
+ * first-frame path.
  */
 final class Animation {
   /** Most frames an animation may have (imgproxy's frame limit, set high). */
@@ -32,9 +28,6 @@ final class Animation {
 
   /** The header field naming the loader libvips chose. */
   private static final String LOADER = "vips-loader";
-
-  /** The header field of the height of one frame. */
-  static final String PAGE_HEIGHT = "page-height";
 
   /** The header fields of each frame's delay (ms) and of the loop count (0: forever). */
   private static final String DELAY = "delay";
@@ -151,7 +144,8 @@ final class Animation {
         "making " + frames + " frames of " + upright.width() + "x" + upright.height());
     Vips vips = Vips.shared();
     try (VipsImage roll = decode(vips, recipe, header, input, crop, upright);
-        VipsImage made = eachFrame(vips, roll, frames, recipe, upright, crop, watermark, output)) {
+        VipsImage made =
+            AnimationFrames.make(vips, roll, frames, recipe, upright, crop, watermark, output)) {
       int effort =
           ImageEncoder.animationEffort(
               recipe.mediaType(), recipe.effort(), (long) made.width() * made.height() / frames);
@@ -235,133 +229,12 @@ final class Animation {
                 .set("fail_on", "error")
                 .set("export_profile", header.icc() ? "srgb" : null)
                 .image();
-    if (!onlyResized(recipe) || crop != null) {
+    if (!AnimationFrames.onlyResized(recipe) || crop != null) {
       try (roll) {
         return vips.copyMemory(roll);
       }
     }
     return roll;
-  }
-
-  /** Whether each frame is only resized: nothing reads a frame out of its top-to-bottom order. */
-  private static boolean onlyResized(ImageRecipe recipe) {
-    ResizeBox box = recipe.box();
-    return (box == null || box.fit() == Fit.INSIDE)
-        && recipe.rotate() == 0
-        && !recipe.flip()
-        && !recipe.flop()
-        && !recipe.greyscale()
-        && !Effects.any(recipe)
-        && recipe.pad() == null
-        && recipe.background() == null;
-  }
-
-  /**
-   * {@code roll}'s {@code frames} frames, each cut ({@code crop}) and taken through the stages
-   * after the resize, stacked again with its new {@value #PAGE_HEIGHT}; the delays and loop count
-   * are the first frame's header, which is the source's.
-   */
-  private static VipsImage eachFrame(
-      Vips vips,
-      VipsImage roll,
-      int frames,
-      ImageRecipe recipe,
-      Placement upright,
-      Rectangle crop,
-      Watermark watermark,
-      Path output) {
-    int frameHeight = roll.height() / frames;
-    if (onlyResized(recipe) && watermark == null && crop == null) {
-      VipsImage same = vips.operation("copy").set("in", roll).image();
-      same.set(PAGE_HEIGHT, frameHeight);
-      return same;
-    }
-    List<Stage> stages = stages();
-    VipsImage[] made = new VipsImage[frames];
-    try {
-      for (int i = 0; i < frames; i++) {
-        try (PipelineContext frame =
-            new PipelineContext(vips, recipe, upright, output, watermark)) {
-          frame.replace(
-              crop == null
-                  ? vips.extractArea(roll, 0, i * frameHeight, roll.width(), frameHeight)
-                  : vips.extractArea(
-                      roll, crop.x, i * frameHeight + crop.y, crop.width, crop.height));
-          for (Stage stage : stages) {
-            stage.apply(frame);
-          }
-          made[i] = vips.operation("copy").set("in", frame.image()).image();
-        }
-      }
-      try (VipsImage joined =
-          vips.operation("arrayjoin").set("in", made).set("across", 1).image()) {
-        VipsImage result = vips.operation("copy").set("in", joined).image();
-        result.set(PAGE_HEIGHT, made[0].height());
-        return result;
-      }
-    } finally {
-      for (VipsImage image : made) {
-        if (image != null) {
-          image.close();
-        }
-      }
-    }
-  }
-
-  /**
-   * The stages one frame takes, in {@link VipsPipeline}'s order, with the crop found once ({@link
-   * FirstFrameCrop}) and greyscale after the turn, as {@link Geometry} greys.
-   */
-  private static List<Stage> stages() {
-    return List.of(
-        new NormaliseStage(),
-        new ResizeStage(),
-        new BackgroundStage(),
-        new FirstFrameCrop(),
-        new CanvasStage(),
-        new GeometryStage(),
-        Animation::grey,
-        new EffectsStage(),
-        new PadStage(),
-        new WatermarkStage());
-  }
-
-  /**
-   * The {@value ImageRecipe#GREYSCALE} operation on a frame: BT.601 luma rounded, in all three
-   * colour bands, alpha kept, as {@link Geometry} greys a still (the mean of the bands weighted
-   * three times over, so libvips' {@code bandmean} sums them).
-   */
-  private static void grey(PipelineContext context) {
-    if (!context.recipe().greyscale()) {
-      return;
-    }
-    Vips vips = context.vips();
-    VipsImage image = context.image();
-    try (VipsImage colours =
-            vips.operation("extract_band").set("in", image).set("band", 0).set("n", 3).image();
-        VipsImage weighted =
-            vips.operation("linear")
-                .set("in", colours)
-                .set("a", new double[] {3 * 0.299, 3 * 0.587, 3 * 0.114})
-                .set("b", new double[] {0.5, 0.5, 0.5})
-                .image();
-        VipsImage mean = vips.operation("bandmean").set("in", weighted).image();
-        VipsImage luma = vips.cast(mean, Vips.FORMAT_UCHAR);
-        VipsImage alpha =
-            image.bands() == 4
-                ? vips.operation("extract_band").set("in", image).set("band", 3).image()
-                : null;
-        VipsImage joined =
-            vips.operation("bandjoin")
-                .set(
-                    "in",
-                    alpha == null
-                        ? new VipsImage[] {luma, luma, luma}
-                        : new VipsImage[] {luma, luma, luma, alpha})
-                .image()) {
-      context.replace(
-          vips.operation("copy").set("in", joined).set("interpretation", "srgb").image());
-    }
   }
 
   private static void refuseOtherOperations(ImageRecipe recipe) {
