@@ -122,7 +122,7 @@ public final class ImageTransformer implements StepTransformer {
     }
     Animation.Frames frames = Animation.frames(recipe, input);
     if (frames != null) {
-      Animation.write(recipe, frames, input, maxPixels, budget, output);
+      Animation.write(recipe, frames, input, maxPixels, budget, Watermark.of(step), output);
       return;
     }
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
