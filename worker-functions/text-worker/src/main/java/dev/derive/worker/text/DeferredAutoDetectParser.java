@@ -16,9 +16,10 @@ import org.xml.sax.SAXException;
 /**
  * Tika's {@link AutoDetectParser}, built the first time a document needs it instead of when the
  * worker starts: building it finds and loads every parser of the standard package through the
- * service loader (over a thousand classes, most of the text worker's Init; docs/cold-start.md), and
- * a PDF's text, read by the PDF parser directly, needs it only if the PDF embeds a document.
- * SnapStart priming still builds it before the snapshot (the probe extracts an HTML page).
+ * service loader (over a thousand classes, most of the text worker's Init; docs/cold-start.md). The
+ * first document builds it (a PDF's too: Tika's PDF parser asks the context's parser which types it
+ * reads, to decide on the PDF's XMP and XFA); SnapStart priming builds it before the snapshot (the
+ * probe extracts an HTML page).
  *
  * <p>A {@link ParserDecorator}, so Tika's searches through the context's parser ({@code
  * EmbeddedDocumentUtil.tryToFindExistingLeafParser}) reach the parsers inside it, as they did when

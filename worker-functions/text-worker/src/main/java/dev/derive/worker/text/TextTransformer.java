@@ -102,6 +102,11 @@ public final class TextTransformer implements StepTransformer {
     pdfParser.setDropThreshold(PARAGRAPH_GAP_IN_GLYPH_HEIGHTS);
   }
 
+  /** Whether Tika's detecting parser has been built yet (a cold start's concern). */
+  boolean detectingParserBuilt() {
+    return parser.isBuilt();
+  }
+
   /** Runs {@link TextProbe} in {@code scratch}. */
   @Override
   public void probe(Path scratch) throws IOException {
