@@ -50,6 +50,7 @@ public final class DerivativeService {
   private final DerivativeStatusReader reader;
   private final Duration retention;
   private final Clock clock;
+  private final RecentObjects objects;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
   /**
@@ -74,6 +75,7 @@ public final class DerivativeService {
     this.reader = new DerivativeStatusReader(cache, store, stepTimeout, clock, new RecentWaits());
     this.retention = retention;
     this.clock = clock;
+    this.objects = new RecentObjects(inspector == null ? null : inspector::object, clock);
   }
 
   /**
@@ -183,10 +185,8 @@ public final class DerivativeService {
 
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
     return switch (request.wanted()) {
-      case DerivativeRequest.ForTarget wanted ->
-          planner.plan(source, wanted.target(), inspector::object);
-      case DerivativeRequest.ForSteps wanted ->
-          planner.plan(source, wanted.steps(), inspector::object);
+      case DerivativeRequest.ForTarget wanted -> planner.plan(source, wanted.target(), objects);
+      case DerivativeRequest.ForSteps wanted -> planner.plan(source, wanted.steps(), objects);
     };
   }
 
