@@ -17,9 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,15 +39,13 @@ class WatermarkEndToEndTest {
   private static DeriveApi api;
   private static String picture;
   private static String mark;
-  private static String signingKey;
-  private static URI apiUri;
+  private static SharedLocalCloud cloud;
 
   @BeforeAll
   static void uploadAPictureAndAMark(SharedLocalCloud shared) throws Exception {
     LocalCloud cloud = shared.cloud();
     api = new DeriveApi(cloud.apiUri());
-    apiUri = cloud.apiUri();
-    signingKey = shared.urlSigningKey();
+    WatermarkEndToEndTest.cloud = shared;
     picture = api.upload(png("red", 200, 100, RED), "image/png");
     mark = api.upload(png("blue-mark", 20, 10, new Color(0, 0, 200)), "image/png");
   }
@@ -92,11 +87,7 @@ class WatermarkEndToEndTest {
   void aMarkThatDoesNotExistIsA404AtTheMemberThatNamedIt() throws Exception {
     HttpResponse<String> response = api.post("/v1/derivatives", request("marks/none.png"));
 
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(404);
-    JsonNode problem = api.json.readTree(response.body());
-    assertThat(problem.path("type").asText()).endsWith("/source-not-found");
-    assertThat(problem.path("errors").get(0).path("pointer").asText())
-        .isEqualTo("/target/watermark");
+    assertSourceNotFoundAtTheWatermark(response);
   }
 
   /**
@@ -107,7 +98,7 @@ class WatermarkEndToEndTest {
   @Test
   void anImageUrlNamesTheMarkByItsBase64UrlKeyAndMakesTheSameDerivative() throws Exception {
     String json = api.id(api.post("/v1/derivatives", request(mark)));
-    HttpResponse<String> redirect = untilMade(signed(markedPath(mark)));
+    HttpResponse<String> redirect = untilMade(cloud.signed(markedPath(mark)));
 
     assertThat(redirect.statusCode()).as(redirect.body()).isEqualTo(302);
     String location = redirect.headers().firstValue("location").orElseThrow();
@@ -125,19 +116,15 @@ class WatermarkEndToEndTest {
 
   @Test
   void anImageUrlWhoseMarkDoesNotExistIsTheSame404() throws Exception {
-    HttpResponse<String> response = get(signed(markedPath("marks/none.png")));
+    HttpResponse<String> response = get(cloud.signed(markedPath("marks/none.png")));
 
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(404);
-    JsonNode problem = api.json.readTree(response.body());
-    assertThat(problem.path("type").asText()).endsWith("/source-not-found");
-    assertThat(problem.path("errors").get(0).path("pointer").asText())
-        .isEqualTo("/target/watermark");
+    assertSourceNotFoundAtTheWatermark(response);
   }
 
   @Test
   void anImageUrlWhoseMarkIsNotBase64UrlIsA400NamingTheOption() throws Exception {
     HttpResponse<String> response =
-        get(signed("/wmu:bWFya3M+bG9nby5wbmc/wm:50:nowe:10/f:png/" + picture));
+        get(cloud.signed("/wmu:bWFya3M+bG9nby5wbmc/wm:50:nowe:10/f:png/" + picture));
 
     assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
     assertThat(response.headers().firstValue("content-type").orElseThrow())
@@ -178,14 +165,13 @@ class WatermarkEndToEndTest {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** {@code path} signed with the cloud's key (HMAC-SHA256, base64url; docs/image-urls.md). */
-  private static URI signed(String path) throws Exception {
-    Mac mac = Mac.getInstance("HmacSHA256");
-    mac.init(new SecretKeySpec(HexFormat.of().parseHex(signingKey), "HmacSHA256"));
-    String signature =
-        Base64.getUrlEncoder()
-            .withoutPadding()
-            .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
-    return apiUri.resolve("/v1/" + signature + path);
+  /** A 404 {@code source-not-found} problem at {@code /target/watermark}. */
+  private static void assertSourceNotFoundAtTheWatermark(HttpResponse<String> response)
+      throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(404);
+    JsonNode problem = api.json.readTree(response.body());
+    assertThat(problem.path("type").asText()).endsWith("/source-not-found");
+    assertThat(problem.path("errors").get(0).path("pointer").asText())
+        .isEqualTo("/target/watermark");
   }
 }

@@ -27,15 +27,17 @@ class ImageUrlFallbacksTest {
             .getBytes(StandardCharsets.UTF_8));
   }
 
+  /** Fallbacks without a fallback image, drawing from {@link #DECLARED} as {@code made} has it. */
+  private ImageUrlFallbacks fallbacks(
+      ImageUrlFallbacks.Placeholders placeholders,
+      java.util.function.Function<ObjectNode, Optional<byte[]>> made) {
+    return new ImageUrlFallbacks(
+        placeholders, Optional.empty(), Optional.of(DECLARED), made, clock);
+  }
+
   @Test
   void aPlaceholderIsDrawnFromTheDeclaredDerivativeOfTheSource() {
-    ImageUrlFallbacks fallbacks =
-        new ImageUrlFallbacks(
-            ImageUrlFallbacks.Placeholders.THUMBHASH,
-            Optional.empty(),
-            Optional.of(DECLARED),
-            this::made,
-            clock);
+    ImageUrlFallbacks fallbacks = fallbacks(ImageUrlFallbacks.Placeholders.THUMBHASH, this::made);
 
     Picture picture = fallbacks.placeholder("photos/cat.jpg").orElseThrow();
 
@@ -54,13 +56,7 @@ class ImageUrlFallbacksTest {
    */
   @Test
   void aDrawnPlaceholderIsRememberedBriefly() {
-    ImageUrlFallbacks fallbacks =
-        new ImageUrlFallbacks(
-            ImageUrlFallbacks.Placeholders.THUMBHASH,
-            Optional.empty(),
-            Optional.of(DECLARED),
-            this::made,
-            clock);
+    ImageUrlFallbacks fallbacks = fallbacks(ImageUrlFallbacks.Placeholders.THUMBHASH, this::made);
 
     Picture first = fallbacks.placeholder("photos/cat.jpg").orElseThrow();
     clock.advance(ImageUrlFallbacks.DRAWN_MEMORY.minusSeconds(1));
@@ -87,12 +83,7 @@ class ImageUrlFallbacksTest {
                     "{\"summary\":{\"thumbHash\":\"FfYC9Kh4j02Ch4h3iJePePiIiA==\"}}"
                         .getBytes(StandardCharsets.UTF_8))));
     ImageUrlFallbacks fallbacks =
-        new ImageUrlFallbacks(
-            ImageUrlFallbacks.Placeholders.THUMBHASH,
-            Optional.empty(),
-            Optional.of(DECLARED),
-            body -> answers.remove(0),
-            clock);
+        fallbacks(ImageUrlFallbacks.Placeholders.THUMBHASH, body -> answers.remove(0));
 
     assertThat(fallbacks.placeholder("photos/cat.jpg")).isEmpty();
     assertThat(fallbacks.placeholder("photos/cat.jpg")).isPresent();
@@ -101,26 +92,12 @@ class ImageUrlFallbacksTest {
   @Test
   void withoutThatDerivativeOrWithPlaceholdersOffThereIsNone() {
     ImageUrlFallbacks unmade =
-        new ImageUrlFallbacks(
-            ImageUrlFallbacks.Placeholders.THUMBHASH,
-            Optional.empty(),
-            Optional.of(DECLARED),
-            body -> Optional.empty(),
-            clock);
-    ImageUrlFallbacks off =
-        new ImageUrlFallbacks(
-            ImageUrlFallbacks.Placeholders.NONE,
-            Optional.empty(),
-            Optional.of(DECLARED),
-            this::made,
-            clock);
+        fallbacks(ImageUrlFallbacks.Placeholders.THUMBHASH, body -> Optional.empty());
+    ImageUrlFallbacks off = fallbacks(ImageUrlFallbacks.Placeholders.NONE, this::made);
     ImageUrlFallbacks broken =
-        new ImageUrlFallbacks(
+        fallbacks(
             ImageUrlFallbacks.Placeholders.THUMBHASH,
-            Optional.empty(),
-            Optional.of(DECLARED),
-            body -> Optional.of("{\"summary\":{\"thumbHash\":\"AAA\"}}".getBytes()),
-            clock);
+            body -> Optional.of("{\"summary\":{\"thumbHash\":\"AAA\"}}".getBytes()));
 
     assertThat(unmade.placeholder("photos/cat.jpg")).isEmpty();
     assertThat(off.placeholder("photos/cat.jpg")).isEmpty();
