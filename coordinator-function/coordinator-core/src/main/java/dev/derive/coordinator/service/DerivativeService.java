@@ -75,7 +75,7 @@ public final class DerivativeService {
     this.reader = new DerivativeStatusReader(cache, store, stepTimeout, clock, new RecentWaits());
     this.retention = retention;
     this.clock = clock;
-    this.objects = new RecentObjects(inspector == null ? null : inspector::object, clock);
+    this.objects = new RecentObjects(key -> inspector.object(key), clock);
   }
 
   /**
