@@ -11,12 +11,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Queue;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -278,13 +275,8 @@ class ImageUrlEndToEndTest {
     return cloud.apiUri().resolve("/v1/" + signature(hexKey, path) + path);
   }
 
-  /** HMAC-SHA256 of {@code path} under {@code hexKey}, base64url without padding. */
-  private static String signature(String hexKey, String path) throws Exception {
-    Mac mac = Mac.getInstance("HmacSHA256");
-    mac.init(new SecretKeySpec(HexFormat.of().parseHex(hexKey), "HmacSHA256"));
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString(mac.doFinal(path.getBytes(StandardCharsets.UTF_8)));
+  private static String signature(String hexKey, String path) {
+    return SharedLocalCloud.signature(hexKey, path);
   }
 
   private static HttpRequest get(URI url) {

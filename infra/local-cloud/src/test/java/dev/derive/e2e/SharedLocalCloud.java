@@ -71,6 +71,27 @@ final class SharedLocalCloud implements ExtensionContext.Store.CloseableResource
     return urlSigningKey;
   }
 
+  /** The API URL of the image URL {@code path} ({@code /<options>/<key>}) signed with its key. */
+  java.net.URI signed(String path) {
+    return cloud.apiUri().resolve("/v1/" + signature(urlSigningKey, path) + path);
+  }
+
+  /**
+   * An image URL's signature (docs/image-urls.md): HMAC-SHA256 of {@code path} under {@code
+   * hexKey}, base64url without padding.
+   */
+  static String signature(String hexKey, String path) {
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(HexFormat.of().parseHex(hexKey), "HmacSHA256"));
+      return java.util.Base64.getUrlEncoder()
+          .withoutPadding()
+          .encodeToString(mac.doFinal(path.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
   /** The {@code CallbackSigningKey} parameter, hex. */
   String callbackSigningKey() {
     return callbackSigningKey;

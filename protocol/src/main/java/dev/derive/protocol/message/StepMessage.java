@@ -52,36 +52,6 @@ public record StepMessage(
     objects = objects == null ? Map.of() : Map.copyOf(objects);
   }
 
-  /** A step message that reads nothing but its input. */
-  public StepMessage(
-      String jobId,
-      int stepIndex,
-      int stepCount,
-      String capability,
-      List<Operation> operations,
-      ObjectRef input,
-      String inputMediaType,
-      ObjectRef output,
-      String outputMediaType,
-      String traceId,
-      String executionId,
-      String inputEtag) {
-    this(
-        jobId,
-        stepIndex,
-        stepCount,
-        capability,
-        operations,
-        input,
-        inputMediaType,
-        output,
-        outputMediaType,
-        traceId,
-        executionId,
-        inputEtag,
-        Map.of());
-  }
-
   /** A step message of no particular execution and without an ETag pin (tests, probes). */
   public StepMessage(
       String jobId,

@@ -56,7 +56,8 @@ class MessageCodecTest {
             step.outputMediaType(),
             "trace-1",
             "execution-7",
-            "\"etag-1\"");
+            "\"etag-1\"",
+            Map.of());
     StepResult started = StepResult.started(pinned, 15).withAttempt(2);
     StepResult success = StepResult.success(pinned, 1, 10, 20, false);
 
@@ -91,7 +92,8 @@ class MessageCodecTest {
             step.outputMediaType(),
             "trace-1",
             "execution-7",
-            "\"etag-1\"");
+            "\"etag-1\"",
+            Map.of());
     String newer =
         MessageCodec.encode(pinned)
             .replaceFirst("\\{", "{\"deadlineMillis\":5,\"hints\":{\"x\":[1]},")
@@ -117,6 +119,21 @@ class MessageCodecTest {
     assertThat(old.executionId()).isNull();
     assertThat(old.attempt()).isZero();
     assertThat(old.summary()).isNull();
+
+    String olderStep =
+        "{\"jobId\":\""
+            + step.jobId()
+            + "\",\"stepIndex\":0,\"stepCount\":1,\"capability\":\"image\","
+            + "\"operations\":[{\"operation\":\"resize\",\"params\":{\"width\":64}}],"
+            + "\"input\":{\"bucket\":\"source\",\"key\":\"photos/cat.jpg\"},"
+            + "\"inputMediaType\":\"image/jpeg\","
+            + "\"output\":{\"bucket\":\"derivatives\",\"key\":\"derivatives/x\"},"
+            + "\"outputMediaType\":\"image/png\",\"traceId\":\"trace-0\"}";
+    StepMessage oldStep = MessageCodec.decode(olderStep, StepMessage.class);
+    assertThat(oldStep.objects()).as("a sender before objects").isEmpty();
+    assertThat(oldStep.executionId()).isNull();
+    assertThat(oldStep.inputEtag()).isNull();
+    assertThat(oldStep.operations()).hasSize(1);
   }
 
   /** The other objects a step reads survive the queue; a message without them reads as none. */

@@ -53,10 +53,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  *       10.2.3); or, unless the client asks for JSON ({@link ImageUrlFallbacks#asksForJson}), a
  *       {@code 200} placeholder ({@link ImageUrlFallbacks#placeholder}), {@code no-store}, marked
  *       {@value #PLACEHOLDER_HEADER};
- *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}), or the fallback image with
- *       the problem's status and its type in {@value #PROBLEM_TYPE_HEADER}; invalid options → 400;
- *       unsigned, wrongly signed, expired, or signed for a preset that has changed since → 403,
- *       cacheable for {@value #FORBIDDEN_MAX_AGE_SECONDS} s;
+ *   <li>failed → its problem (422, as for {@code POST /v1/derivatives}; 503 with {@code
+ *       Retry-After} while a retryable failure backs off), or the fallback image with the problem's
+ *       status and its type in {@value #PROBLEM_TYPE_HEADER}; invalid options → 400; a missing
+ *       source → 404; each of these {@code no-store}, like the 503 and the pictures; unsigned,
+ *       wrongly signed, expired, or signed for a preset that has changed since → 403, cacheable for
+ *       {@value #FORBIDDEN_MAX_AGE_SECONDS} s;
  *   <li>{@code f:auto} answers carry {@code Vary: Accept} (RFC 9110 section 12.5.5), problems
  *       included.
  * </ul>
@@ -195,6 +197,8 @@ public class ImageUrlResource {
               Problems.of(e.kind(), Problems.title(e.kind()), 403, e.getMessage()))
           .header("Cache-Control", "public, max-age=" + FORBIDDEN_MAX_AGE_SECONDS)
           .build();
+    } catch (CoordinatorException e) {
+      return noStore(Problems.of(e)); // a URL that is no image URL (400), or an unknown preset
     }
     boolean negotiated = url.autoFormat();
     boolean pictures = !ImageUrlFallbacks.asksForJson(accept);
@@ -212,11 +216,9 @@ public class ImageUrlResource {
       if (fallback.isPresent()) {
         return vary(fallback.get(), true, hinted); // a client asking for JSON gets the problem
       }
-      // the answer depends on Accept for a failure too (another format may have another outcome)
-      if (!negotiated && !hinted) {
-        throw e;
-      }
-      return vary(Problems.of(e), negotiated, hinted);
+      // the answer depends on Accept for a failure too (another format may have another outcome);
+      // never stored, as the pictures standing for it and the 503 are not
+      return vary(noStore(Problems.of(e)), negotiated, hinted);
     }
   }
 

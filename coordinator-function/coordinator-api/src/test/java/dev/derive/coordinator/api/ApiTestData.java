@@ -51,11 +51,16 @@ final class ApiTestData {
 
   /** A job's permanent {@code error} of its first step, as the record stores it. */
   static AttributeValue error(String type, String detail) {
+    return error(type, detail, false);
+  }
+
+  /** A job's {@code error} of its first step, as the record stores it. */
+  static AttributeValue error(String type, String detail, boolean retryable) {
     return AttributeValue.fromM(
         Map.of(
             "type", AttributeValue.fromS(type),
             "detail", AttributeValue.fromS(detail),
             "step", AttributeValue.fromN("0"),
-            "retryable", AttributeValue.fromBool(false)));
+            "retryable", AttributeValue.fromBool(retryable)));
   }
 }

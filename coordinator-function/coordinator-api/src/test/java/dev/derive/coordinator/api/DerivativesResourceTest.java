@@ -462,6 +462,41 @@ class DerivativesResourceTest {
   }
 
   /**
+   * A retryable failure held by its backoff: {@code POST} answers 503 with {@code Retry-After} (ask
+   * again then, it will be retried), and so does its {@code /content} (it answered 422, which tells
+   * a client the derivative failed for good, though the next request after the backoff retries it).
+   */
+  @Test
+  void contentOfARetryableFailureHeldByItsBackoffIsA503AsPostAnswersIt() {
+    String body = request("photos/cat.jpg", 75);
+    String failed = post(body).jsonPath().getString("id");
+    ApiTestData.markJob(
+        dynamoDb,
+        failed,
+        "FAILED",
+        Map.of(
+            ":error",
+            ApiTestData.error("worker-failed", "out of memory", true),
+            ":retryAfter",
+            AttributeValue.fromN(Long.toString(System.currentTimeMillis() / 1000 + 60)),
+            ":updatedAt",
+            AttributeValue.fromN(Long.toString(System.currentTimeMillis()))));
+
+    Response content =
+        given().redirects().follow(false).when().get("/v1/derivatives/" + failed + "/content");
+    Response again = post(body);
+
+    assertThat(again.statusCode()).as(again.body().asString()).isEqualTo(503);
+    assertThat(content.statusCode()).as(content.body().asString()).isEqualTo(503);
+    assertThat(content.contentType()).startsWith(PROBLEM);
+    assertThat(Integer.parseInt(content.header("Retry-After"))).isBetween(1, 60);
+    assertThat(Integer.parseInt(again.header("Retry-After"))).isBetween(1, 60);
+    assertThat(content.jsonPath().getString("type"))
+        .isEqualTo(again.jsonPath().getString("type"))
+        .isEqualTo("https://derive.dev/problems/worker-failed");
+  }
+
+  /**
    * A failed job's {@code error} in {@code GET} has the title its type has in every problem answer,
    * and counts its step from 1.
    */

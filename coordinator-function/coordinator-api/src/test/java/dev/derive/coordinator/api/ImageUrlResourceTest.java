@@ -371,6 +371,7 @@ class ImageUrlResourceTest {
         .then()
         .statusCode(422)
         .contentType(PROBLEM)
+        .header("Cache-Control", "no-store")
         .body("type", equalTo("https://derive.dev/problems/corrupt-input"))
         .body("detail", containsString("bad huffman table"));
   }
@@ -523,9 +524,23 @@ class ImageUrlResourceTest {
         .body("errors[0].pointer", equalTo("/url/width"));
   }
 
+  /**
+   * Every problem of the image route but the 403s is {@code no-store}, as its 503 and its pictures
+   * are: a JSON 404 had no Cache-Control at all, which leaves a cache free to keep it
+   * heuristically.
+   */
   @Test
-  void aMissingSourceIsA404() {
-    get(signed("/w:85/urls/none.jpg"), PROBLEM).then().statusCode(404).contentType(PROBLEM);
+  void aMissingSourceIsA404NeverStored() {
+    get(signed("/w:85/urls/none.jpg"), PROBLEM)
+        .then()
+        .statusCode(404)
+        .contentType(PROBLEM)
+        .header("Cache-Control", "no-store");
+    get(signed("/w:0x10/" + KEY), PROBLEM)
+        .then()
+        .statusCode(400)
+        .header("Cache-Control", "no-store");
+    get(signed("/zz:1/" + KEY), PROBLEM).then().statusCode(400).header("Cache-Control", "no-store");
   }
 
   @Test

@@ -105,8 +105,8 @@ public class ImageUrlProducers {
         config.imageUrls().placeholder(),
         fallback,
         validator.capabilities().imageUrls().map(u -> u.placeholder()),
-        body ->
-            service.madeContent(validator.validate(body), ImageUrlFallbacks.MAX_DOCUMENT_BYTES));
+        body -> service.madeContent(validator.validate(body), ImageUrlFallbacks.MAX_DOCUMENT_BYTES),
+        java.time.Clock.systemUTC());
   }
 
   /**

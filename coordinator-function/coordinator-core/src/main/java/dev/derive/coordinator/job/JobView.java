@@ -19,6 +19,9 @@ import java.util.List;
  * @param expectedBy for each RUNNING step, when its delivery must have ended (its start plus its
  *     worker's timeout), else {@code null}; same length as {@code steps}
  * @param asOf when this view was read, against which {@code expectedBy} is judged
+ * @param retryAfter when FAILED retryably and held by its backoff: the earliest time a request may
+ *     claim it again (a request meeting it before then is answered 503 with {@code Retry-After});
+ *     {@code null} otherwise
  */
 public record JobView(
     String id,
@@ -28,7 +31,8 @@ public record JobView(
     JobError error,
     PresignedDownload download,
     List<Instant> expectedBy,
-    Instant asOf) {
+    Instant asOf,
+    Instant retryAfter) {
   public JobView {
     plan = List.copyOf(plan);
     steps = List.copyOf(steps);
@@ -43,7 +47,8 @@ public record JobView(
    * docs/job-lifecycle.md}, "the bytes decide").
    */
   public JobView made(PresignedDownload download) {
-    return new JobView(id, JobStatus.SUCCEEDED, plan, steps, null, download, expectedBy, asOf);
+    return new JobView(
+        id, JobStatus.SUCCEEDED, plan, steps, null, download, expectedBy, asOf, null);
   }
 
   /**

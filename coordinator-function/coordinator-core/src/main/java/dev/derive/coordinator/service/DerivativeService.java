@@ -50,6 +50,7 @@ public final class DerivativeService {
   private final DerivativeStatusReader reader;
   private final Duration retention;
   private final Clock clock;
+  private final RecentObjects objects;
   private final EmbeddedMetrics metrics = EmbeddedMetrics.standardOutput();
 
   /**
@@ -74,6 +75,7 @@ public final class DerivativeService {
     this.reader = new DerivativeStatusReader(cache, store, stepTimeout, clock, new RecentWaits());
     this.retention = retention;
     this.clock = clock;
+    this.objects = new RecentObjects(key -> inspector.object(key), clock);
   }
 
   /**
@@ -146,11 +148,7 @@ public final class DerivativeService {
                     .value(Metric.REQUESTS, 1)
                     .dimension(Metric.Dimension.OUTCOME, "failed-recently"));
             throw new JobFailedException(
-                job.jobId(),
-                job.error(),
-                job.error().retryable() && job.retryAfter() != null && job.retryAfter().isAfter(now)
-                    ? job.retryAfter()
-                    : null);
+                job.jobId(), job.error(), DerivativeStatusReader.heldUntil(job, now));
           }
           case JOINED -> {
             LOG.log(
@@ -183,10 +181,8 @@ public final class DerivativeService {
 
   private Plan plan(SourceIdentity source, DerivativeRequest request) {
     return switch (request.wanted()) {
-      case DerivativeRequest.ForTarget wanted ->
-          planner.plan(source, wanted.target(), inspector::object);
-      case DerivativeRequest.ForSteps wanted ->
-          planner.plan(source, wanted.steps(), inspector::object);
+      case DerivativeRequest.ForTarget wanted -> planner.plan(source, wanted.target(), objects);
+      case DerivativeRequest.ForSteps wanted -> planner.plan(source, wanted.steps(), objects);
     };
   }
 
@@ -267,9 +263,11 @@ public final class DerivativeService {
    *
    * @throws JobNotFoundException if there is no such job or derivative
    * @throws DerivativeNotReadyException while the job is PENDING or RUNNING
-   * @throws JobFailedException if the job FAILED: its own error, as a {@code POST} meeting it is
-   *     answered (a client asking for the content of a password-protected PDF learns that it needs
-   *     its password, not only that the job failed)
+   * @throws JobFailedException if the job FAILED: its own error, and the end of its backoff when a
+   *     retryable failure holds it off, as a {@code POST} meeting it is answered (a client asking
+   *     for the content of a password-protected PDF learns that it needs its password, not only
+   *     that the job failed; one asking while a retryable failure backs off is told when to ask
+   *     again, 503, not that it failed for good, 422)
    */
   public PresignedDownload content(String id) {
     JobView view = status(id);
@@ -280,7 +278,8 @@ public final class DerivativeService {
               id,
               view.error() != null
                   ? view.error()
-                  : new JobError("internal", "the job failed without a recorded reason", 0, false));
+                  : new JobError("internal", "the job failed without a recorded reason", 0, false),
+              view.retryAfter());
       default -> throw new DerivativeNotReadyException(id, view.status());
     };
   }

@@ -151,7 +151,8 @@ final class DerivativeStatusReader {
               status == JobStatus.FAILED ? error : null,
               download,
               expectedBy(job),
-              clock.instant());
+              clock.instant(),
+              status == job.status() ? heldUntil(job, clock.instant()) : null);
       if (status == JobStatus.FAILED || job.sentNoStep()) {
         // The derivative is the truth: a worker may have written it and then died on its last
         // delivery, so the job failed although its content-addressed output is there and right.
@@ -175,8 +176,26 @@ final class DerivativeStatusReader {
                     null,
                     download,
                     List.of(),
-                    clock.instant()))
+                    clock.instant(),
+                    null))
         .orElseThrow(() -> new JobNotFoundException(id));
+  }
+
+  /**
+   * When a FAILED {@code job} may be claimed again, if its retryable error holds it off until a
+   * time after {@code now} (its backoff, docs/job-lifecycle.md); {@code null} when a request may
+   * claim it now or its failure is permanent. One rule for every answer of that state: a {@code
+   * POST} meeting it, a wait that sees it and {@code GET …/content} all answer 503 with {@code
+   * Retry-After}.
+   */
+  static Instant heldUntil(Job job, Instant now) {
+    return job.status() == JobStatus.FAILED
+            && job.error() != null
+            && job.error().retryable()
+            && job.retryAfter() != null
+            && job.retryAfter().isAfter(now)
+        ? job.retryAfter()
+        : null;
   }
 
   private static JobError stalled(Job job) {

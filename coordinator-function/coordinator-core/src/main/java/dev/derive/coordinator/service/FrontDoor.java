@@ -121,7 +121,8 @@ public final class FrontDoor {
     }
     JobView view = ended.get();
     return view.status() == JobStatus.FAILED
-        ? new DerivativeAnswer.Failed(view.id(), view.error(), Optional.empty())
+        ? new DerivativeAnswer.Failed(
+            view.id(), view.error(), Optional.ofNullable(view.retryAfter()))
         : new DerivativeAnswer.Made(submission, view);
   }
 

@@ -24,8 +24,10 @@ import java.util.regex.Pattern;
  *       dpr:<ratio>} (sizes declared {@code scaledByDpr} multiplied by it), and those the deployed
  *       capabilities declare ({@link UrlOptions}: with the image and pdf capabilities {@code
  *       rs:<fit>:<width>:<height>[:<enlarge>]}, {@code s:}, {@code w:}, {@code h:}, {@code rt:},
- *       {@code el:}, {@code q:}, {@code bg:}, {@code pg:}, {@code dpi:}); a width or height of 0
- *       means "not given", as in imgproxy;
+ *       {@code el:}, {@code q:}, {@code bg:}, {@code pg:}, {@code dpi:}, {@code wm:}, {@code
+ *       wmu:}); a width or height of 0 means "not given", as in imgproxy; a parameter naming
+ *       another object of the source bucket ({@code wmu:}, the watermark) takes its key
+ *       base64url-encoded, since a key holds {@code /};
  *   <li>the source key is the rest of the path, as the function received it (API Gateway decodes
  *       percent escapes before it invokes); it starts at the first segment that is not shaped like
  *       an option ({@code name:…}, the name lower-case letters, digits and {@code _}), or after a

@@ -3,7 +3,11 @@ package dev.derive.coordinator.url;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.derive.coordinator.memory.LeastRecentlyUsed;
 import dev.derive.protocol.capability.CapabilityDescriptor;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
@@ -47,10 +51,27 @@ public final class ImageUrlFallbacks {
     }
   }
 
+  /**
+   * How long a ThumbHash placeholder drawn for a source key is answered again without reading the
+   * source and its placeholder derivative anew: a browser asks again after {@code Retry-After} (2
+   * s) until the derivative is made, and each read costs a HEAD of the source and a GET of the
+   * document. A source replaced within it keeps its old placeholder that long (a blur of the
+   * picture before; the derivative itself is the new source's). A source without a placeholder is
+   * not remembered, so one whose placeholder derivative is being made gets it as soon as it is.
+   */
+  public static final Duration DRAWN_MEMORY = Duration.ofSeconds(10);
+
+  /** Source keys whose drawn placeholder is remembered at most (a few KB each). */
+  static final int DRAWN_CAPACITY = 1_000;
+
+  private record Drawn(Picture picture, Instant until) {}
+
   private final Placeholders placeholders;
   private final Optional<FallbackImage> fallback;
   private final Optional<CapabilityDescriptor.Placeholder> declared;
   private final Function<ObjectNode, Optional<byte[]>> made;
+  private final Clock clock;
+  private final LeastRecentlyUsed<String, Drawn> drawn = new LeastRecentlyUsed<>(DRAWN_CAPACITY);
 
   /**
    * @param placeholders what a URL still being made answers with
@@ -58,22 +79,29 @@ public final class ImageUrlFallbacks {
    * @param declared the placeholder derivative the capabilities declare, if any
    * @param made the bytes of the derivative a {@code POST /v1/derivatives} body asks for, when made
    *     (never starts a job)
+   * @param clock what {@link #DRAWN_MEMORY} is counted by
    */
   public ImageUrlFallbacks(
       Placeholders placeholders,
       Optional<FallbackImage> fallback,
       Optional<CapabilityDescriptor.Placeholder> declared,
-      Function<ObjectNode, Optional<byte[]>> made) {
+      Function<ObjectNode, Optional<byte[]>> made,
+      Clock clock) {
     this.placeholders = placeholders;
     this.fallback = fallback;
     this.declared = declared;
     this.made = made;
+    this.clock = clock;
   }
 
   /** Fallbacks that answer nothing: every answer stays a problem. */
   public static ImageUrlFallbacks none() {
     return new ImageUrlFallbacks(
-        Placeholders.NONE, Optional.empty(), Optional.empty(), body -> Optional.empty());
+        Placeholders.NONE,
+        Optional.empty(),
+        Optional.empty(),
+        body -> Optional.empty(),
+        Clock.systemUTC());
   }
 
   /**
@@ -92,9 +120,15 @@ public final class ImageUrlFallbacks {
       return Optional.empty();
     }
     if (placeholders == Placeholders.THUMBHASH && declared.isPresent()) {
-      Optional<Picture> drawn = thumbHash(key, declared.get());
-      if (drawn.isPresent()) {
-        return drawn;
+      Instant now = clock.instant();
+      Drawn known = drawn.get(key);
+      if (known != null && now.isBefore(known.until())) {
+        return Optional.of(known.picture());
+      }
+      Optional<Picture> picture = thumbHash(key, declared.get());
+      if (picture.isPresent()) {
+        drawn.put(key, new Drawn(picture.get(), now.plus(DRAWN_MEMORY)));
+        return picture;
       }
     }
     return failed();

@@ -10,7 +10,12 @@ import dev.derive.protocol.capability.CapabilityDescriptor.ImageUrlFormats;
 import dev.derive.protocol.capability.OperationDescriptor;
 import dev.derive.protocol.capability.ParameterDescriptor;
 import dev.derive.protocol.capability.UrlSpelling;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -220,6 +225,10 @@ public final class UrlOptions {
     if (value.isEmpty()) {
       return;
     }
+    if (parameter.namesSourceObject()) {
+      target.put(name, sourceObjectKey(shown, value));
+      return;
+    }
     switch (parameter.type()) {
       case ParameterDescriptor.INTEGER -> {
         if (!value.matches("[0-9]{1,9}")) {
@@ -241,6 +250,37 @@ public final class UrlOptions {
       }
       default -> target.set(name, text(parameter, spelling, shown, value));
     }
+  }
+
+  /**
+   * The key of another object of the source bucket (a parameter declared {@code sourceObject}, the
+   * watermark) from its URL argument: base64url (RFC 4648 §5, padded or not) of the key's UTF-8
+   * bytes, as imgproxy Pro's {@code watermark_url:} takes its URL, since a key holds {@code /},
+   * which one URL segment cannot.
+   *
+   * @throws InvalidRequestException if {@code value} is not base64url of UTF-8 text
+   */
+  private static String sourceObjectKey(String shown, String value) {
+    try {
+      byte[] bytes = Base64.getUrlDecoder().decode(value);
+      String key =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+      if (!key.isEmpty()) {
+        return key;
+      }
+    } catch (IllegalArgumentException | CharacterCodingException notBase64Url) {
+      // refused below
+    }
+    throw ImageUrl.invalid(
+        "/url/" + shown,
+        shown
+            + " takes an object key of the source bucket encoded as base64url (RFC 4648 §5), e.g."
+            + " bWFya3MvbG9nby5wbmc for marks/logo.png");
   }
 
   private static JsonNode text(

@@ -8,13 +8,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.plan.SourceObjects;
 import dev.derive.coordinator.preset.Preset;
 import dev.derive.coordinator.preset.Presets;
 import dev.derive.coordinator.validate.DerivativeRequest;
 import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.coordinator.validate.Violation;
+import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.PinnedObject;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,9 +37,13 @@ class ImageUrlTest {
     SourceIdentity source =
         new SourceIdentity("sources", request.source().key(), null, "\"e1\"", 1000, "image/jpeg");
     return request.target() != null
-        ? planner.plan(source, request.target()).fingerprint()
-        : planner.plan(source, request.steps()).fingerprint();
+        ? planner.plan(source, request.target(), MARKS).fingerprint()
+        : planner.plan(source, request.steps(), MARKS).fingerprint();
   }
+
+  /** Every other object of the source bucket (a watermark) exists, at version v7. */
+  private static final SourceObjects.Lookup MARKS =
+      key -> Optional.of(new PinnedObject(new ObjectRef("sources", key, "v7"), "\"m7\""));
 
   private String urlFingerprint(String path) {
     return fingerprint(ImageUrl.parse(path, options).requestBody(presets, "image/webp"));
@@ -74,10 +82,55 @@ class ImageUrlTest {
         "/sig/f:auto/w:10/photos/cat.jpg | {\"mediaType\":\"image/webp\",\"width\":10}",
         "/sig/exp:4102444800/w:10/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
         "/sig/w:10/plain/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":10}",
+        "/sig/w:64/wmu:bWFya3MvbG9nby5wbmc/wm:50:soea:10:20/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"width\":64,\"watermark\":\"marks/logo.png\",\"watermarkOpacity\":50,\"watermarkGravity\":\"southeast\",\"watermarkMargin\":10,\"watermarkScale\":20}",
+        "/sig/watermark_url:bWFya3MvbG9nby5wbmc=/watermark:::4/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"watermark\":\"marks/logo.png\",\"watermarkMargin\":4}",
+        "/sig/wmu:bWFya3MvbG9nby5wbmc/dpr:2/wm:100:nowe:5/photos/cat.jpg | {\"mediaType\":\"image/jpeg\",\"watermark\":\"marks/logo.png\",\"watermarkGravity\":\"northwest\",\"watermarkMargin\":10}",
       })
   void aUrlSharesTheFingerprintOfTheJsonRequestItStandsFor(String path, String target)
       throws Exception {
     assertThat(urlFingerprint(path)).isEqualTo(jsonFingerprint(target));
+  }
+
+  /**
+   * {@code wmu:} (imgproxy Pro's {@code watermark_url:}) names the mark by its key, base64url
+   * encoded since a key holds {@code /}; the key is the JSON target's {@code watermark}.
+   */
+  @Test
+  void aWatermarkKeyIsBase64UrlInTheUrlAndItselfInTheBody() {
+    String key = "marks/été logo?.png";
+    String encoded =
+        java.util.Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    JsonNode body =
+        ImageUrl.parse("/sig/wmu:" + encoded + "/photos/cat.jpg", options)
+            .requestBody(presets, "image/webp");
+
+    assertThat(body.path("target").path("watermark").asText()).isEqualTo(key);
+    assertThat(urlFingerprint("/sig/wmu:" + encoded + "/photos/cat.jpg"))
+        .isNotEqualTo(urlFingerprint("/sig/wmu:bWFya3MvbG9nby5wbmc/photos/cat.jpg"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "wmu:bWFya3MvbG9nby5wbmc*", // not of the alphabet
+        "wmu:bWFya3M+bG9nby5wbmc", // standard base64's + (base64url spells it -)
+        "wmu:b", // not a whole byte
+        "wmu:_w", // 0xff: not UTF-8
+        "watermark_url:bWFya3MvbG9nby5wbmc:x" // two arguments
+      })
+  void aWatermarkKeyThatIsNotBase64UrlIsA400NamingTheOption(String option) {
+    InvalidRequestException refused =
+        catchThrowableOfType(
+            InvalidRequestException.class,
+            () ->
+                ImageUrl.parse("/sig/" + option + "/photos/cat.jpg", options)
+                    .requestBody(presets, "image/webp"));
+
+    assertThat(refused.violations()).hasSize(1);
+    assertThat(refused.violations().get(0).pointer()).isEqualTo("/url/watermark_url");
   }
 
   @Test

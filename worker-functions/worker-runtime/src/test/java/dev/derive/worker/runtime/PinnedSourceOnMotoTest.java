@@ -317,7 +317,8 @@ class PinnedSourceOnMotoTest {
         outputMediaType,
         "trace-" + name,
         "exec-" + name,
-        etag);
+        etag,
+        Map.of());
   }
 
   private static SQSEvent event(StepMessage step) {

@@ -32,6 +32,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -1363,7 +1364,8 @@ class StepBatchProcessorTest {
         MediaTypes.TEXT_PLAIN,
         "trace-" + name,
         executionId,
-        inputEtag);
+        inputEtag,
+        Map.of());
   }
 
   /** A record as SQS delivers it the {@code receiveCount}-th time. */

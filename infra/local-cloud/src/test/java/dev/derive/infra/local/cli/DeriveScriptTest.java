@@ -151,6 +151,46 @@ class DeriveScriptTest {
     assertThat(second.output().strip()).startsWith("http://127.0.0.1:3270/v1/");
   }
 
+  /**
+   * {@code ./derive up} makes thumb, preview and info on upload, as its usage says: info holds the
+   * ThumbHash an image URL's placeholder is drawn from, which the API only reads (it never starts
+   * that job), so without it a local cloud's URLs showed the fallback image while made. Every
+   * preset it names is one a capability declares (an unknown one fails each upload's job).
+   */
+  @Test
+  void upMakesThumbPreviewAndInfoOnUploadAsItsUsageSays() throws Exception {
+    Run presets =
+        run(
+            List.of(
+                "bash",
+                "-c",
+                "eval \"$(grep -E '^LOCAL_UPLOAD_PRESETS=' derive)\"; printf %s"
+                    + " \"$LOCAL_UPLOAD_PRESETS\""));
+    Run usage = run(List.of("./derive", "up", "--help"));
+
+    assertThat(presets.exit()).as(presets.output()).isZero();
+    assertThat(presets.output()).isEqualTo("uploads/=thumb,preview,info");
+    assertThat(usage.output()).contains("(UploadPresets=" + presets.output() + ")");
+    assertThat(java.nio.file.Files.readString(ROOT.resolve("derive")))
+        .contains("--parameter \"UploadPresets=$LOCAL_UPLOAD_PRESETS\"");
+    java.util.Set<String> declared = new java.util.TreeSet<>();
+    try (var files = java.nio.file.Files.newDirectoryStream(ROOT.resolve("worker-functions"))) {
+      for (Path module : files) {
+        Path declaration = module.resolve("src/main/resources/META-INF/derive/capability.json");
+        if (java.nio.file.Files.exists(declaration)) {
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(declaration.toFile())
+              .path("presets")
+              .fieldNames()
+              .forEachRemaining(declared::add);
+        }
+      }
+    }
+    for (String preset : presets.output().substring("uploads/=".length()).split(",")) {
+      assertThat(declared).as("a declared preset").contains(preset);
+    }
+  }
+
   private record Run(int exit, String output) {}
 
   private static Run run(List<String> command) throws IOException, InterruptedException {
