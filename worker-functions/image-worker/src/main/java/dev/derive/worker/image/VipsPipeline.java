@@ -55,16 +55,6 @@ final class VipsPipeline {
     return source instanceof VipsSource vips && vips.staysInLibvips();
   }
 
-  /**
-   * What the stages need at their peak: the decode ({@link VipsSource#stagesCost} of {@code
-   * decodedWidth} x {@code decodedHeight}) and {@value #OUTPUT_COPIES} buffers of {@code
-   * outputPixels}, all off the heap.
-   */
-  static MemoryEstimate cost(
-      VipsSource source, int decodedWidth, int decodedHeight, long outputPixels) {
-    return source.stagesCost(decodedWidth, decodedHeight).plus(outputCost(outputPixels));
-  }
-
   /** The stages' buffers after the decode: {@value #OUTPUT_COPIES} of the output, off the heap. */
   static MemoryEstimate outputCost(long outputPixels) {
     return new MemoryEstimate(0, (long) PIXEL_BYTES * OUTPUT_COPIES * outputPixels);
