@@ -29,9 +29,6 @@ import javax.imageio.ImageIO;
  * the same stages.
  */
 public final class ImageTransformer implements StepTransformer {
-  /** Decoding keeps at least this many source pixels per target pixel before resampling. */
-  private static final int MIN_OVERSAMPLING = 3;
-
   static {
     ImageIO.setUseCache(false); // Lambda's /tmp is small; decode in memory
     ImageIO.scanForPlugins(); // register TwelveMonkeys from the application class loader
@@ -135,7 +132,7 @@ public final class ImageTransformer implements StepTransformer {
               ? vips.stagesCost(decoded.width, decoded.height)
               : vips.stagesRegionCost(
                   crop,
-                  subsampling(
+                  ImageSource.subsampling(
                       crop.width, crop.height, upright.scaledWidth(), upright.scaledHeight()));
       budget.check(
           decode.plus(VipsPipeline.outputCost(layout.outputPixels())), layout.work(source));
@@ -171,15 +168,5 @@ public final class ImageTransformer implements StepTransformer {
       budget.check(whole.plus(VipsPipeline.outputCost(layout.outputPixels())), layout.work(source));
       VipsPipeline.runCut(upright, cut, recipe, layout.upright(), output, watermark);
     }
-  }
-
-  /**
-   * The largest decode subsampling that still leaves at least {@link #MIN_OVERSAMPLING} source
-   * pixels per target pixel in both directions (1 = decode every pixel).
-   */
-  static int subsampling(int sourceWidth, int sourceHeight, int targetWidth, int targetHeight) {
-    int byWidth = sourceWidth / (MIN_OVERSAMPLING * targetWidth);
-    int byHeight = sourceHeight / (MIN_OVERSAMPLING * targetHeight);
-    return Math.max(1, Math.min(byWidth, byHeight));
   }
 }

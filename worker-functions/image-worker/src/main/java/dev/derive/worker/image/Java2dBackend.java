@@ -3,6 +3,7 @@ package dev.derive.worker.image;
 import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Color;
 import java.awt.Dimension;
 import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
@@ -12,10 +13,16 @@ import java.nio.file.Path;
 /**
  * The Java2D backend, for the sources libvips does not decode ({@link SourceImage}'s ImageIO,
  * FFmpeg's HEIC, SVG's fallback, the PQ tone map): decodes the image (subsampled, never below
- * {@link ImageTransformer#subsampling}'s three source pixels per target pixel; a crop's region
- * only) in sRGB, turns it upright, resamples it (Lanczos) and hands it to the stages of {@link
- * VipsPipeline} ({@link VipsPipeline#runFrom}); in a process without libvips, {@link Java2dFinish}
- * ends the step instead.
+ * {@link ImageSource#subsampling}'s three source pixels per target pixel; a crop's region only) in
+ * sRGB, turns it upright, resamples it (Lanczos) and hands it to the stages of {@link VipsPipeline}
+ * ({@link VipsPipeline#runFrom}).
+ *
+ * <p>In a process without libvips, where the stages cannot run, it ends the step too ({@link
+ * #finish}): the picture flattened onto the background ({@link Canvas#flatten}), placed on the
+ * output size (centred or cut at the box's gravity, {@link Canvas}), turned, mirrored and greyed
+ * ({@link Geometry}), bordered ({@link Padding}) and written by ImageIO ({@link ImageEncoder}).
+ * What needs libvips there (blur, sharpen, trim, a smart crop, a watermark, WebP/AVIF/GIF) fails
+ * retryably instead.
  */
 final class Java2dBackend {
   /**
@@ -28,6 +35,8 @@ final class Java2dBackend {
 
   private static final int DECODED_COPIES = 2;
   private static final int OUTPUT_COPIES = 6;
+
+  private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
 
   private Java2dBackend() {}
 
@@ -77,7 +86,7 @@ final class Java2dBackend {
     } else {
       Rectangle region = orientation.toStored(crop, source.width(), source.height());
       int subsampling =
-          ImageTransformer.subsampling(region.width, region.height, storedWidth, storedHeight);
+          ImageSource.subsampling(region.width, region.height, storedWidth, storedHeight);
       long pixels =
           (long) Math.ceilDiv(region.width, subsampling) * Math.ceilDiv(region.height, subsampling);
       budget.check(
@@ -91,7 +100,7 @@ final class Java2dBackend {
     if (stages) {
       VipsPipeline.runFrom(sized, recipe, upright, output, watermark);
     } else {
-      Java2dFinish.write(sized, recipe, upright, output);
+      finish(sized, recipe, upright, output);
     }
   }
 
@@ -134,6 +143,42 @@ final class Java2dBackend {
   private static boolean keepAlpha(ImageRecipe recipe, BufferedImage decoded, Placement upright) {
     return (ImageEncoder.keepsAlpha(recipe.mediaType()) || recipe.background() != null)
         && (decoded.getColorModel().hasAlpha()
-            || (upright.pads() && Java2dFinish.background(recipe).getAlpha() < 0xFF));
+            || (upright.pads() && background(recipe).getAlpha() < 0xFF));
+  }
+
+  /**
+   * Writes {@code sized} (upright, at {@code upright}'s scaled size) as the recipe says to {@code
+   * output}, without libvips.
+   *
+   * @throws IOException if writing fails
+   */
+  private static void finish(
+      BufferedImage sized, ImageRecipe recipe, Placement upright, Path output) throws IOException {
+    Color background = background(recipe);
+    BufferedImage picture =
+        recipe.background() == null ? sized : Canvas.flatten(sized, recipe.background());
+    BufferedImage placed =
+        recipe.box() == null
+            ? Canvas.centre(picture, upright.width(), upright.height(), background)
+            : recipe
+                .box()
+                .gravity()
+                .crop(picture, upright.width(), upright.height(), background, recipe.rotate());
+    BufferedImage shaped = Geometry.apply(placed, recipe);
+    if (recipe.pad() != null) {
+      shaped = recipe.pad().apply(shaped, background, ImageEncoder.keepsAlpha(recipe.mediaType()));
+    }
+    ImageEncoder.write(shaped, recipe, output);
+  }
+
+  /**
+   * The colour of padding: the {@value ImageRecipe#BACKGROUND} operation's, else transparent where
+   * the output format keeps alpha (PNG, TIFF, WebP, AVIF), else white.
+   */
+  private static Color background(ImageRecipe recipe) {
+    if (recipe.background() != null) {
+      return recipe.background();
+    }
+    return ImageEncoder.keepsAlpha(recipe.mediaType()) ? TRANSPARENT : Color.WHITE;
   }
 }

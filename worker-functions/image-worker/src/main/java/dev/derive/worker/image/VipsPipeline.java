@@ -23,7 +23,7 @@ import java.util.List;
  * <p>A source libvips reads ({@link VipsSource}, not PQ HDR) is decoded by the first stage; any
  * other is decoded, oriented and resized (or, for a trim, decoded whole) by the Java2D backend and
  * imported once ({@link #runFrom}, {@link #runCut}), then takes the same stages. Only a process
- * without libvips takes the Java path of {@link ImageTransformer} end to end.
+ * without libvips ends the step in Java ({@link Java2dBackend}).
  */
 final class VipsPipeline {
   /**

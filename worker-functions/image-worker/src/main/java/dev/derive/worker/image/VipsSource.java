@@ -292,7 +292,7 @@ final class VipsSource implements ImageSource {
   @Override
   public BufferedImage decodeScaled(int boxWidth, int boxHeight) {
     if (pqHdr()) {
-      return decode(ImageTransformer.subsampling(width, height, boxWidth, boxHeight));
+      return decode(ImageSource.subsampling(width, height, boxWidth, boxHeight));
     }
     // Cover the box with the image's own aspect ratio, so a stretch (fit fill) only shrinks.
     double scale = Math.max((double) boxWidth / width, (double) boxHeight / height);
