@@ -25,13 +25,14 @@ import java.util.Set;
  * dev.derive.worker.libvips.VipsUnavailableException}, which the worker runtime retries (a
  * deployment fault is never cached as the input's failure).
  *
- * <p>About 450 lines because it is the one {@link ImageSource} over libvips: the two ways in (HEIF
+ * <p>About 540 lines because it is the one {@link ImageSource} over libvips: the two ways in (HEIF
  * with its structure sniffed, or a file libvips recognises) share the pixel limit, the decode
- * failures' wording, shrink-on-load, region decode and the hand-over of libvips' pixels to Java
- * (8-bit sRGB, or 16-bit for the HDR tone map), each short; the tone map itself lives in {@link
- * HdrToneMap}, and the EXIF orientation is libvips' own (its loader's {@code orientation} field).
+ * failures' wording, shrink-on-load, the region and whole-image decodes the stages start from, and
+ * the hand-over of libvips' pixels to Java (8-bit sRGB, or 16-bit for the HDR tone map, the {@code
+ * info} derivative), each short; the tone map itself lives in {@link HdrToneMap}, and the EXIF
+ * orientation is libvips' own (its loader's {@code orientation} field).
  */
-// Over 300 lines because HEIF, files, failures, shrink-on-load and regions share one source.
+// Over 300 lines because HEIF, files, failures and the stages' three decodes share one source.
 final class VipsSource implements ImageSource {
   /** HEIF brands of HEVC-coded images (ISO/IEC 23008-12 Annex B). */
   private static final Set<String> HEVC_BRANDS =
