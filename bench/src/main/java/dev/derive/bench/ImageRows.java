@@ -2,25 +2,47 @@ package dev.derive.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.protocol.MediaTypes;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Dimension;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.ImageInputStream;
 
 /**
  * The image rows of the worker compute table: {@code thumbnail_12mp} and {@code thumbnail_24mp}
  * against vipsthumbnail, {@code thumbnail_12mp_vs_sharp} and {@code smartcrop_vs_sharp} against a
- * warm sharp, {@code smartcrop}, {@code animated_gif} and {@code info}; each times the plan {@link
- * WorkerRows} binds, in this JVM.
+ * warm sharp, {@code smartcrop}, {@code animated_gif}, {@code info} and {@code watermark}; each
+ * times the plan {@link WorkerRows} binds, in this JVM.
  */
 final class ImageRows {
+  /** The watermark row's mark: its side and its margin from the picture's edges, in pixels. */
+  private static final int MARK_SIZE = 64;
+
+  private static final int MARK_MARGIN = 8;
+
   private final Scale scale;
   private final Results results;
   private final NativeTools tools;
   private final Path scratch;
   private final boolean install;
   private final WorkerRows workers;
+
+  /** The warm sharp of the sharp rows while {@link #run} runs, or {@code null}. */
+  private SharpAnchor sharp;
+
+  /** Why {@link #sharp} could not be started. */
+  private String sharpProblem;
 
   ImageRows(
       Scale scale,
@@ -37,14 +59,48 @@ final class ImageRows {
     this.workers = workers;
   }
 
-  /** Measures the image rows, each on the photo or GIF it is named for. */
+  /**
+   * Measures the image rows, each on the photo or GIF it is named for; the sharp rows share one
+   * warm sharp ({@link SharpAnchor}), started once.
+   */
   void run(Path photo12, Path photo24, Path gif) throws Exception {
     thumbnail("thumbnail_12mp", photo12);
-    thumbnailVsSharp(photo12);
-    smartCrop(photo12);
-    thumbnail("thumbnail_24mp", photo24);
-    animatedGif(gif);
-    info(photo12);
+    try {
+      sharp = SharpAnchor.start(scratch, install, true);
+    } catch (IOException e) {
+      sharpProblem = e.getMessage();
+    }
+    try {
+      thumbnailVsSharp(photo12);
+      smartCrop(photo12);
+      thumbnail("thumbnail_24mp", photo24);
+      animatedGif(gif);
+      info(photo12);
+    } finally {
+      if (sharp != null) {
+        sharp.close();
+        sharp = null;
+      }
+    }
+    watermark(photo12);
+  }
+
+  /** A row's measurement against the warm sharp. */
+  @FunctionalInterface
+  private interface SharpMeasure {
+    void run(SharpAnchor sharp) throws Exception;
+  }
+
+  /**
+   * Runs {@code measure} with the warm sharp when it started; otherwise adds row {@code id}
+   * unmeasured against {@code anchor}, saying why sharp is missing.
+   */
+  private void withSharp(String id, String anchor, SharpMeasure measure) throws Exception {
+    if (sharp == null) {
+      results.add(Row.unmeasured(id, "ms", anchor, 1.0, sharpProblem));
+      return;
+    }
+    measure.run(sharp);
   }
 
   /**
@@ -69,40 +125,34 @@ final class ImageRows {
    */
   private void smartCrop(Path photo) throws Exception {
     ObjectNode target = WorkerRows.thumbnailTarget().put("fit", "cover").put("gravity", "smart");
-    Stats ours = workers.compute(photo, MediaTypes.IMAGE_JPEG, target);
-    Optional<Path> vips = tools.tool("vipsthumbnail");
-    if (vips.isEmpty()) {
-      results.add(
-          Row.unmeasured(
-              "smartcrop", "ms", "vipsthumbnail", 1.0, tools.whyMissing("vipsthumbnail")));
-    } else {
-      Path out = scratch.resolve("vipsthumbnail-smartcrop.jpg");
-      Stats anchor =
-          Timer.time(
-              scale.workerWarmups(),
-              scale.workerRuns(),
-              run ->
-                  NativeTools.run(
-                      List.of(
-                          vips.get().toString(),
-                          photo.toString(),
-                          "--size",
-                          "256x256",
-                          "--smartcrop",
-                          "attention",
-                          "-o",
-                          out + "[Q=85,strip]")));
-      results.add(
-          new Row(
-              "smartcrop",
-              ours.median(),
-              "ms",
-              "vipsthumbnail --size 256x256 --smartcrop attention (Q=85, strip)",
-              anchor.median(),
-              1.0,
-              "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85, median of "
-                  + ours.count()));
-    }
+    String anchor = "vipsthumbnail --size 256x256 --smartcrop attention (Q=85, strip)";
+    tools.measureWith(
+        "vipsthumbnail",
+        results,
+        "smartcrop",
+        anchor,
+        1.0,
+        vips -> {
+          Stats ours = workers.compute(photo, MediaTypes.IMAGE_JPEG, target);
+          Stats theirs =
+              vipsthumbnail(
+                  scale,
+                  vips,
+                  photo,
+                  scratch.resolve("vipsthumbnail-smartcrop.jpg"),
+                  "--smartcrop",
+                  "attention");
+          results.add(
+              new Row(
+                  "smartcrop",
+                  ours.median(),
+                  "ms",
+                  anchor,
+                  theirs.median(),
+                  1.0,
+                  "ImageTransformer → 256 x 256 cover, gravity smart, JPEG q85, median of "
+                      + ours.count()));
+        });
     vsSharp(
         "smartcrop_vs_sharp",
         photo,
@@ -172,107 +222,224 @@ final class ImageRows {
    */
   private void info(Path photo) throws Exception {
     String anchorName = "vipsheader -a + thumbhash " + SharpAnchor.THUMBHASH_VERSION;
-    Optional<Path> vipsheader = tools.tool("vipsheader");
-    if (vipsheader.isEmpty()) {
-      results.add(Row.unmeasured("info", "ms", anchorName, 1.0, tools.whyMissing("vipsheader")));
-      return;
-    }
-    try (SharpAnchor sharp = SharpAnchor.start(scratch, install, true)) {
-      Path hash = scratch.resolve("thumbhash.txt");
-      List<Stats> all =
-          Timer.interleaved(
-              scale.workerWarmups(),
-              scale.workerRuns(),
-              workers.action(
-                  photo, MediaTypes.IMAGE_JPEG, WorkerRows.target(MediaTypes.APPLICATION_JSON)),
-              run -> NativeTools.run(List.of(vipsheader.get().toString(), "-a", photo.toString())),
-              run -> sharp.run("thumbhash", photo, hash));
-      double header = all.get(1).median();
-      double thumbHash = all.get(2).median();
-      results.add(
-          new Row(
-              "info",
-              all.get(0).median(),
-              "ms",
-              anchorName
-                  + " (rgbaToThumbHash of sharp(f).resize(100, 100, {fit: 'inside'}).raw(), "
-                  + sharp.describe()
-                  + ")",
-              header + thumbHash,
-              1.0,
-              "ImageTransformer info JSON (header, EXIF, dominant colour, BlurHash, ThumbHash) of"
-                  + " the 12 MP photo; anchor vipsheader "
-                  + CoordinatorRows.round(header)
-                  + " ms + ThumbHash "
-                  + CoordinatorRows.round(thumbHash)
-                  + " ms; interleaved, median of "
-                  + all.get(0).count()));
-    } catch (IOException e) {
-      results.add(Row.unmeasured("info", "ms", anchorName, 1.0, e.getMessage()));
+    tools.measureWith(
+        "vipsheader",
+        results,
+        "info",
+        anchorName,
+        1.0,
+        vipsheader ->
+            withSharp(
+                "info",
+                anchorName,
+                sharp -> {
+                  Path hash = scratch.resolve("thumbhash.txt");
+                  List<Stats> all =
+                      Timer.interleaved(
+                          scale.workerWarmups(),
+                          scale.workerRuns(),
+                          workers.action(
+                              photo,
+                              MediaTypes.IMAGE_JPEG,
+                              WorkerRows.target(MediaTypes.APPLICATION_JSON)),
+                          run ->
+                              NativeTools.run(
+                                  List.of(vipsheader.toString(), "-a", photo.toString())),
+                          run -> sharp.run("thumbhash", photo, hash));
+                  double header = all.get(1).median();
+                  double thumbHash = all.get(2).median();
+                  results.add(
+                      new Row(
+                          "info",
+                          all.get(0).median(),
+                          "ms",
+                          anchorName
+                              + " (rgbaToThumbHash of sharp(f).resize(100, 100, {fit: 'inside'})"
+                              + ".raw(), "
+                              + sharp.describe()
+                              + ")",
+                          header + thumbHash,
+                          1.0,
+                          "ImageTransformer info JSON (header, EXIF, dominant colour, BlurHash,"
+                              + " ThumbHash) of the 12 MP photo; anchor vipsheader "
+                              + CoordinatorRows.round(header)
+                              + " ms + ThumbHash "
+                              + CoordinatorRows.round(thumbHash)
+                              + " ms; interleaved, median of "
+                              + all.get(0).count()));
+                }));
+  }
+
+  /**
+   * {@code watermark}: the 256 px JPEG thumbnail with a 64 px translucent PNG mark ({@link
+   * #writeMark}) at its south-east corner, {@value #MARK_MARGIN} px in, against what a user of the
+   * libvips tools runs for it: {@code vips thumbnail} into a {@code .v} file, then {@code vips
+   * composite2} of the mark over it into the JPEG (two processes), interleaved run by run.
+   */
+  private void watermark(Path photo) throws Exception {
+    String anchor = "vips thumbnail photo.jpg t.v 256 --height 256 + vips composite2 t.v mark.png";
+    tools.measureWith(
+        "vips",
+        results,
+        "watermark",
+        anchor,
+        1.0,
+        vips -> {
+          Path mark = writeMark(scratch.resolve("mark.png"));
+          ObjectNode target =
+              WorkerRows.thumbnailTarget()
+                  .put("watermark", "bench/mark.png")
+                  .put("watermarkGravity", "southeast")
+                  .put("watermarkMargin", MARK_MARGIN);
+          Timer.Action derive =
+              workers.action(photo, MediaTypes.IMAGE_JPEG, target, Map.of("watermark", mark));
+          Dimension box = thumbnailSize(photo);
+          Path thumbnail = scratch.resolve("vips-watermark-base.v");
+          Path out = scratch.resolve("vips-watermark.jpg");
+          List<Stats> both =
+              Timer.interleaved(
+                  scale.workerWarmups(),
+                  scale.workerRuns(),
+                  derive,
+                  run -> {
+                    NativeTools.run(
+                        List.of(
+                            vips.toString(),
+                            "thumbnail",
+                            photo.toString(),
+                            thumbnail.toString(),
+                            "256",
+                            "--height",
+                            "256"));
+                    NativeTools.run(
+                        List.of(
+                            vips.toString(),
+                            "composite2",
+                            thumbnail.toString(),
+                            mark.toString(),
+                            out + "[Q=85,strip]",
+                            "over",
+                            "--x",
+                            String.valueOf(box.width - MARK_SIZE - MARK_MARGIN),
+                            "--y",
+                            String.valueOf(box.height - MARK_SIZE - MARK_MARGIN)));
+                  });
+          results.add(
+              new Row(
+                  "watermark",
+                  both.get(0).median(),
+                  "ms",
+                  anchor + " over --x --y (Q=85, strip), two processes",
+                  both.get(1).median(),
+                  1.0,
+                  "ImageTransformer → 256 px JPEG q85 with a "
+                      + MARK_SIZE
+                      + " px translucent PNG mark south-east, "
+                      + MARK_MARGIN
+                      + " px in (watermark operation, the mark a local file as a worker has it),"
+                      + " interleaved, median of "
+                      + both.get(0).count()));
+        });
+  }
+
+  /**
+   * Writes the watermark row's mark to {@code file}: a {@value #MARK_SIZE} px PNG with alpha, a
+   * translucent disc with an opaque ring on a transparent ground, as a logo is.
+   */
+  private static Path writeMark(Path file) throws IOException {
+    BufferedImage mark = new BufferedImage(MARK_SIZE, MARK_SIZE, BufferedImage.TYPE_INT_ARGB);
+    Graphics2D g = mark.createGraphics();
+    g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+    g.setColor(new Color(20, 60, 200, 150));
+    g.fillOval(4, 4, MARK_SIZE - 8, MARK_SIZE - 8);
+    g.setColor(Color.WHITE);
+    g.setStroke(new BasicStroke(4));
+    g.drawOval(4, 4, MARK_SIZE - 8, MARK_SIZE - 8);
+    g.dispose();
+    ImageIO.write(mark, "png", file.toFile());
+    return file;
+  }
+
+  /** The size of the 256 x 256 inside thumbnail of {@code photo} (its header read by ImageIO). */
+  private static Dimension thumbnailSize(Path photo) throws IOException {
+    try (ImageInputStream in = ImageIO.createImageInputStream(photo.toFile())) {
+      ImageReader reader = ImageIO.getImageReaders(in).next();
+      reader.setInput(in);
+      double scale = 256.0 / Math.max(reader.getWidth(0), reader.getHeight(0));
+      Dimension size =
+          new Dimension(
+              (int) Math.round(reader.getWidth(0) * scale),
+              (int) Math.round(reader.getHeight(0) * scale));
+      reader.dispose();
+      return size;
     }
   }
 
-  /** One of Derive's image rows against a warm sharp doing the same, interleaved run by run. */
+  /** One of Derive's image rows against the warm sharp doing the same, interleaved run by run. */
   private void vsSharp(
       String id, Path photo, ObjectNode target, String sharpMode, String sharpCall, String ours)
       throws Exception {
     Timer.Action derive = workers.action(photo, MediaTypes.IMAGE_JPEG, target);
-    try (SharpAnchor sharp = SharpAnchor.start(scratch, install)) {
-      Path out = scratch.resolve("sharp-" + sharpMode + ".jpg");
-      List<Stats> both =
-          Timer.interleaved(
-              scale.workerWarmups(),
-              scale.workerRuns(),
-              derive,
-              run -> sharp.run(sharpMode, photo, out));
-      results.add(
-          new Row(
-              id,
-              both.get(0).median(),
-              "ms",
-              sharp.describe() + ": " + sharpCall,
-              both.get(1).median(),
-              1.0,
-              ours + ", interleaved with sharp, median of " + both.get(0).count()));
-    } catch (IOException e) {
-      results.add(Row.unmeasured(id, "ms", "sharp " + SharpAnchor.VERSION, 1.0, e.getMessage()));
-    }
+    withSharp(
+        id,
+        "sharp " + SharpAnchor.VERSION,
+        sharp -> {
+          Path out = scratch.resolve("sharp-" + sharpMode + ".jpg");
+          List<Stats> both =
+              Timer.interleaved(
+                  scale.workerWarmups(),
+                  3 * scale.workerRuns(), // tens of ms a run: more runs steady the median
+                  derive,
+                  run -> sharp.run(sharpMode, photo, out));
+          results.add(
+              new Row(
+                  id,
+                  both.get(0).median(),
+                  "ms",
+                  sharp.describe() + ": " + sharpCall,
+                  both.get(1).median(),
+                  1.0,
+                  ours + ", interleaved with sharp, median of " + both.get(0).count()));
+        });
   }
 
   private void thumbnail(String id, Path photo) throws Exception {
-    Stats ours = workers.compute(photo, MediaTypes.IMAGE_JPEG, WorkerRows.thumbnailTarget());
-    Optional<Path> vips = tools.tool("vipsthumbnail");
-    if (vips.isEmpty()) {
-      results.add(
-          Row.unmeasured(id, "ms", "vipsthumbnail", null, tools.whyMissing("vipsthumbnail")));
-      return;
-    }
-    Path out = scratch.resolve("vipsthumbnail.jpg");
-    Stats anchor =
-        Timer.time(
-            scale.workerWarmups(),
-            scale.workerRuns(),
-            run ->
-                NativeTools.run(
-                    List.of(
-                        vips.get().toString(),
-                        photo.toString(),
-                        "--size",
-                        "256x256",
-                        "-o",
-                        out + "[Q=85,strip]")));
-    results.add(
-        new Row(
-            id,
-            ours.median(),
-            "ms",
-            "vipsthumbnail --size 256x256 (Q=85, strip)",
-            anchor.median(),
-            null,
-            "ImageTransformer → 256 px JPEG q85, median of "
-                + ours.count()
-                + " (p90 "
-                + CoordinatorRows.round(ours.p90())
-                + " ms)"));
+    String anchor = "vipsthumbnail --size 256x256 (Q=85, strip)";
+    tools.measureWith(
+        "vipsthumbnail",
+        results,
+        id,
+        anchor,
+        null,
+        vips -> {
+          Stats ours = workers.compute(photo, MediaTypes.IMAGE_JPEG, WorkerRows.thumbnailTarget());
+          Stats theirs = vipsthumbnail(scale, vips, photo, scratch.resolve("vipsthumbnail.jpg"));
+          results.add(
+              new Row(
+                  id,
+                  ours.median(),
+                  "ms",
+                  anchor,
+                  theirs.median(),
+                  null,
+                  "ImageTransformer → 256 px JPEG q85, median of "
+                      + ours.count()
+                      + " (p90 "
+                      + CoordinatorRows.round(ours.p90())
+                      + " ms)"));
+        });
+  }
+
+  /**
+   * Times {@code vipsthumbnail input --size 256x256 [options] -o output[Q=85,strip]}, a process a
+   * run (its start included, as a user of the tool pays it), after the heavy rows' warm-ups.
+   */
+  static Stats vipsthumbnail(Scale scale, Path vips, Path input, Path output, String... options)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(List.of(vips.toString(), input.toString(), "--size", "256x256"));
+    command.addAll(List.of(options));
+    command.addAll(List.of("-o", output + "[Q=85,strip]"));
+    return Timer.time(scale.workerWarmups(), scale.workerRuns(), run -> NativeTools.run(command));
   }
 }

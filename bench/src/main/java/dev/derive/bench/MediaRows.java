@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The FFmpeg rows (docs/heic-and-video.md): {@code heic_thumbnail}, a 12 MP HEIC made by libheif's
@@ -46,58 +45,52 @@ public final class MediaRows {
   }
 
   private void heicThumbnail(Path photo12) throws Exception {
-    Optional<Path> encoder = tools.tool("heif-enc");
-    Optional<Path> vips = tools.tool("vipsthumbnail");
-    if (encoder.isEmpty() || vips.isEmpty()) {
-      results.add(
-          Row.unmeasured(
-              "heic_thumbnail",
-              "ms",
-              "vipsthumbnail (libheif)",
-              1.0,
-              tools.whyMissing(encoder.isEmpty() ? "heif-enc" : "vipsthumbnail")));
-      return;
-    }
-    Path heic = scratch.resolve("photo-12mp.heic");
-    // with a 320 px thumbnail item, as an iPhone writes one (240x320 beside its 4032x3024 grid)
-    NativeTools.run(
-        List.of(
-            encoder.get().toString(),
-            "-q",
-            "85",
-            "-t",
-            "320",
-            "-o",
-            heic.toString(),
-            photo12.toString()));
-    Stats ours = workers.compute(heic, "image/heic", WorkerRows.thumbnailTarget());
-    Path out = scratch.resolve("vipsthumbnail-heic.jpg");
-    Stats anchor =
-        Timer.time(
-            scale.workerWarmups(),
-            scale.workerRuns(),
-            run ->
-                NativeTools.run(
-                    List.of(
-                        vips.get().toString(),
-                        heic.toString(),
-                        "--size",
-                        "256x256",
-                        "-o",
-                        out + "[Q=85,strip]")));
-    results.add(
-        new Row(
-            "heic_thumbnail",
-            ours.median(),
-            "ms",
-            "vipsthumbnail --size 256x256 (Debian libvips, libheif + libde265)",
-            anchor.median(),
-            1.0,
-            "ImageTransformer, FFmpeg's HEVC decoder in a process; heif-enc's one 12 MP picture"
-                + " (not an iPhone's grid of 512 px tiles) with a 320 px thumbnail item, which both"
-                + " sides decode for this box; → 256 px JPEG q85, median of "
-                + ours.count()
-                + "; compare thumbnail_12mp (the same photo as JPEG)"));
+    String anchor = "vipsthumbnail --size 256x256 (Debian libvips, libheif + libde265)";
+    tools.measureWith(
+        "heif-enc",
+        results,
+        "heic_thumbnail",
+        anchor,
+        1.0,
+        encoder ->
+            tools.measureWith(
+                "vipsthumbnail",
+                results,
+                "heic_thumbnail",
+                anchor,
+                1.0,
+                vips -> {
+                  Path heic = scratch.resolve("photo-12mp.heic");
+                  // with a 320 px thumbnail item, as an iPhone writes one (240x320 beside its
+                  // 4032x3024 grid)
+                  NativeTools.run(
+                      List.of(
+                          encoder.toString(),
+                          "-q",
+                          "85",
+                          "-t",
+                          "320",
+                          "-o",
+                          heic.toString(),
+                          photo12.toString()));
+                  Stats ours = workers.compute(heic, "image/heic", WorkerRows.thumbnailTarget());
+                  Stats theirs =
+                      ImageRows.vipsthumbnail(
+                          scale, vips, heic, scratch.resolve("vipsthumbnail-heic.jpg"));
+                  results.add(
+                      new Row(
+                          "heic_thumbnail",
+                          ours.median(),
+                          "ms",
+                          anchor,
+                          theirs.median(),
+                          1.0,
+                          "ImageTransformer, FFmpeg's HEVC decoder in a process; heif-enc's one 12 MP picture"
+                              + " (not an iPhone's grid of 512 px tiles) with a 320 px thumbnail item, which both"
+                              + " sides decode for this box; → 256 px JPEG q85, median of "
+                              + ours.count()
+                              + "; compare thumbnail_12mp (the same photo as JPEG)"));
+                }));
   }
 
   private void videoPoster() throws Exception {

@@ -77,6 +77,29 @@ public final class NativeTools {
     return Optional.ofNullable(found.get(name));
   }
 
+  /** A row's measurement against a native tool, given the tool's path. */
+  @FunctionalInterface
+  public interface Measure {
+    /** Measures the row and adds it to the results. */
+    void run(Path tool) throws Exception;
+  }
+
+  /**
+   * Runs {@code measure} with the path of {@code tool} when it is there; otherwise adds row {@code
+   * id} unmeasured against {@code anchor} (with its {@code goal}), saying why the tool is missing
+   * and how to install it. Nested calls measure a row that needs several tools.
+   */
+  public void measureWith(
+      String tool, Results results, String id, String anchor, Double goal, Measure measure)
+      throws Exception {
+    Optional<Path> path = tool(tool);
+    if (path.isEmpty()) {
+      results.add(Row.unmeasured(id, "ms", anchor, goal, whyMissing(tool)));
+      return;
+    }
+    measure.run(path.get());
+  }
+
   /** Why a tool is missing, for an unmeasured row's note. */
   public String whyMissing(String name) {
     return name

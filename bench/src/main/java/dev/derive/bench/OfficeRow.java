@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code office_pdf} row of the worker compute table (a LibreOffice kept warm, as the worker
@@ -37,16 +36,18 @@ final class OfficeRow {
    * runs; interleaved, so a burst of load falls on both.
    */
   void run(Path docx) throws Exception {
-    Optional<Path> soffice = tools.tool("soffice");
-    if (soffice.isEmpty()) {
-      results.add(
-          Row.unmeasured(
-              "office_pdf", "ms", "soffice --convert-to pdf", 0.5, tools.whyMissing("soffice")));
-      return;
-    }
+    tools.measureWith(
+        "soffice",
+        results,
+        "office_pdf",
+        "soffice --convert-to pdf",
+        0.5,
+        soffice -> measure(docx, soffice));
+  }
+
+  private void measure(Path docx, Path soffice) throws Exception {
     OfficeSettings settings =
-        new OfficeSettings(
-            soffice.get().toRealPath().getParent().getParent(), 300_000, 500, 256L << 20);
+        new OfficeSettings(soffice.toRealPath().getParent().getParent(), 300_000, 500, 256L << 20);
     Path profile = scratch.resolve("soffice-profile");
     Path outdir = Files.createDirectories(scratch.resolve("soffice-out"));
     try (OfficeProcess office = new OfficeProcess(settings, scratch.resolve("office"))) {
@@ -77,7 +78,7 @@ final class OfficeRow {
               run ->
                   NativeTools.run(
                       List.of(
-                          soffice.get().toString(),
+                          soffice.toString(),
                           "-env:UserInstallation=" + profile.toUri(),
                           "--headless",
                           "--convert-to",

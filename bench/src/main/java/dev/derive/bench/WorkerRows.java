@@ -12,6 +12,7 @@ import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.capability.CapabilityDeclarations;
 import dev.derive.protocol.capability.CapabilityDescriptor;
 import dev.derive.protocol.message.ObjectRef;
+import dev.derive.protocol.message.PinnedObject;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.worker.image.ImageTransformer;
 import dev.derive.worker.markup.MarkupTransformer;
@@ -77,7 +78,7 @@ public final class WorkerRows {
   /**
    * Measures the image worker's rows ({@code --only images}): {@code thumbnail_12mp}, {@code
    * thumbnail_12mp_vs_sharp}, {@code smartcrop}, {@code smartcrop_vs_sharp}, {@code
-   * thumbnail_24mp}, {@code animated_gif} and {@code info}.
+   * thumbnail_24mp}, {@code animated_gif}, {@code info} and {@code watermark}.
    */
   public void runImages(Path photo12, Path photo24, Path gif) throws Exception {
     new ImageRows(scale, results, tools, scratch, install, this).run(photo12, photo24, gif);
@@ -92,68 +93,73 @@ public final class WorkerRows {
     runImages(photo12, photo24, gif);
 
     ObjectNode page = target(MediaTypes.IMAGE_PNG).put("page", 1).put("dpi", 150);
-    Stats ours = compute(pdf, MediaTypes.APPLICATION_PDF, page);
-    Optional<Path> pdftoppm = tools.tool("pdftoppm");
-    if (pdftoppm.isEmpty()) {
-      results.add(Row.unmeasured("pdf_page", "ms", "pdftoppm", null, tools.whyMissing("pdftoppm")));
-    } else {
-      Path prefix = scratch.resolve("pdftoppm-page");
-      Stats anchor =
-          Timer.time(
-              scale.workerWarmups(),
-              scale.workerRuns(),
-              run ->
-                  NativeTools.run(
-                      List.of(
-                          pdftoppm.get().toString(),
-                          "-png",
-                          "-r",
-                          "150",
-                          "-f",
-                          "1",
-                          "-l",
-                          "1",
-                          "-singlefile",
-                          pdf.toString(),
-                          prefix.toString())));
-      results.add(
-          new Row(
-              "pdf_page",
-              ours.median(),
-              "ms",
-              "pdftoppm -png -r 150 (page 1)",
-              anchor.median(),
-              null,
-              "PdfTransformer render page 1 at 150 dpi, PDFBox, median of " + ours.count()));
-    }
+    tools.measureWith(
+        "pdftoppm",
+        results,
+        "pdf_page",
+        "pdftoppm -png -r 150 (page 1)",
+        null,
+        pdftoppm -> {
+          Stats ours = compute(pdf, MediaTypes.APPLICATION_PDF, page);
+          Path prefix = scratch.resolve("pdftoppm-page");
+          Stats anchor =
+              Timer.time(
+                  scale.workerWarmups(),
+                  scale.workerRuns(),
+                  run ->
+                      NativeTools.run(
+                          List.of(
+                              pdftoppm.toString(),
+                              "-png",
+                              "-r",
+                              "150",
+                              "-f",
+                              "1",
+                              "-l",
+                              "1",
+                              "-singlefile",
+                              pdf.toString(),
+                              prefix.toString())));
+          results.add(
+              new Row(
+                  "pdf_page",
+                  ours.median(),
+                  "ms",
+                  "pdftoppm -png -r 150 (page 1)",
+                  anchor.median(),
+                  null,
+                  "PdfTransformer render page 1 at 150 dpi, PDFBox, median of " + ours.count()));
+        });
 
-    Optional<Path> pdftotext = tools.tool("pdftotext");
-    if (pdftotext.isEmpty()) {
-      results.add(
-          Row.unmeasured("text_pdf", "ms", "pdftotext", null, tools.whyMissing("pdftotext")));
-    } else {
-      Path out = scratch.resolve("pdftotext.txt");
-      List<Stats> both =
-          Timer.interleaved(
-              scale.shortWorkerWarmups(),
-              3 * scale.workerRuns(),
-              action(pdf, MediaTypes.APPLICATION_PDF, target(MediaTypes.TEXT_PLAIN)),
-              run ->
-                  NativeTools.run(
-                      List.of(pdftotext.get().toString(), pdf.toString(), out.toString())));
-      results.add(
-          new Row(
-              "text_pdf",
-              both.get(0).median(),
-              "ms",
-              "pdftotext (every page)",
-              both.get(1).median(),
-              null,
-              "TextTransformer extract (Tika's PDF parser), interleaved with pdftotext after "
-                  + scale.shortWorkerWarmups()
-                  + " warm-ups, median of "
-                  + both.get(0).count()));
-    }
+    tools.measureWith(
+        "pdftotext",
+        results,
+        "text_pdf",
+        "pdftotext (every page)",
+        null,
+        pdftotext -> {
+          Path out = scratch.resolve("pdftotext.txt");
+          List<Stats> both =
+              Timer.interleaved(
+                  scale.shortWorkerWarmups(),
+                  3 * scale.workerRuns(),
+                  action(pdf, MediaTypes.APPLICATION_PDF, target(MediaTypes.TEXT_PLAIN)),
+                  run ->
+                      NativeTools.run(
+                          List.of(pdftotext.toString(), pdf.toString(), out.toString())));
+          results.add(
+              new Row(
+                  "text_pdf",
+                  both.get(0).median(),
+                  "ms",
+                  "pdftotext (every page)",
+                  both.get(1).median(),
+                  null,
+                  "TextTransformer extract (Tika's PDF parser), interleaved with pdftotext after "
+                      + scale.shortWorkerWarmups()
+                      + " warm-ups, median of "
+                      + both.get(0).count()));
+        });
 
     Stats markup = compute(markdown, MediaTypes.TEXT_MARKDOWN, target(MediaTypes.APPLICATION_PDF));
     results.add(
@@ -191,6 +197,16 @@ public final class WorkerRows {
    * chained through local files), bound to its declarations before anything is timed.
    */
   Timer.Action action(Path input, String mediaType, ObjectNode target) throws Exception {
+    return action(input, mediaType, target, Map.of());
+  }
+
+  /**
+   * As {@link #action(Path, String, ObjectNode)}, with the other objects the target names (a
+   * watermark: {@code objects} by the name of the parameter that names each) as local files, as a
+   * worker has them once it has downloaded them.
+   */
+  Timer.Action action(Path input, String mediaType, ObjectNode target, Map<String, Path> objects)
+      throws Exception {
     ObjectNode body = JSON.createObjectNode();
     body.putObject("source").put("key", "bench/" + input.getFileName());
     body.set("target", target);
@@ -203,7 +219,12 @@ public final class WorkerRows {
             "\"etag\"",
             Files.size(input),
             mediaType);
-    Plan plan = planner.plan(source, spec);
+    // every other object the target names is there, pinned as the source is
+    Plan plan =
+        planner.plan(
+            source,
+            spec,
+            key -> Optional.of(new PinnedObject(ObjectRef.of("bench-source", key), "\"etag\"")));
     List<StepMessage> steps = new ArrayList<>();
     ObjectRef in = source.ref();
     for (int i = 0; i < plan.size(); i++) {
@@ -227,11 +248,12 @@ public final class WorkerRows {
     for (StepMessage step : steps) {
       bound.add(
           DeclaredStep.bind(
-              declarations.stream()
-                  .filter(d -> d.name().equals(step.capability()))
-                  .findFirst()
-                  .orElseThrow(),
-              step));
+                  declarations.stream()
+                      .filter(d -> d.name().equals(step.capability()))
+                      .findFirst()
+                      .orElseThrow(),
+                  step)
+              .withObjects(objects));
     }
     return run -> {
       Path current = input;

@@ -38,6 +38,7 @@ class BenchSmokeTest {
           "thumbnail_24mp",
           "animated_gif",
           "info",
+          "watermark",
           "pdf_page",
           "text_pdf",
           "office_pdf"

@@ -4,11 +4,13 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.derive.aws.s3.S3ObjectStore;
 import dev.derive.coordinator.Declarations;
 import dev.derive.coordinator.LocalAws;
 import dev.derive.coordinator.aws.DynamoDbCompletionOutbox;
 import dev.derive.coordinator.aws.DynamoDbJobStore;
+import dev.derive.coordinator.aws.JobRecordShape;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.AmbiguousWrites;
 import dev.derive.coordinator.claim.ClaimCheck;
@@ -16,22 +18,33 @@ import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
 import dev.derive.coordinator.claim.LostClaimWatch;
+import dev.derive.coordinator.claim.StepSuccess;
+import dev.derive.coordinator.claim.StepWrite;
+import dev.derive.coordinator.completion.Callback;
 import dev.derive.coordinator.completion.CallbackDelivery;
 import dev.derive.coordinator.completion.CallbackQueue;
 import dev.derive.coordinator.completion.CallbackRegistrar;
 import dev.derive.coordinator.completion.CompletionEvent;
 import dev.derive.coordinator.completion.CompletionNotifier;
+import dev.derive.coordinator.completion.CompletionOutbox;
+import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.LifecycleParts;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.plan.Planner;
+import dev.derive.coordinator.preset.PresetCatalogue;
+import dev.derive.coordinator.service.DerivativeAnswer;
+import dev.derive.coordinator.service.DerivativeAsk;
 import dev.derive.coordinator.service.DerivativeService;
+import dev.derive.coordinator.service.FrontDoor;
 import dev.derive.coordinator.validate.RequestValidator;
 import dev.derive.infra.endpoint.AwsClients;
 import dev.derive.protocol.message.MessageCodec;
@@ -58,6 +71,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -72,11 +86,12 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * Derive's job lifecycle as deployed, in one process, on a real AWS endpoint (moto) for the jobs
- * table and the buckets: the real {@link DerivativeService} (validate → identify → plan → cache →
- * claim → dispatch), the real progress {@link JobLifecycle} and the real worker runtime ({@link
- * StepBatchProcessor}) with a {@link FakeCapability} per capability. Queues are {@link SimQueue}s
- * under a {@link MutableClock}, so the harness decides every delivery; faults are injected at each
- * boundary by the switches in {@link Fault}, and every injected fault is counted.
+ * table and the buckets: the real {@link FrontDoor} over the real {@link DerivativeService}
+ * (validate → identify → plan → cache → claim → dispatch, then the callback's registration), the
+ * real progress {@link JobLifecycle} and the real worker runtime ({@link StepBatchProcessor}) with
+ * a {@link FakeCapability} per capability. Queues are {@link SimQueue}s under a {@link
+ * MutableClock}, so the harness decides every delivery; faults are injected at each boundary by the
+ * switches in {@link Fault}, and every injected fault is counted.
  */
 final class FaultyCloud {
   /** The boundaries where a fault can be injected. */
@@ -192,17 +207,20 @@ final class FaultyCloud {
   /** Exits the worker runtime asked for. */
   final List<String> exits = new ArrayList<>();
 
-  private final JobStore tableStore = new DynamoDbJobStore(DYNAMODB, TABLE);
+  /**
+   * The shape the claims write new records in, and the shape the progress function's writes use
+   * ({@link JobRecordShape}): each run draws one of the four pairs, so a quarter of the runs are a
+   * release before the compact records, a quarter the one that writes them, and half a deploy
+   * between the two, either way round.
+   */
+  final JobRecordShape claimShape;
+
+  final JobRecordShape progressShape;
+
+  private final JobStore tableStore;
 
   /** The jobs table as claims write it: through a client whose requests may be struck. */
-  private final JobStore claimStore =
-      new DynamoDbJobStore(
-          struck(
-              () -> this.claiming,
-              Fault.CLAIM_WRITE_RETRIED,
-              Fault.CLAIMER_CRASH_AFTER_WRITE,
-              where -> new InjectedCrash("right after the claim's " + where)),
-          TABLE);
+  private final JobStore claimStore;
 
   /** Whether a claim's write is under way (the claim faults strike only its requests). */
   private boolean claiming;
@@ -217,7 +235,8 @@ final class FaultyCloud {
               where -> SdkClientException.create("injected: the answer of " + where + " was lost")),
           TABLE);
 
-  private final CallbackRegistrar registrar;
+  /** The delivery id of the callback registered last (the registrar's ids are made here). */
+  private String lastDeliveryId;
 
   /** The result the progress function is applying now (for a concurrent copy of it). */
   private String applying;
@@ -225,6 +244,7 @@ final class FaultyCloud {
   private boolean outage;
   private final RequestValidator validator = new RequestValidator(Declarations.ALL);
   private final DerivativeService api;
+  private final FrontDoor frontDoor;
   private final JobLifecycle progress;
   private final Map<String, StepBatchProcessor> workers = new LinkedHashMap<>();
 
@@ -232,6 +252,20 @@ final class FaultyCloud {
     // java.util.Random's first draws barely differ between consecutive seeds (the runs' seeds are
     // base + i), which left whole schedules without a fault kind: mix the seed first
     this.random = new Random(new java.util.SplittableRandom(seed).nextLong());
+    // drawn from a generator of its own, so a seed's schedule of faults is the same in any shape
+    int shapes = new java.util.SplittableRandom(~seed).nextInt(4);
+    this.claimShape = (shapes & 1) == 0 ? JobRecordShape.FULL : JobRecordShape.COMPACT;
+    this.progressShape = (shapes & 2) == 0 ? JobRecordShape.FULL : JobRecordShape.COMPACT;
+    this.tableStore = new DynamoDbJobStore(DYNAMODB, TABLE, progressShape);
+    this.claimStore =
+        new DynamoDbJobStore(
+            struck(
+                () -> this.claiming,
+                Fault.CLAIM_WRITE_RETRIED,
+                Fault.CLAIMER_CRASH_AFTER_WRITE,
+                where -> new InjectedCrash("right after the claim's " + where)),
+            TABLE,
+            claimShape);
     S3ObjectStore objects = new S3ObjectStore(S3, PRESIGNER);
     DerivativeCache cache =
         new DerivativeCache(
@@ -267,13 +301,16 @@ final class FaultyCloud {
                 clock.instant(),
                 Duration.between(clock.instant(), job.leaseExpiresAt().plusSeconds(1)),
                 ClaimCheck.KIND);
-    registrar =
+    CallbackRegistrar registrar =
         new CallbackRegistrar(
-            outbox,
+            new BigEchoes(),
             callbackQueue,
             DERIVATIVES_BUCKET,
             clock,
-            () -> UUID.randomUUID().toString(),
+            () -> {
+              lastDeliveryId = UUID.randomUUID().toString();
+              return lastDeliveryId;
+            },
             lostClaims);
     api =
         new DerivativeService(
@@ -290,29 +327,38 @@ final class FaultyCloud {
             cache,
             store,
             new JobLifecycle(
-                    store,
-                    new Dispatcher(Fault.API_CRASH_BEFORE_SEND, Fault.API_CRASH_AFTER_SEND),
-                    cache,
-                    capability -> STEP_LEASE,
-                    Duration.ofSeconds(60),
-                    Duration.ofDays(1),
-                    clock,
-                    notifier,
-                    lostClaims)
+                    new LifecycleParts(
+                        store,
+                        new Dispatcher(Fault.API_CRASH_BEFORE_SEND, Fault.API_CRASH_AFTER_SEND),
+                        cache,
+                        capability -> STEP_LEASE,
+                        Duration.ofSeconds(60),
+                        Duration.ofDays(1),
+                        clock,
+                        notifier,
+                        lostClaims))
                 .claims(),
             capability -> Duration.ofSeconds(120),
             Duration.ofDays(7),
             clock);
+    frontDoor =
+        new FrontDoor(
+            new PresetCatalogue(null, validator, Duration.ofDays(1), clock),
+            validator,
+            api,
+            Optional.of(registrar));
     progress =
         new JobLifecycle(
-            store,
-            new Dispatcher(Fault.PROGRESS_CRASH_BEFORE_SEND, null),
-            cache, // a dead-lettered step's output is looked for; a lost claim may be claimed
-            capability -> STEP_LEASE,
-            Duration.ofSeconds(60),
-            Duration.ofDays(1),
-            clock,
-            notifier);
+            new LifecycleParts(
+                store,
+                new Dispatcher(Fault.PROGRESS_CRASH_BEFORE_SEND, null),
+                cache, // a dead-lettered step's output is looked for; a lost claim may be claimed
+                capability -> STEP_LEASE,
+                Duration.ofSeconds(60),
+                Duration.ofDays(1),
+                clock,
+                notifier,
+                LostClaimWatch.NONE));
     // Half the schedules report every start at once, half never (the fake steps end long before
     // an hour): a job's lifecycle must hold without started reports too. Drawn from its own
     // generator, so a seed's schedule of faults is the same either way.
@@ -379,18 +425,58 @@ final class FaultyCloud {
                 .put("height", width));
   }
 
-  /** {@code POST /v1/derivatives} through the real service; throws what the API would map. */
-  Submission request(JsonNode body) {
-    return api.submit(validator.validate(body), "trace-" + UUID.randomUUID());
+  /**
+   * {@code POST /v1/derivatives} with {@code body} through the real front door ({@link FrontDoor}:
+   * validation, submission and the callback's registration, when the body names one).
+   *
+   * @throws RuntimeException what the API would map to a problem (InjectedCrash: the API died)
+   */
+  DerivativeAnswer answer(JsonNode body) {
+    return frontDoor.answer(new DerivativeAsk.Json(body, "trace-" + UUID.randomUUID()));
   }
 
   /**
-   * Registers {@code url} for a request answered as {@code fingerprint} (as the front door, {@code
-   * FrontDoor}, does); returns the delivery id.
+   * {@link #answer} of a request without a callback, as the job it made, joined or found; a failed
+   * job is thrown as the API answers it ({@link JobFailedException}).
    */
-  String registerCallback(
-      String fingerprint, boolean cached, String url, Map<String, Object> echo) {
-    return registrar.register(fingerprint, cached, url, echo);
+  Submission request(JsonNode body) {
+    return switch (answer(body)) {
+      case DerivativeAnswer.Cached cached -> cached.submission();
+      case DerivativeAnswer.Running running -> running.submission();
+      case DerivativeAnswer.Made made -> made.submission();
+      case DerivativeAnswer.Failed failed -> throw failed.problem();
+    };
+  }
+
+  /**
+   * Sends {@code body} with callback {@code url} through the front door; returns the delivery id it
+   * registered, empty when the request was refused before or while registering (a client sends it
+   * again).
+   *
+   * @throws RuntimeException anything else the front door threw
+   */
+  Optional<Accepted> requestWithCallback(JsonNode body, String url) {
+    String before = lastDeliveryId;
+    DerivativeAnswer answer;
+    try {
+      answer = answer(((ObjectNode) body.deepCopy()).put("callback", url));
+    } catch (InjectedCrash | JobStoreException | DispatchFailedException e) {
+      return Optional.empty(); // the claim or its dispatch failed: answered 503 or not at all
+    } catch (RuntimeException e) {
+      if (Objects.equals(lastDeliveryId, before)) {
+        throw e; // not the registration's
+      }
+      return Optional.empty(); // the registration failed (a full job, an outage): a 503
+    }
+    return Optional.of(new Accepted(lastDeliveryId, answer));
+  }
+
+  /** A callback the API accepted: its delivery id, and the answer of its request. */
+  record Accepted(String deliveryId, DerivativeAnswer answer) {
+    /** The derivative it was registered for. */
+    String fingerprint() {
+      return answer.jobId();
+    }
   }
 
   DerivativeService api() {
@@ -679,6 +765,33 @@ final class FaultyCloud {
     }
   }
 
+  /**
+   * The callbacks' half of the records as the registrar writes it, where a request's echo may be
+   * tens of kilobytes ({@link Fault#BIG_CALLBACKS}: item-size pressure beyond what the request
+   * schema lets one echo hold).
+   */
+  private final class BigEchoes implements CompletionOutbox {
+    @Override
+    public Optional<PendingCompletion> pending(String jobId) {
+      return outbox.pending(jobId);
+    }
+
+    @Override
+    public boolean markSent(String jobId, String executionId) {
+      return outbox.markSent(jobId, executionId);
+    }
+
+    @Override
+    public Registration register(String jobId, Callback callback) {
+      if (!roll(Fault.BIG_CALLBACKS)) {
+        return outbox.register(jobId, callback);
+      }
+      Map<String, Object> echo = new LinkedHashMap<>(callback.request());
+      echo.put("note", "x".repeat(20_000 + random.nextInt(40_000)));
+      return outbox.register(jobId, new Callback(callback.id(), callback.url(), echo));
+    }
+  }
+
   /** The jobs table, unavailable to the coordinator while the outage lasts. */
   private final class OutageStore implements JobStore {
     private void check() {
@@ -734,30 +847,9 @@ final class FaultyCloud {
     }
 
     @Override
-    public boolean recordSuccess(
-        String jobId,
-        String executionId,
-        int step,
-        StepRecord run,
-        boolean last,
-        Instant now,
-        Instant lease) {
+    public StepWrite recordSuccess(StepSuccess success) {
       check();
-      return tableStore.recordSuccess(jobId, executionId, step, run, last, now, lease);
-    }
-
-    @Override
-    public dev.derive.coordinator.claim.StepWrite recordAdvance(
-        String jobId, String executionId, int step, StepRecord run, Instant now, Instant lease) {
-      check();
-      return tableStore.recordAdvance(jobId, executionId, step, run, now, lease);
-    }
-
-    @Override
-    public dev.derive.coordinator.claim.StepWrite recordLastSuccess(
-        String jobId, String executionId, int step, StepRecord run, Instant now) {
-      check();
-      return tableStore.recordLastSuccess(jobId, executionId, step, run, now);
+      return tableStore.recordSuccess(success);
     }
 
     @Override

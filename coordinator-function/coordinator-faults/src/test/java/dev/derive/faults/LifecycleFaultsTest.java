@@ -11,6 +11,8 @@ import dev.derive.coordinator.job.JobFailedException;
 import dev.derive.coordinator.job.JobView;
 import dev.derive.coordinator.job.Submission;
 import dev.derive.coordinator.plan.PlannedStep;
+import dev.derive.coordinator.service.DerivativeAnswer;
+import dev.derive.faults.FaultyCloud.Accepted;
 import dev.derive.faults.FaultyCloud.Fault;
 import dev.derive.protocol.JobStatus;
 import dev.derive.protocol.message.MessageCodec;
@@ -272,14 +274,17 @@ class LifecycleFaultsTest {
     cloud.chances.put(Fault.API_CRASH_BEFORE_SEND, 1.0);
     assertThatThrownBy(() -> cloud.request(request)).isInstanceOf(InjectedCrash.class);
     cloud.heal();
-    Submission joined = cloud.request(request);
-    assertThat(joined.status()).isEqualTo(JobStatus.PENDING);
+    Accepted joined =
+        cloud
+            .requestWithCallback(request, "https://hooks.example.com/" + UUID.randomUUID())
+            .orElseThrow();
+    assertThat(joined.answer())
+        .isInstanceOfSatisfying(
+            DerivativeAnswer.Running.class,
+            running -> assertThat(running.submission().status()).isEqualTo(JobStatus.PENDING));
     assertThat(cloud.image.isEmpty()).as("nothing was sent").isTrue();
-    String delivery =
-        cloud.registerCallback(
-            joined.jobId(), false, "https://hooks.example.com/" + UUID.randomUUID(), Map.of());
     cloud.clock.advance(DISPATCH_LEASE.plusSeconds(1));
-    return new Accepted(delivery, joined.jobId());
+    return joined;
   }
 
   /** The job ended SUCCEEDED, and every POST of the callback said so, with that end's event id. */
@@ -314,6 +319,7 @@ class LifecycleFaultsTest {
     int events;
     int callbacks;
     final Map<Fault, Integer> byKind = new java.util.EnumMap<>(Fault.class);
+    final Map<String, Integer> shapes = new java.util.TreeMap<>();
     final List<String> problems = new ArrayList<>();
     final List<String> reExecutionCauses = new ArrayList<>();
 
@@ -338,7 +344,9 @@ class LifecycleFaultsTest {
           + callbacks
           + " callbacks checked"
           + "\n  faults by kind: "
-          + byKind;
+          + byKind
+          + "\n  runs by record shape (claims/progress): "
+          + shapes;
     }
   }
 
@@ -367,9 +375,6 @@ class LifecycleFaultsTest {
 
   /** A request as a client sends it: its body and, if it asked for one, its callback URL. */
   private record Sent(JsonNode request, String callback) {}
-
-  /** A callback the API accepted: its delivery id and the derivative it was registered for. */
-  private record Accepted(String deliveryId, String fingerprint) {}
 
   private void run(long seed, Tally tally) {
     FaultyCloud cloud = cloud(seed);
@@ -433,6 +438,7 @@ class LifecycleFaultsTest {
         cloud.outage(false);
       }
     }
+    tally.shapes.merge(cloud.claimShape + "/" + cloud.progressShape, 1, Integer::sum);
     int faults = cloud.injectedTotal();
     cloud.injected.forEach((kind, n) -> tally.byKind.merge(kind, n, Integer::sum));
     Map<String, Integer> executionsBeforeHeal = snapshot(cloud.executions);
@@ -527,38 +533,23 @@ class LifecycleFaultsTest {
   }
 
   /**
-   * One request as a client makes it, its callback registered as the front door ({@code FrontDoor})
-   * does (and added to {@code accepted}); empty when it failed in a way a client retries (a 503:
-   * the request is then not called back).
+   * One request as a client makes it, through the front door ({@code FrontDoor}), which registers
+   * its callback (then added to {@code accepted}); empty when it failed in a way a client retries
+   * (a 503: the request is then not called back).
    */
   private static Optional<String> send(FaultyCloud cloud, Sent sent, List<Accepted> accepted) {
-    Map<String, Object> echo = new LinkedHashMap<>();
-    echo.put("source", sent.request().path("source").toString());
-    if (sent.callback() != null && cloud.roll(Fault.BIG_CALLBACKS)) {
-      echo.put("note", "x".repeat(20_000 + cloud.random.nextInt(40_000)));
+    if (sent.callback() != null) {
+      Optional<Accepted> registered = cloud.requestWithCallback(sent.request(), sent.callback());
+      registered.ifPresent(accepted::add);
+      return registered.map(Accepted::fingerprint);
     }
-    String fingerprint;
-    boolean cached;
     try {
-      Submission answer = cloud.request(sent.request());
-      fingerprint = answer.jobId();
-      cached = answer.isReady();
+      return Optional.of(cloud.request(sent.request()).jobId());
     } catch (InjectedCrash | JobStoreException | DispatchFailedException e) {
       return Optional.empty();
     } catch (JobFailedException e) {
-      fingerprint = e.jobId();
-      cached = false;
+      return Optional.of(e.jobId());
     }
-    if (sent.callback() != null) {
-      try {
-        accepted.add(
-            new Accepted(
-                cloud.registerCallback(fingerprint, cached, sent.callback(), echo), fingerprint));
-      } catch (RuntimeException e) {
-        return Optional.empty(); // answered 503 (a full job, an outage): the client sends it again
-      }
-    }
-    return Optional.of(fingerprint);
   }
 
   /**

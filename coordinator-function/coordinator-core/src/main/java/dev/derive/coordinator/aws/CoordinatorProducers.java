@@ -13,6 +13,7 @@ import dev.derive.coordinator.identity.SourceInspector;
 import dev.derive.coordinator.identity.TikaMediaTypeDetector;
 import dev.derive.coordinator.lifecycle.JobClaims;
 import dev.derive.coordinator.lifecycle.JobProgress;
+import dev.derive.coordinator.lifecycle.LifecycleParts;
 import dev.derive.coordinator.lifecycle.StepLeases;
 import dev.derive.coordinator.plan.Planner;
 import dev.derive.coordinator.service.DerivativeService;
@@ -150,15 +151,7 @@ public class CoordinatorProducers {
         cache,
         store,
         new JobClaims(
-            store,
-            dispatcher,
-            cache,
-            leases(deployed),
-            config.leases().dispatch(),
-            config.leases().permanentFailureHold(),
-            Clock.systemUTC(),
-            notifier,
-            lostClaims),
+            lifecycleParts(config, deployed, store, dispatcher, cache, notifier, lostClaims)),
         deployed::stepTimeout,
         config.jobRetention(),
         Clock.systemUTC());
@@ -182,14 +175,29 @@ public class CoordinatorProducers {
         new DerivativeCache(
             objects, config.derivativesBucket(), config.presignedUrlExpiry(), RecentHits.none());
     return new JobProgress(
+        lifecycleParts(
+            config, deployed, store, dispatcher, outputs, notifier, LostClaimWatch.NONE));
+  }
+
+  /** What either half of the lifecycle is built from, with this deployment's leases. */
+  private static LifecycleParts lifecycleParts(
+      CoordinatorConfig config,
+      DeployedCapabilities deployed,
+      JobStore store,
+      StepDispatcher dispatcher,
+      DerivativeCache cache,
+      CompletionNotifier notifier,
+      LostClaimWatch lostClaims) {
+    return new LifecycleParts(
         store,
         dispatcher,
-        outputs,
+        cache,
         leases(deployed),
         config.leases().dispatch(),
         config.leases().permanentFailureHold(),
         Clock.systemUTC(),
-        notifier);
+        notifier,
+        lostClaims);
   }
 
   /** The service behind {@code POST /v1/uploads}, presigning PUTs into the source bucket. */

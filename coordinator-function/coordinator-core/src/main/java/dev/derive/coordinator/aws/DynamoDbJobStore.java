@@ -6,9 +6,11 @@ import static dev.derive.coordinator.aws.JobItems.s;
 import dev.derive.coordinator.claim.ClaimResult;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.claim.StepSuccess;
 import dev.derive.coordinator.claim.StepWrite;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.Standing;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
 import java.time.Instant;
@@ -42,37 +44,55 @@ public final class DynamoDbJobStore implements JobStore {
    * of an execution is announced before its record goes, so no callback registered on it is carried
    * to the next execution after it was queued with this one's end.
    */
-  static final String NOTICE_NOT_PENDING =
-      "(attribute_not_exists(#completion) OR #completion <> :completionPending)";
+  static final Condition NOTICE_NOT_PENDING =
+      new Condition(
+          "attribute_not_exists(#completion) OR #completion <> :completionPending",
+          Map.of("#completion", JobItems.COMPLETION),
+          Map.of(":completionPending", s(JobItems.COMPLETION_PENDING)));
 
   /**
-   * {@link JobStore#claim}: no record, or an ended one that may be claimed again. Over a retryable
-   * failure the candidate must carry the record's failure streak ({@code :streak}, compared by
-   * {@link #streakCarried}), so the streak is written by the claim itself, not by a write after it.
+   * {@link JobStore#claim}: no record, or one that stands {@link Standing#FAILED_RECLAIMABLE} whose
+   * end is published. Over a retryable failure the candidate must carry the record's failure streak
+   * ({@code :streak}), so the streak is written by the claim itself, not by a write after it.
    */
-  static String claimCondition(int streak) {
-    return "attribute_not_exists(#jobId)"
-        + " OR (#status = :failed AND #error.#retryable = :true AND "
-        + NOTICE_NOT_PENDING
-        + " AND (attribute_not_exists(#retryAfter) OR #retryAfter < :nowSeconds) AND "
-        + streakCarried(streak)
-        + ")"
-        + " OR (#status = :failed AND NOT (#error.#retryable = :true) AND #updatedAt < :cutoffMillis"
-        + " AND "
-        + NOTICE_NOT_PENDING
-        + ")";
+  static Condition claimCondition(int streak, Instant now, Instant permanentFailureCutoff) {
+    return new Condition(
+            "attribute_not_exists(#jobId)", Map.of("#jobId", JobItems.JOB_ID), Map.of())
+        .or(
+            StandingConditions.of(Standing.FAILED_RECLAIMABLE, now, permanentFailureCutoff)
+                .and(NOTICE_NOT_PENDING)
+                .and(StandingConditions.retryable().not().or(streakCarried(streak))));
   }
 
   /** The record's failure streak is {@code :streak} (an absent one counts as 0). */
-  private static String streakCarried(int streak) {
-    return streak == 0
-        ? "(attribute_not_exists(#failureStreak) OR #failureStreak = :streak)"
-        : "#failureStreak = :streak";
+  private static Condition streakCarried(int streak) {
+    return new Condition(
+        streak == 0
+            ? "attribute_not_exists(#failureStreak) OR #failureStreak = :streak"
+            : "#failureStreak = :streak",
+        Map.of("#failureStreak", JobItems.FAILURE_STREAK),
+        Map.of(":streak", n(streak)));
   }
 
-  /** {@link JobStore#takeOver}: the lost execution seen, still lost. */
-  static final String TAKE_OVER_CONDITION =
-      "#executionId = :lost AND #status IN (:pending, :running) AND #leaseExpiresAt < :nowSeconds";
+  /** {@link JobStore#takeOver}: the lost execution seen, still {@link Standing#LOST}. */
+  static Condition takeOverCondition(String lostExecutionId, Instant now) {
+    return executionIs(":lost", lostExecutionId)
+        .and(StandingConditions.of(Standing.LOST, now, now));
+  }
+
+  /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen, published. */
+  static Condition replaceSucceededCondition(String seenExecutionId) {
+    return StandingConditions.of(Standing.SUCCEEDED, Instant.EPOCH, Instant.EPOCH)
+        .and(executionIs(":seen", seenExecutionId))
+        .and(NOTICE_NOT_PENDING);
+  }
+
+  private static Condition executionIs(String placeholder, String executionId) {
+    return new Condition(
+        "#executionId = " + placeholder,
+        Map.of("#executionId", JobItems.EXECUTION_ID),
+        Map.of(placeholder, s(executionId)));
+  }
 
   /**
    * The attributes a take-over leaves as they are: what the lost execution hands on ({@code
@@ -93,10 +113,6 @@ public final class DynamoDbJobStore implements JobStore {
           JobItems.COMPLETION,
           JobItems.OUTPUT,
           JobItems.STEP_COUNT);
-
-  /** {@link JobStore#replaceSucceeded}: the SUCCEEDED record of the execution seen. */
-  static final String REPLACE_SUCCEEDED_CONDITION =
-      "#status = :succeeded AND #executionId = :seen AND " + NOTICE_NOT_PENDING;
 
   /** Every step write: the job is at the step, in the execution named. */
   static final String AT_STEP_CONDITION =
@@ -135,25 +151,7 @@ public final class DynamoDbJobStore implements JobStore {
     Job attempt = candidate;
     for (int tries = 1; ; tries++) {
       ClaimResult result =
-          put(
-              attempt,
-              claimCondition(attempt.failureStreak()),
-              Map.of(
-                  "#jobId", JobItems.JOB_ID,
-                  "#status", JobItems.STATUS,
-                  "#error", JobItems.ERROR,
-                  "#retryable", JobItems.RETRYABLE,
-                  "#updatedAt", JobItems.UPDATED_AT,
-                  "#completion", JobItems.COMPLETION,
-                  "#retryAfter", JobItems.RETRY_AFTER,
-                  "#failureStreak", JobItems.FAILURE_STREAK),
-              Map.of(
-                  ":failed", s(JobStatus.FAILED.name()),
-                  ":true", AttributeValue.fromBool(true),
-                  ":nowSeconds", n(now.getEpochSecond()),
-                  ":cutoffMillis", n(permanentFailureCutoff.toEpochMilli()),
-                  ":completionPending", s(JobItems.COMPLETION_PENDING),
-                  ":streak", n(attempt.failureStreak())));
+          put(attempt, claimCondition(attempt.failureStreak(), now, permanentFailureCutoff));
       Job found = result.job();
       boolean otherStreak =
           found.status() == JobStatus.FAILED
@@ -170,17 +168,7 @@ public final class DynamoDbJobStore implements JobStore {
 
   @Override
   public ClaimResult replaceSucceeded(Job candidate, String seenExecutionId) {
-    return put(
-        candidate,
-        REPLACE_SUCCEEDED_CONDITION,
-        Map.of(
-            "#status", JobItems.STATUS,
-            "#executionId", JobItems.EXECUTION_ID,
-            "#completion", JobItems.COMPLETION),
-        Map.of(
-            ":succeeded", s(JobStatus.SUCCEEDED.name()),
-            ":seen", s(seenExecutionId),
-            ":completionPending", s(JobItems.COMPLETION_PENDING)));
+    return put(candidate, replaceSucceededCondition(seenExecutionId));
   }
 
   /**
@@ -188,19 +176,15 @@ public final class DynamoDbJobStore implements JobStore {
    * ({@code ReturnValuesOnConditionCheckFailure.ALL_OLD}, so a loser joins without a second read).
    * A record of the candidate's own execution is the SDK's retry of a write that had applied: won.
    */
-  private ClaimResult put(
-      Job candidate,
-      String condition,
-      Map<String, String> names,
-      Map<String, AttributeValue> values) {
+  private ClaimResult put(Job candidate, Condition condition) {
     try {
       dynamoDb.putItem(
           b ->
               b.tableName(table)
                   .item(JobItems.toItem(candidate, shape))
-                  .conditionExpression(condition)
-                  .expressionAttributeNames(names)
-                  .expressionAttributeValues(values)
+                  .conditionExpression(condition.text())
+                  .expressionAttributeNames(condition.names())
+                  .expressionAttributeValues(condition.values())
                   .returnValuesOnConditionCheckFailure(
                       ReturnValuesOnConditionCheckFailure.ALL_OLD));
       return new ClaimResult(true, candidate);
@@ -254,13 +238,9 @@ public final class DynamoDbJobStore implements JobStore {
         removes.add("#" + name);
       }
     }
-    names.put("#executionId", JobItems.EXECUTION_ID);
-    names.put("#status", JobItems.STATUS);
-    names.put("#leaseExpiresAt", JobItems.LEASE_EXPIRES_AT);
-    values.put(":lost", s(lostExecutionId));
-    values.put(":pending", s(JobStatus.PENDING.name()));
-    values.put(":running", s(JobStatus.RUNNING.name()));
-    values.put(":nowSeconds", n(ceilingSeconds(now)));
+    Condition condition = takeOverCondition(lostExecutionId, now);
+    names.putAll(condition.names());
+    values.putAll(condition.values());
     java.util.Collections.sort(sets);
     String expression =
         "SET "
@@ -273,7 +253,7 @@ public final class DynamoDbJobStore implements JobStore {
                   b.tableName(table)
                       .key(Map.of(JobItems.JOB_ID, s(candidate.jobId())))
                       .updateExpression(expression)
-                      .conditionExpression(TAKE_OVER_CONDITION)
+                      .conditionExpression(condition.text())
                       .expressionAttributeNames(names)
                       .expressionAttributeValues(values)
                       .returnValues(ReturnValue.ALL_NEW)
@@ -289,14 +269,6 @@ public final class DynamoDbJobStore implements JobStore {
       throw new JobStoreException(
           "UpdateItem (take-over) of job " + candidate.jobId() + " failed", e);
     }
-  }
-
-  /**
-   * {@code now} rounded up to whole seconds: a lease of whole seconds is before {@code now} exactly
-   * when it is before this, so the take-over's condition agrees with {@link Job#isLost}.
-   */
-  static long ceilingSeconds(Instant now) {
-    return now.getEpochSecond() + (now.getNano() > 0 ? 1 : 0);
   }
 
   @Override
@@ -357,51 +329,35 @@ public final class DynamoDbJobStore implements JobStore {
             ":lease", n(leaseExpiresAt.getEpochSecond())));
   }
 
+  /**
+   * One conditional {@code UpdateItem}, read-free, for either kind of success: at the step and, for
+   * the last step, {@code size(steps) = i+1} (the job SUCCEEDED, completion pending), else {@code
+   * size(steps) > i+1} (the job at the next step); the item comes back either way.
+   */
   @Override
-  public boolean recordSuccess(
-      String jobId,
-      String executionId,
-      int stepIndex,
-      StepRecord run,
-      boolean lastStep,
-      Instant now,
-      Instant leaseExpiresAt) {
-    Update update = successUpdate(stepIndex, run, lastStep, now, leaseExpiresAt, shape);
-    return updateAtStep(
-        jobId, executionId, stepIndex, update.expression(), update.names(), update.values());
-  }
-
-  @Override
-  public StepWrite recordAdvance(
-      String jobId,
-      String executionId,
-      int stepIndex,
-      StepRecord run,
-      Instant now,
-      Instant leaseExpiresAt) {
-    Update update = successUpdate(stepIndex, run, false, now, leaseExpiresAt, shape);
-    return writeAtStep(
-        jobId,
-        executionId,
-        stepIndex,
-        " AND size(#steps) > :next",
-        update.expression(),
-        update.names(),
-        update.values(),
-        true);
-  }
-
-  @Override
-  public StepWrite recordLastSuccess(
-      String jobId, String executionId, int stepIndex, StepRecord run, Instant now) {
-    Update update = successUpdate(stepIndex, run, true, now, now, shape);
+  public StepWrite recordSuccess(StepSuccess success) {
+    int stepIndex = success.stepIndex();
+    Update update =
+        successUpdate(
+            stepIndex,
+            success.run(),
+            success.lastStep(),
+            success.at(),
+            success.leaseExpiresAt(),
+            shape);
     Map<String, AttributeValue> values = new HashMap<>(update.values());
-    values.put(":stepCount", n(stepIndex + 1L));
+    String planCondition;
+    if (success.lastStep()) {
+      values.put(":stepCount", n(stepIndex + 1L));
+      planCondition = " AND size(#steps) = :stepCount";
+    } else {
+      planCondition = " AND size(#steps) > :next";
+    }
     return writeAtStep(
-        jobId,
-        executionId,
+        success.jobId(),
+        success.executionId(),
         stepIndex,
-        " AND size(#steps) = :stepCount",
+        planCondition,
         update.expression(),
         update.names(),
         values,
@@ -524,7 +480,7 @@ public final class DynamoDbJobStore implements JobStore {
     String condition = "#executionId = :execution AND #status = :seen";
     String remove = " REMOVE #error";
     if (failed) {
-      condition += " AND (attribute_not_exists(#completion) OR #completion <> :completionPending)";
+      condition += " AND (" + NOTICE_NOT_PENDING.text() + ")";
       names.put("#callbacks", JobItems.CALLBACKS);
       remove += ", #callbacks";
     }

@@ -95,55 +95,22 @@ public interface JobStore {
       Instant leaseExpiresAt);
 
   /**
-   * Records that step {@code stepIndex} succeeded: the job advances to the next step (RUNNING,
-   * lease renewed until {@code leaseExpiresAt}), or becomes SUCCEEDED when it was the last; then,
-   * in the same write, its completion notice becomes pending ({@link
-   * dev.derive.coordinator.completion.CompletionOutbox}).
+   * Records that a step succeeded ({@link StepSuccess}), applied only while the job is at the step
+   * and the step is, as {@link StepSuccess#lastStep} says, its plan's last or not: the step's run
+   * becomes {@code run}, and the job either advances to the next step (RUNNING, leased until {@code
+   * leaseExpiresAt}) or, for the last step, becomes SUCCEEDED with its completion notice pending
+   * ({@link dev.derive.coordinator.completion.CompletionOutbox}), in the same write. The caller
+   * need not read the job first: the answer carries the record either way. On DynamoDB one
+   * conditional {@code UpdateItem} for either case that returns the item as written ({@code
+   * ALL_NEW}) or, when it does not apply, as it is ({@code
+   * ReturnValuesOnConditionCheckFailure.ALL_OLD}).
    *
-   * @return whether the record changed; false for a duplicate, stale or superseded result
+   * @return recorded with the job as written, or not (a duplicate, stale or superseded result, or
+   *     one whose {@code lastStep} is not the record's plan's) with the job as it is now (empty: no
+   *     such job)
    * @throws JobStoreException on a store failure
    */
-  boolean recordSuccess(
-      String jobId,
-      String executionId,
-      int stepIndex,
-      StepRecord run,
-      boolean lastStep,
-      Instant now,
-      Instant leaseExpiresAt);
-
-  /**
-   * Records step {@code stepIndex} SUCCEEDED and the job at the next step without reading the job
-   * first: what {@link #recordSuccess} with {@code lastStep} false does, applied only while the job
-   * is at the step and that step is not its plan's last. On DynamoDB one conditional {@code
-   * UpdateItem} that returns the record either way: as written (to dispatch the next step from), or
-   * as it is when the write does not apply.
-   *
-   * @param leaseExpiresAt the job's lease until the next step is known to be queued
-   * @return recorded with the job as written, or not with the job as it is now
-   * @throws JobStoreException on a store failure
-   */
-  StepWrite recordAdvance(
-      String jobId,
-      String executionId,
-      int stepIndex,
-      StepRecord run,
-      Instant now,
-      Instant leaseExpiresAt);
-
-  /**
-   * Records the last step of a job SUCCEEDED without reading the job first: what {@link
-   * #recordSuccess} with {@code lastStep} does (the job SUCCEEDED, its completion notice pending),
-   * applied only while the job is at the step and that step is its plan's last. On DynamoDB one
-   * conditional {@code UpdateItem} that, when it does not apply, returns the record as it is
-   * ({@code ReturnValuesOnConditionCheckFailure}), so the caller decides as after {@link #find} at
-   * no further read.
-   *
-   * @return recorded, or not with the job as it is now
-   * @throws JobStoreException on a store failure
-   */
-  StepWrite recordLastSuccess(
-      String jobId, String executionId, int stepIndex, StepRecord run, Instant now);
+  StepWrite recordSuccess(StepSuccess success);
 
   /**
    * Records that step {@code stepIndex} failed: the job becomes FAILED with {@code error} and, in

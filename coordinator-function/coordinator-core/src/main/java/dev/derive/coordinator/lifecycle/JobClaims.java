@@ -6,7 +6,6 @@ import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
-import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.dispatch.StepMessages;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
@@ -41,33 +40,22 @@ public final class JobClaims {
   private final LostClaimWatch lostClaims;
 
   /**
-   * @param cache where derivatives are looked up when a claim meets a SUCCEEDED job
-   * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
-   * @param dispatchLease the lease of a claim until its step is known to be queued
-   * @param permanentFailureHold how long a permanent failure is answered before a retry may claim
-   * @param notifier publishes a job's completion after the write that ended it ({@link
-   *     CompletionNotifier#disabled()} for tests of the transitions alone)
-   * @param lostClaims watches a claim that takes a lost execution over (and with it the lost
-   *     execution's callbacks), before its write, and one whose write lost its answer ({@link
-   *     LostClaimWatch#NONE} where a claim's check comes again by itself)
+   * @param parts the store, dispatcher, cache, leases, clock, notifier and lost-claim watch ({@link
+   *     LifecycleParts})
    */
-  public JobClaims(
-      JobStore store,
-      StepDispatcher dispatcher,
-      DerivativeCache cache,
-      StepLeases stepLease,
-      Duration dispatchLease,
-      Duration permanentFailureHold,
-      Clock clock,
-      CompletionNotifier notifier,
-      LostClaimWatch lostClaims) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.cache = Objects.requireNonNull(cache, "cache");
-    this.steps = new StepDispatch(store, dispatcher, stepLease, clock);
-    this.dispatchLease = dispatchLease;
-    this.permanentFailureHold = permanentFailureHold;
-    this.clock = clock;
-    this.notifier = Objects.requireNonNull(notifier, "notifier");
+  public JobClaims(LifecycleParts parts) {
+    this(parts, parts.lostClaims());
+  }
+
+  /** As {@link #JobClaims(LifecycleParts)}, watching claims with {@code lostClaims} instead. */
+  JobClaims(LifecycleParts parts, LostClaimWatch lostClaims) {
+    this.store = Objects.requireNonNull(parts.store(), "store");
+    this.cache = Objects.requireNonNull(parts.cache(), "cache");
+    this.steps = new StepDispatch(store, parts.dispatcher(), parts.stepLease(), parts.clock());
+    this.dispatchLease = parts.dispatchLease();
+    this.permanentFailureHold = parts.permanentFailureHold();
+    this.clock = parts.clock();
+    this.notifier = Objects.requireNonNull(parts.notifier(), "notifier");
     this.lostClaims = Objects.requireNonNull(lostClaims, "lostClaims");
   }
 

@@ -1,12 +1,10 @@
 package dev.derive.coordinator.lifecycle;
 
-import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.claim.ClaimCheck;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
-import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.job.Job;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
@@ -34,42 +32,20 @@ public final class JobProgress {
   private final CompletionNotifier notifier;
 
   /**
-   * @param outputs where a dead-lettered step's output is looked for, and a derivative when a claim
-   *     check meets a SUCCEEDED job
-   * @param stepLease the lease of a dispatched step, by capability: its whole retry horizon
-   * @param dispatchLease the lease of a claim until its step is known to be queued
-   * @param permanentFailureHold how long a permanent failure is answered before a retry may claim
-   * @param notifier publishes a job's completion after the write that ended it, and again whenever
-   *     a message about the ended job comes while its notice is still pending
+   * @param parts as {@link JobClaims} takes them; its cache is where a dead-lettered step's output
+   *     is looked for, and a derivative when a claim check meets a SUCCEEDED job; its notifier also
+   *     publishes again whenever a message about an ended job comes while its notice is still
+   *     pending. Its lost-claim watch is not used: a claim this half makes (a lost claim's check)
+   *     is sent at once, and if it dies first the check, not acknowledged, comes again.
    */
-  public JobProgress(
-      JobStore store,
-      StepDispatcher dispatcher,
-      DerivativeCache outputs,
-      StepLeases stepLease,
-      Duration dispatchLease,
-      Duration permanentFailureHold,
-      Clock clock,
-      CompletionNotifier notifier) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.notifier = Objects.requireNonNull(notifier, "notifier");
-    this.clock = clock;
-    // a claim it makes (a lost claim's check) is sent at once; if it dies first, the check, not
-    // acknowledged, comes again: no watch of its own
-    this.claims =
-        new JobClaims(
-            store,
-            dispatcher,
-            outputs,
-            stepLease,
-            dispatchLease,
-            permanentFailureHold,
-            clock,
-            notifier,
-            LostClaimWatch.NONE);
-    StepDispatch steps = new StepDispatch(store, dispatcher, stepLease, clock);
+  public JobProgress(LifecycleParts parts) {
+    this.store = Objects.requireNonNull(parts.store(), "store");
+    this.notifier = Objects.requireNonNull(parts.notifier(), "notifier");
+    this.clock = parts.clock();
+    this.claims = new JobClaims(parts, LostClaimWatch.NONE);
+    StepDispatch steps = new StepDispatch(store, parts.dispatcher(), parts.stepLease(), clock);
     this.results = new StepResultTransitions(store, steps, clock, notifier);
-    this.deadLetters = new DeadLetterFailures(store, clock, notifier, outputs);
+    this.deadLetters = new DeadLetterFailures(store, clock, notifier, parts.cache());
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.derive.coordinator.lifecycle;
 
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.StepSuccess;
 import dev.derive.coordinator.claim.StepWrite;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.StepMessages;
@@ -43,36 +44,16 @@ final class StepResultTransitions {
   /** See {@link JobProgress#apply}. */
   ProgressOutcome apply(StepReport report) {
     Optional<Job> found;
-    if (report instanceof StepReport.Succeeded success && success.lastStep()) {
-      // The common end of a job in one write, no read before it; any other case is decided
-      // below on the record the write that did not apply returned.
-      StepWrite write =
-          store.recordLastSuccess(
-              report.jobId(),
-              report.executionId(),
-              report.stepIndex(),
-              report.record(StepStatus.SUCCEEDED),
-              clock.instant());
-      if (write.recorded()) {
-        notifier.announce(report.jobId());
-        return ProgressOutcome.SUCCEEDED;
-      }
-      found = write.current();
-    } else if (report instanceof StepReport.Succeeded success) {
-      // Likewise the advance: the write returns the job, the next step is dispatched from it.
+    if (report instanceof StepReport.Succeeded success) {
+      // The common case in one write, no read before it: the job ends or advances as the report
+      // says (the next step's lease the longest, its capability not known yet); any other case is
+      // decided below on the record the write that did not apply returned.
       Instant now = clock.instant();
       StepWrite write =
-          store.recordAdvance(
-              report.jobId(),
-              report.executionId(),
-              report.stepIndex(),
-              report.record(StepStatus.SUCCEEDED),
-              now,
-              now.plus(steps.longestLease()));
+          store.recordSuccess(
+              success(success, success.lastStep(), now, now.plus(steps.longestLease())));
       if (write.recorded()) {
-        Job job = write.current().orElseThrow();
-        sendNext(job, report.stepIndex() + 1, success.output());
-        return ProgressOutcome.ADVANCED;
+        return recorded(write, success.lastStep(), success);
       }
       found = write.current();
     } else {
@@ -85,6 +66,30 @@ final class StepResultTransitions {
       return ProgressOutcome.UNKNOWN_JOB;
     }
     return applyTo(found.get(), report);
+  }
+
+  /** {@code success} as the store records it. */
+  private static StepSuccess success(
+      StepReport.Succeeded success, boolean lastStep, Instant now, Instant nextLease) {
+    StepRecord run = success.record(StepStatus.SUCCEEDED);
+    return lastStep
+        ? StepSuccess.last(success.jobId(), success.executionId(), success.stepIndex(), run, now)
+        : StepSuccess.advance(
+            success.jobId(), success.executionId(), success.stepIndex(), run, now, nextLease);
+  }
+
+  /**
+   * After {@code write} recorded {@code success}: the job ended (announced), or it went on to the
+   * next step (sent, from the job as written).
+   */
+  private ProgressOutcome recorded(
+      StepWrite write, boolean lastStep, StepReport.Succeeded success) {
+    if (lastStep) {
+      notifier.announce(success.jobId());
+      return ProgressOutcome.SUCCEEDED;
+    }
+    sendNext(write.current().orElseThrow(), success.stepIndex() + 1, success.output());
+    return ProgressOutcome.ADVANCED;
   }
 
   /** Applies {@code result} to {@code job} as read, after the one-write paths did not apply. */
@@ -160,30 +165,20 @@ final class StepResultTransitions {
     };
   }
 
-  /** A success of {@code job}'s current step, read before: ends the job or advances it. */
+  /**
+   * A success of {@code job}'s current step whose report's "last step" is not what {@code job}'s
+   * plan says (the one write did not apply): written again as the plan has it.
+   */
   private ProgressOutcome recordSuccess(Job job, StepReport.Succeeded success, Instant now) {
     int index = success.stepIndex();
     boolean last = job.plan().isLast(index);
     Duration nextLease = last ? Duration.ZERO : steps.leaseOf(job, index + 1);
-    boolean changed =
-        store.recordSuccess(
-            job.jobId(),
-            job.executionId(),
-            index,
-            success.record(StepStatus.SUCCEEDED),
-            last,
-            now,
-            now.plus(nextLease));
-    if (!changed) {
+    StepWrite write = store.recordSuccess(success(success, last, now, now.plus(nextLease)));
+    if (!write.recorded()) {
       notifier.announce(job.jobId()); // as after a failure's write that did not apply
       return ignored(success, job);
     }
-    if (last) {
-      notifier.announce(job.jobId());
-      return ProgressOutcome.SUCCEEDED;
-    }
-    sendNext(job, index + 1, success.output());
-    return ProgressOutcome.ADVANCED;
+    return recorded(write, last, success);
   }
 
   /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.derive.coordinator.LocalAws;
 import dev.derive.coordinator.claim.JobStore;
+import dev.derive.coordinator.claim.StepSuccess;
 import dev.derive.coordinator.identity.SourceIdentity;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.StepRecord;
@@ -139,13 +140,15 @@ class JobRecordShapeTest {
       StepRecord first = new StepRecord("markup", StepRecord.SUCCEEDED, T0, T0, 100, false, 1);
       assertThat(
               other
-                  .recordAdvance(job.jobId(), job.executionId(), 0, first, T0, T0.plus(LEASE))
+                  .recordSuccess(
+                      StepSuccess.advance(
+                          job.jobId(), job.executionId(), 0, first, T0, T0.plus(LEASE)))
                   .recorded())
           .isTrue();
       StepRecord last = new StepRecord("image", StepRecord.SUCCEEDED, T0, T0, 42, false, 1);
       Job ended =
           claimer
-              .recordLastSuccess(job.jobId(), job.executionId(), 1, last, T0)
+              .recordSuccess(StepSuccess.last(job.jobId(), job.executionId(), 1, last, T0))
               .current()
               .orElseThrow();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.derive.coordinator.Jobs;
 import dev.derive.coordinator.LocalAws;
+import dev.derive.coordinator.claim.StepSuccess;
 import dev.derive.coordinator.completion.Callback;
 import dev.derive.coordinator.completion.CompletionOutbox.PendingCompletion;
 import dev.derive.coordinator.job.Job;
@@ -82,7 +83,10 @@ class JustEndedTest {
   void theLastSuccessHandsItsRecordToTheNotifier() {
     Job job = running();
     StepRecord done = new StepRecord("image", StepRecord.SUCCEEDED, T0, T0, 42, false, 1);
-    assertThat(store.recordLastSuccess(job.jobId(), job.executionId(), 0, done, T0).recorded())
+    assertThat(
+            store
+                .recordSuccess(StepSuccess.last(job.jobId(), job.executionId(), 0, done, T0))
+                .recorded())
         .isTrue();
 
     int before = READS.get();
@@ -121,7 +125,7 @@ class JustEndedTest {
   void onlyTheWritingThreadsNextLookAtThatJobUsesIt() throws Exception {
     Job job = running();
     StepRecord done = new StepRecord("image", StepRecord.SUCCEEDED, T0, T0, 42, false, 1);
-    store.recordLastSuccess(job.jobId(), job.executionId(), 0, done, T0);
+    store.recordSuccess(StepSuccess.last(job.jobId(), job.executionId(), 0, done, T0));
     assertThat(outbox.markSent(job.jobId(), job.executionId())).isTrue();
 
     int before = READS.get();

@@ -15,8 +15,7 @@ import java.util.function.Supplier;
  * Outcome#LOST} a caller that gives up ({@link JobStoreException} after the write applied). Which
  * write strikes is the {@code strike} function's choice, by write name ({@code claim}, {@code
  * takeOver}, {@code replaceSucceeded}, {@code markDispatched}, {@code recordStarted}, {@code
- * recordSuccess}, {@code recordAdvance}, {@code recordLastSuccess}, {@code recordFailure}, {@code
- * recordAdopted}).
+ * recordSuccess}, {@code recordFailure}, {@code recordAdopted}).
  */
 public class AmbiguousWrites implements JobStore {
   /** What happens to one write. */
@@ -80,31 +79,8 @@ public class AmbiguousWrites implements JobStore {
   }
 
   @Override
-  public boolean recordSuccess(
-      String jobId,
-      String executionId,
-      int step,
-      StepRecord run,
-      boolean last,
-      Instant now,
-      Instant lease) {
-    return write(
-        "recordSuccess",
-        () -> store.recordSuccess(jobId, executionId, step, run, last, now, lease));
-  }
-
-  @Override
-  public StepWrite recordAdvance(
-      String jobId, String executionId, int step, StepRecord run, Instant now, Instant lease) {
-    return write(
-        "recordAdvance", () -> store.recordAdvance(jobId, executionId, step, run, now, lease));
-  }
-
-  @Override
-  public StepWrite recordLastSuccess(
-      String jobId, String executionId, int step, StepRecord run, Instant now) {
-    return write(
-        "recordLastSuccess", () -> store.recordLastSuccess(jobId, executionId, step, run, now));
+  public StepWrite recordSuccess(StepSuccess success) {
+    return write("recordSuccess", () -> store.recordSuccess(success));
   }
 
   @Override

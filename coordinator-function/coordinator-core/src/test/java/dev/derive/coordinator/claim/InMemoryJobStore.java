@@ -2,8 +2,10 @@ package dev.derive.coordinator.claim;
 
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
+import dev.derive.coordinator.job.Standing;
 import dev.derive.coordinator.job.StepRecord;
 import dev.derive.protocol.JobStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,18 +27,12 @@ public class InMemoryJobStore implements JobStore {
   @Override
   public synchronized ClaimResult claim(Job candidate, Instant now, Instant cutoff) {
     Job existing = jobs.get(candidate.jobId());
-    boolean retryable =
+    // the one rule, as DynamoDbJobStore's condition states it: FAILED_RECLAIMABLE at now
+    boolean reclaimable =
         existing != null
-            && existing.status() == JobStatus.FAILED
-            && existing.error().retryable()
-            && (existing.retryAfter() == null
-                || existing.retryAfter().getEpochSecond() < now.getEpochSecond());
-    boolean claimable =
-        existing == null
-            || retryable
-            || (existing.status() == JobStatus.FAILED
-                && !existing.error().retryable()
-                && existing.updatedAt().toEpochMilli() < cutoff.toEpochMilli());
+            && existing.standing(now, Duration.between(cutoff, now)) == Standing.FAILED_RECLAIMABLE;
+    boolean retryable = reclaimable && existing.error() != null && existing.error().retryable();
+    boolean claimable = existing == null || reclaimable;
     return put(
         retryable ? candidate.withFailureStreak(existing.failureStreak()) : candidate,
         existing,
@@ -129,47 +125,27 @@ public class InMemoryJobStore implements JobStore {
   }
 
   @Override
-  public synchronized boolean recordSuccess(
-      String jobId,
-      String executionId,
-      int stepIndex,
-      StepRecord run,
-      boolean lastStep,
-      Instant now,
-      Instant leaseExpiresAt) {
-    if (!atStep(jobs.get(jobId), executionId, stepIndex)) {
-      return false;
-    }
-    JobStatus next = lastStep ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
-    return update(
-        jobId, j -> with(j, next, stepIndex + 1, stepIndex, run, null, now, leaseExpiresAt));
-  }
-
-  @Override
-  public synchronized StepWrite recordAdvance(
-      String jobId,
-      String executionId,
-      int stepIndex,
-      StepRecord run,
-      Instant now,
-      Instant leaseExpiresAt) {
-    Job job = jobs.get(jobId);
-    if (!atStep(job, executionId, stepIndex) || job.steps().size() <= stepIndex + 1) {
+  public synchronized StepWrite recordSuccess(StepSuccess success) {
+    Job job = jobs.get(success.jobId());
+    int stepIndex = success.stepIndex();
+    if (!atStep(job, success.executionId(), stepIndex)
+        || (job.steps().size() == stepIndex + 1) != success.lastStep()) {
       return StepWrite.notApplied(Optional.ofNullable(job));
     }
-    recordSuccess(jobId, executionId, stepIndex, run, false, now, leaseExpiresAt);
-    return StepWrite.applied(jobs.get(jobId));
-  }
-
-  @Override
-  public synchronized StepWrite recordLastSuccess(
-      String jobId, String executionId, int stepIndex, StepRecord run, Instant now) {
-    Job job = jobs.get(jobId);
-    if (!atStep(job, executionId, stepIndex) || job.steps().size() != stepIndex + 1) {
-      return StepWrite.notApplied(Optional.ofNullable(job));
-    }
-    recordSuccess(jobId, executionId, stepIndex, run, true, now, now);
-    return StepWrite.applied();
+    JobStatus next = success.lastStep() ? JobStatus.SUCCEEDED : JobStatus.RUNNING;
+    update(
+        success.jobId(),
+        j ->
+            with(
+                j,
+                next,
+                stepIndex + 1,
+                stepIndex,
+                success.run(),
+                null,
+                success.at(),
+                success.leaseExpiresAt()));
+    return StepWrite.applied(jobs.get(success.jobId()));
   }
 
   @Override

@@ -318,7 +318,9 @@ public abstract class JobStoreContract {
     assertThat(
             store()
                 .recordSuccess(
-                    job.jobId(), job.executionId(), 0, StepRecord.pending("image"), true, T0, T0))
+                    StepSuccess.last(
+                        job.jobId(), job.executionId(), 0, StepRecord.pending("image"), T0))
+                .recorded())
         .isTrue();
     Instant muchLater = T0.plus(Duration.ofDays(30));
 
@@ -334,7 +336,7 @@ public abstract class JobStoreContract {
     Job job = claim(Jobs.newId(), 1, T0);
     store()
         .recordSuccess(
-            job.jobId(), job.executionId(), 0, StepRecord.pending("image"), true, T0, T0);
+            StepSuccess.last(job.jobId(), job.executionId(), 0, StepRecord.pending("image"), T0));
     published(job.jobId(), job.executionId());
     Job second = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
     Job third = Jobs.claimed(job.jobId(), 1, T0.plusSeconds(5), LEASE);
@@ -351,12 +353,25 @@ public abstract class JobStoreContract {
     Job job = claim(Jobs.newId(), 2, T0);
     StepRecord run = StepRecord.pending("image");
 
-    assertThat(store().recordSuccess(job.jobId(), "another", 0, run, false, T0, T0)).isFalse();
-    assertThat(store().recordSuccess(job.jobId(), job.executionId(), 1, run, false, T0, T0))
+    assertThat(
+            store()
+                .recordSuccess(StepSuccess.advance(job.jobId(), "another", 0, run, T0, T0))
+                .recorded())
         .isFalse();
-    assertThat(store().recordSuccess(job.jobId(), job.executionId(), 0, run, false, T0, T0))
+    assertThat(
+            store()
+                .recordSuccess(StepSuccess.advance(job.jobId(), job.executionId(), 1, run, T0, T0))
+                .recorded())
+        .isFalse();
+    assertThat(
+            store()
+                .recordSuccess(StepSuccess.advance(job.jobId(), job.executionId(), 0, run, T0, T0))
+                .recorded())
         .isTrue();
-    assertThat(store().recordSuccess(job.jobId(), job.executionId(), 0, run, false, T0, T0))
+    assertThat(
+            store()
+                .recordSuccess(StepSuccess.advance(job.jobId(), job.executionId(), 0, run, T0, T0))
+                .recorded())
         .as("a duplicate")
         .isFalse();
     assertThat(store().find(job.jobId()).orElseThrow().currentStep()).isEqualTo(1);
@@ -369,7 +384,9 @@ public abstract class JobStoreContract {
         new StepRecord("image", StepRecord.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
     Instant lease = T0.plusSeconds(60);
 
-    StepWrite advanced = store().recordAdvance(job.jobId(), job.executionId(), 0, run, T0, lease);
+    StepWrite advanced =
+        store()
+            .recordSuccess(StepSuccess.advance(job.jobId(), job.executionId(), 0, run, T0, lease));
 
     assertThat(advanced.recorded()).isTrue();
     Job written = advanced.current().orElseThrow();
@@ -378,11 +395,15 @@ public abstract class JobStoreContract {
     assertThat(written.plan().size()).isEqualTo(2);
     assertThat(written.leaseExpiresAt()).isEqualTo(lease);
 
-    StepWrite duplicate = store().recordAdvance(job.jobId(), job.executionId(), 0, run, T0, lease);
+    StepWrite duplicate =
+        store()
+            .recordSuccess(StepSuccess.advance(job.jobId(), job.executionId(), 0, run, T0, lease));
     assertThat(duplicate.recorded()).as("a duplicate").isFalse();
     assertThat(duplicate.current().orElseThrow().currentStep()).isEqualTo(1);
 
-    StepWrite last = store().recordAdvance(job.jobId(), job.executionId(), 1, run, T0, lease);
+    StepWrite last =
+        store()
+            .recordSuccess(StepSuccess.advance(job.jobId(), job.executionId(), 1, run, T0, lease));
     assertThat(last.recorded()).as("the last step does not advance").isFalse();
     assertThat(last.current().orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
   }
@@ -393,7 +414,10 @@ public abstract class JobStoreContract {
     StepRecord run =
         new StepRecord("image", StepRecord.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
 
-    assertThat(store().recordLastSuccess(job.jobId(), job.executionId(), 0, run, T0).recorded())
+    assertThat(
+            store()
+                .recordSuccess(StepSuccess.last(job.jobId(), job.executionId(), 0, run, T0))
+                .recorded())
         .isTrue();
 
     Job ended = store().find(job.jobId()).orElseThrow();
@@ -408,23 +432,29 @@ public abstract class JobStoreContract {
         new StepRecord("image", StepRecord.SUCCEEDED, T0, T0.plusSeconds(1), 42, false, 1);
 
     StepWrite notLast =
-        store().recordLastSuccess(twoSteps.jobId(), twoSteps.executionId(), 0, run, T0);
+        store()
+            .recordSuccess(StepSuccess.last(twoSteps.jobId(), twoSteps.executionId(), 0, run, T0));
     assertThat(notLast.recorded()).as("step 0 of 2 is not the last").isFalse();
     assertThat(notLast.current().orElseThrow().status()).isEqualTo(JobStatus.PENDING);
     assertThat(store().find(twoSteps.jobId()).orElseThrow().currentStep()).isZero();
 
     Job one = claim(Jobs.newId(), 1, T0);
-    assertThat(store().recordLastSuccess(one.jobId(), one.executionId(), 0, run, T0).recorded())
+    assertThat(
+            store()
+                .recordSuccess(StepSuccess.last(one.jobId(), one.executionId(), 0, run, T0))
+                .recorded())
         .isTrue();
-    StepWrite duplicate = store().recordLastSuccess(one.jobId(), one.executionId(), 0, run, T0);
+    StepWrite duplicate =
+        store().recordSuccess(StepSuccess.last(one.jobId(), one.executionId(), 0, run, T0));
     assertThat(duplicate.recorded()).as("a duplicate").isFalse();
     assertThat(duplicate.current().orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 
-    StepWrite stale = store().recordLastSuccess(one.jobId(), "another execution", 0, run, T0);
+    StepWrite stale =
+        store().recordSuccess(StepSuccess.last(one.jobId(), "another execution", 0, run, T0));
     assertThat(stale.recorded()).isFalse();
     assertThat(stale.current().orElseThrow().executionId()).isEqualTo(one.executionId());
 
-    assertThat(store().recordLastSuccess(Jobs.newId(), "x", 0, run, T0).current())
+    assertThat(store().recordSuccess(StepSuccess.last(Jobs.newId(), "x", 0, run, T0)).current())
         .as("no such job")
         .isEmpty();
   }

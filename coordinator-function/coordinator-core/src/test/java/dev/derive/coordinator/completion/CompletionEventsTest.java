@@ -19,6 +19,7 @@ import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.lifecycle.ClaimNotLapsedException;
 import dev.derive.coordinator.lifecycle.ClaimOutcome;
 import dev.derive.coordinator.lifecycle.JobLifecycle;
+import dev.derive.coordinator.lifecycle.LifecycleParts;
 import dev.derive.coordinator.lifecycle.MutableClock;
 import dev.derive.coordinator.lifecycle.ProgressOutcome;
 import dev.derive.coordinator.lifecycle.RecordingDispatcher;
@@ -232,7 +233,7 @@ class CompletionEventsTest {
    */
   @Test
   void aTerminalWriteRetriedAfterItAppliedIsPublished() {
-    for (String write : List.of("recordFailure", "recordLastSuccess")) {
+    for (String write : List.of("recordFailure", "recordSuccess")) {
       String id = Jobs.newId();
       StepMessage step = started(id, 1);
       JobLifecycle retrying =
@@ -607,15 +608,16 @@ class CompletionEventsTest {
   private JobLifecycle lifecycleOver(
       JobStore jobs, CompletionNotifier completions, LostClaimWatch lostClaims) {
     return new JobLifecycle(
-        jobs,
-        dispatcher,
-        null,
-        c -> LEASE,
-        Duration.ofSeconds(60),
-        Duration.ofDays(1),
-        clock,
-        completions,
-        lostClaims);
+        new LifecycleParts(
+            jobs,
+            dispatcher,
+            JobLifecycle.emptyBucket(),
+            c -> LEASE,
+            Duration.ofSeconds(60),
+            Duration.ofDays(1),
+            clock,
+            completions,
+            lostClaims));
   }
 
   /**

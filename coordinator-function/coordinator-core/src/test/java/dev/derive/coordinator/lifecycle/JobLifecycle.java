@@ -3,82 +3,29 @@ package dev.derive.coordinator.lifecycle;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.cache.RecentHits;
 import dev.derive.coordinator.claim.ClaimCheck;
-import dev.derive.coordinator.claim.JobStore;
-import dev.derive.coordinator.claim.LostClaimWatch;
-import dev.derive.coordinator.completion.CompletionNotifier;
-import dev.derive.coordinator.dispatch.StepDispatcher;
 import dev.derive.coordinator.job.Job;
 import dev.derive.protocol.message.StepMessage;
 import dev.derive.protocol.message.StepResult;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
  * Both halves of the job lifecycle on one store, as the tests drive them: the API function's {@link
- * JobClaims} and the progress function's {@link JobProgress}, each built as its function builds it.
- * A {@code null} cache stands for a bucket that holds nothing.
+ * JobClaims} and the progress function's {@link JobProgress}, each built from the same {@link
+ * LifecycleParts} as its function builds it.
  */
 public final class JobLifecycle {
   private final JobClaims claims;
   private final JobProgress progress;
 
-  public JobLifecycle(
-      JobStore store,
-      StepDispatcher dispatcher,
-      DerivativeCache cache,
-      StepLeases stepLease,
-      Duration dispatchLease,
-      Duration permanentFailureHold,
-      Clock clock,
-      CompletionNotifier notifier) {
-    this(
-        store,
-        dispatcher,
-        cache,
-        stepLease,
-        dispatchLease,
-        permanentFailureHold,
-        clock,
-        notifier,
-        LostClaimWatch.NONE);
+  public JobLifecycle(LifecycleParts parts) {
+    this.claims = new JobClaims(parts);
+    this.progress = new JobProgress(parts);
   }
 
-  public JobLifecycle(
-      JobStore store,
-      StepDispatcher dispatcher,
-      DerivativeCache cache,
-      StepLeases stepLease,
-      Duration dispatchLease,
-      Duration permanentFailureHold,
-      Clock clock,
-      CompletionNotifier notifier,
-      LostClaimWatch lostClaims) {
-    DerivativeCache objects =
-        cache != null
-            ? cache
-            : new DerivativeCache(
-                new InMemoryObjects(), "derivatives", Duration.ofMinutes(5), RecentHits.none());
-    this.claims =
-        new JobClaims(
-            store,
-            dispatcher,
-            objects,
-            stepLease,
-            dispatchLease,
-            permanentFailureHold,
-            clock,
-            notifier,
-            lostClaims);
-    this.progress =
-        new JobProgress(
-            store,
-            dispatcher,
-            objects,
-            stepLease,
-            dispatchLease,
-            permanentFailureHold,
-            clock,
-            notifier);
+  /** A cache over a bucket that holds nothing. */
+  public static DerivativeCache emptyBucket() {
+    return new DerivativeCache(
+        new InMemoryObjects(), "derivatives", Duration.ofMinutes(5), RecentHits.none());
   }
 
   /** The API function's half. */

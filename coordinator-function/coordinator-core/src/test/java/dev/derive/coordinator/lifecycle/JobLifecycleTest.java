@@ -9,6 +9,7 @@ import dev.derive.coordinator.claim.AmbiguousWrites;
 import dev.derive.coordinator.claim.InMemoryJobStore;
 import dev.derive.coordinator.claim.JobStore;
 import dev.derive.coordinator.claim.JobStoreException;
+import dev.derive.coordinator.claim.LostClaimWatch;
 import dev.derive.coordinator.completion.CompletionNotifier;
 import dev.derive.coordinator.dispatch.DispatchFailedException;
 import dev.derive.coordinator.job.Job;
@@ -41,18 +42,20 @@ class JobLifecycleTest {
   private final InMemoryObjects objects = new InMemoryObjects();
   private final JobLifecycle lifecycle =
       new JobLifecycle(
-          store,
-          dispatcher,
-          new DerivativeCache(
-              objects,
-              "derivatives",
-              Duration.ofMinutes(5),
-              dev.derive.coordinator.cache.RecentHits.none()),
-          capability -> STEP_LEASE,
-          DISPATCH_LEASE,
-          HOLD,
-          clock,
-          CompletionNotifier.disabled());
+          new LifecycleParts(
+              store,
+              dispatcher,
+              new DerivativeCache(
+                  objects,
+                  "derivatives",
+                  Duration.ofMinutes(5),
+                  dev.derive.coordinator.cache.RecentHits.none()),
+              capability -> STEP_LEASE,
+              DISPATCH_LEASE,
+              HOLD,
+              clock,
+              CompletionNotifier.disabled(),
+              LostClaimWatch.NONE));
 
   private Job candidate(String id, int steps) {
     return Jobs.claimed(id, steps, clock.instant(), DISPATCH_LEASE);
@@ -189,20 +192,21 @@ class JobLifecycleTest {
     List<Job> watched = new ArrayList<>();
     JobLifecycle losing =
         new JobLifecycle(
-            new AmbiguousWrites(
-                store,
-                write ->
-                    watched.isEmpty()
-                        ? AmbiguousWrites.Outcome.LOST
-                        : AmbiguousWrites.Outcome.CLEAN),
-            dispatcher,
-            null,
-            capability -> STEP_LEASE,
-            DISPATCH_LEASE,
-            HOLD,
-            clock,
-            CompletionNotifier.disabled(),
-            watched::add);
+            new LifecycleParts(
+                new AmbiguousWrites(
+                    store,
+                    write ->
+                        watched.isEmpty()
+                            ? AmbiguousWrites.Outcome.LOST
+                            : AmbiguousWrites.Outcome.CLEAN),
+                dispatcher,
+                JobLifecycle.emptyBucket(),
+                capability -> STEP_LEASE,
+                DISPATCH_LEASE,
+                HOLD,
+                clock,
+                CompletionNotifier.disabled(),
+                watched::add));
     String id = Jobs.newId();
     Job candidate = candidate(id, 1);
 

@@ -6,6 +6,7 @@ import dev.derive.coordinator.Jobs;
 import dev.derive.coordinator.cache.DerivativeCache;
 import dev.derive.coordinator.cache.RecentHits;
 import dev.derive.coordinator.claim.InMemoryJobStore;
+import dev.derive.coordinator.claim.StepSuccess;
 import dev.derive.coordinator.job.Job;
 import dev.derive.coordinator.job.JobError;
 import dev.derive.coordinator.job.JobView;
@@ -106,7 +107,7 @@ class DerivativeWaitTest {
               Instant now = clock.instant();
               StepRecord run = new StepRecord("image", StepRecord.SUCCEEDED, now, now, 1, false, 1);
               if (succeeds) {
-                store.recordLastSuccess(job.jobId(), job.executionId(), 0, run, now);
+                store.recordSuccess(StepSuccess.last(job.jobId(), job.executionId(), 0, run, now));
               } else {
                 store.recordFailure(
                     job.jobId(),
@@ -199,7 +200,8 @@ class DerivativeWaitTest {
     Instant now = clock.instant();
     for (int step = 0; step < 2; step++) {
       StepRecord run = new StepRecord("image", StepRecord.SUCCEEDED, now, now, 1, false, 1);
-      store.recordAdvance(job.jobId(), job.executionId(), step, run, now, now.plusSeconds(60));
+      store.recordSuccess(
+          StepSuccess.advance(job.jobId(), job.executionId(), step, run, now, now.plusSeconds(60)));
     }
     assertThat(reader.awaitEnd(job.jobId(), Duration.ofMillis(150), PollSchedule.WAITING_REQUEST))
         .isEmpty();

@@ -310,8 +310,33 @@ final class VipsSource implements ImageSource {
     }
   }
 
-  /** libvips' thumbnail into the box (shrink-on-load, upright, never enlarging), not decoded. */
+  /**
+   * libvips' thumbnail into the box (shrink-on-load, upright, never enlarging), not decoded. A JPEG
+   * is loaded DCT-shrunk as sharp and imgproxy load it ({@link #jpegShrink}), then thumbnailed:
+   * {@code vips_thumbnail} from the file keeps a factor of two for its resample (shrink 4 where
+   * this takes 8), decoding four times the pixels; on a 12 MP photo into 256 px that was 30.5
+   * against 25 ms, the whole gap to a warm sharp (bench {@code thumbnail_12mp_vs_sharp}).
+   */
   private VipsImage shrunk(int boxWidth, int boxHeight) {
+    if (heif == null && loadOptions.isEmpty() && name.endsWith("JPEG")) {
+      double shrink = Math.min((double) width / boxWidth, (double) height / boxHeight);
+      try (VipsImage loaded =
+          vips.operation("jpegload")
+              .set("filename", file.toString())
+              .set("shrink", jpegShrink(shrink))
+              .set("access", "sequential")
+              .set("fail_on", "error")
+              .image()) {
+        return iccTransform
+            ? vips.thumbnail(loaded, boxWidth, boxHeight)
+            : vips.operation("thumbnail_image")
+                .set("in", loaded)
+                .set("width", boxWidth)
+                .set("height", boxHeight)
+                .set("size", "down")
+                .image();
+      }
+    }
     return heif != null
         ? vips.thumbnail(heif, boxWidth, boxHeight)
         : iccTransform
@@ -323,6 +348,16 @@ final class VipsSource implements ImageSource {
                 .set("size", "down")
                 .set("fail_on", "error")
                 .image();
+  }
+
+  /**
+   * The JPEG shrink-on-load for a common {@code shrink} (source over box), sharp's rule ({@code
+   * fastShrinkOnLoad}, src/pipeline.cc): the largest of 8, 4 and 2 not above it, halved when the
+   * shrink is exactly that factor (libjpeg's rounding); 1 below 2.
+   */
+  static int jpegShrink(double shrink) {
+    int factor = shrink >= 8 ? 8 : shrink >= 4 ? 4 : shrink >= 2 ? 2 : 1;
+    return factor > 1 && (int) shrink == factor ? factor / 2 : factor;
   }
 
   /**

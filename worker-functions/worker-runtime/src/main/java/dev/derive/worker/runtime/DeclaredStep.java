@@ -63,9 +63,10 @@ public final class DeclaredStep {
 
   /**
    * This step with the other objects it reads ({@link StepMessage#objects}) downloaded to {@code
-   * files}, by the name of the parameter that names each.
+   * files}, by the name of the parameter that names each (the step executor after downloading them;
+   * the bench, which has them as local files).
    */
-  DeclaredStep withObjects(Map<String, Path> files) {
+  public DeclaredStep withObjects(Map<String, Path> files) {
     return new DeclaredStep(message, inputMediaType, outputMediaType, operations, files);
   }
 
