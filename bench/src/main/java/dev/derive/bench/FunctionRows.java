@@ -30,11 +30,15 @@ final class FunctionRows {
           "^\\[(\\w+)\\] REPORT RequestId: \\S+\\tDuration: ([0-9.]+) ms.*Memory Size: (\\d+) MB"
               + "\\tMax Memory Used: (\\d+) MB(?:\\tInit Duration: ([0-9.]+) ms)?");
 
+  /** The local cloud's line for an instance's end of Init, written before its first invocation. */
+  private static final Pattern INIT_REPORT = Pattern.compile("^\\[(\\w+)\\] INIT_REPORT ");
+
   private final BenchApi api;
   private final Scale scale;
   private final Results results;
   private final Path work;
   private final List<String> reports = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, OptionalLong> classesAtInit = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<OptionalLong>> classesLoaded =
       new ConcurrentHashMap<>();
   private volatile boolean countClasses;
@@ -49,8 +53,22 @@ final class FunctionRows {
     this.work = work;
   }
 
-  /** Keeps {@code line} of the local cloud's output if it is a {@code REPORT} line. */
+  /**
+   * Keeps {@code line} of the local cloud's output if it is a {@code REPORT} line. While cold
+   * starts are counted, an {@code INIT_REPORT} line has the instance's classes counted at once: the
+   * local cloud writes it, and so waits for this, before the first invocation reaches the instance,
+   * so the count is Init's alone.
+   */
   void observe(String line) {
+    if (countClasses && line.contains("] INIT_REPORT ")) {
+      Matcher init = INIT_REPORT.matcher(line);
+      if (init.find()) {
+        String function = init.group(1);
+        if (!classesAtInit.containsKey(function)) {
+          classesAtInit.put(function, loadedClasses(function)); // blocking: the instance waits
+        }
+      }
+    }
     if (line.contains("REPORT RequestId:")) {
       reports.add(line);
       Matcher m = REPORT.matcher(line);
@@ -185,13 +203,25 @@ final class FunctionRows {
     return stopped;
   }
 
-  /** What the note of {@code function}'s cold start says of the classes its JVM loaded. */
+  /**
+   * What the note of {@code function}'s cold start says of the classes its JVM loaded: during Init
+   * (counted at its {@code INIT_REPORT}), and how many more its first invocation loaded.
+   */
   private String classes(String function) {
+    OptionalLong atInit = classesAtInit.getOrDefault(function, OptionalLong.empty());
     CompletableFuture<OptionalLong> count = classesLoaded.get(function);
-    OptionalLong loaded = count == null ? OptionalLong.empty() : count.join();
-    return loaded.isPresent()
-        ? loaded.getAsLong() + " classes loaded by the end of its first invocation (Init + request)"
-        : "classes loaded unknown (no jcmd answer)";
+    OptionalLong afterFirst = count == null ? OptionalLong.empty() : count.join();
+    if (atInit.isEmpty()) {
+      return "classes loaded during Init unknown (no INIT_REPORT or no jcmd answer)"
+          + (afterFirst.isPresent()
+              ? "; " + afterFirst.getAsLong() + " by the end of its first invocation"
+              : "");
+    }
+    return atInit.getAsLong()
+        + " classes loaded during Init"
+        + (afterFirst.isPresent()
+            ? " (+" + (afterFirst.getAsLong() - atInit.getAsLong()) + " by its first invocation)"
+            : "");
   }
 
   /**

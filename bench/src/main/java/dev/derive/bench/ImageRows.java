@@ -166,8 +166,8 @@ final class ImageRows {
   /**
    * {@code animated_gif}: every frame of an animated GIF resized into 256 x 256 and saved as an
    * animated GIF, against {@code vips thumbnail in.gif[n=-1] out.gif 256} (all pages, a process per
-   * image), interleaved run by run. Each side saves with its own default GIF effort (Derive 6,
-   * libvips' gifsave 7).
+   * image), interleaved run by run. Each side saves with its own default GIF effort (Derive's for
+   * an animation 4, {@code ImageEncoder.ANIMATED_GIF_DEFAULT_EFFORT}; libvips' gifsave 7).
    */
   private void animatedGif(Path gif) throws Exception {
     String anchorName = "vips thumbnail in.gif[n=-1] out.gif 256 --height 256";

@@ -100,10 +100,7 @@ public interface JobStore {
    * becomes {@code run}, and the job either advances to the next step (RUNNING, leased until {@code
    * leaseExpiresAt}) or, for the last step, becomes SUCCEEDED with its completion notice pending
    * ({@link dev.derive.coordinator.completion.CompletionOutbox}), in the same write. The caller
-   * need not read the job first: the answer carries the record either way. On DynamoDB one
-   * conditional {@code UpdateItem} for either case that returns the item as written ({@code
-   * ALL_NEW}) or, when it does not apply, as it is ({@code
-   * ReturnValuesOnConditionCheckFailure.ALL_OLD}).
+   * need not read the job first: the answer carries the record either way.
    *
    * @return recorded with the job as written, or not (a duplicate, stale or superseded result, or
    *     one whose {@code lastStep} is not the record's plan's) with the job as it is now (empty: no

@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * What {@link JobStore#recordSuccess} writes: step {@code stepIndex} of execution {@code
- * executionId} succeeded, and whether it was its plan's last (the worker's report says so: {@code
- * StepReport.Succeeded#lastStep}).
+ * executionId} succeeded, and whether it was its plan's last (as the worker's report says, {@code
+ * StepReport.Succeeded#lastStep}, or, written again after a read, as the record's plan says).
  *
  * @param executionId the execution the step ran for ({@code null} from old senders: applies to no
  *     record)

@@ -45,8 +45,7 @@ public class InMemoryJobStore implements JobStore {
     boolean lost =
         existing != null
             && existing.executionId().equals(lostExecutionId)
-            && !existing.status().isTerminal()
-            && existing.leaseExpiresAt().isBefore(now);
+            && existing.standing(now, Duration.ZERO) == Standing.LOST;
     return put(
         lost ? candidate.withFailureStreak(existing.failureStreak()) : candidate, existing, lost);
   }

@@ -172,8 +172,13 @@ class LocalCloudTest {
     assertThat(log).anyMatch(l -> l.startsWith("START RequestId: "));
     assertThat(log).anyMatch(l -> l.startsWith("END RequestId: "));
     assertThat(log).anyMatch(l -> l.startsWith("REPORT RequestId: ") && l.contains("Duration: "));
-    assertThat(log).anyMatch(l -> l.contains("Init Duration: "));
+    assertThat(log)
+        .anyMatch(l -> l.startsWith("REPORT RequestId: ") && l.contains("Init Duration: "));
     assertThat(log).anyMatch(l -> l.contains("echoing /items/log"));
+    // an instance's end of Init is written before its first invocation reaches it
+    int initReport = indexOf(log, "INIT_REPORT Init Duration: ");
+    assertThat(initReport).isNotNegative().isLessThan(indexOf(log, "START RequestId: "));
+    assertThat(log.get(initReport)).endsWith("\tPhase: init\tStatus: success");
   }
 
   @Test
@@ -571,5 +576,14 @@ class LocalCloudTest {
     URI uri = cloud.apiUri().resolve(path);
     return HTTP.send(
         HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int indexOf(List<String> lines, String prefix) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(prefix)) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -6,18 +6,21 @@ import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsException;
 import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
+import java.awt.Rectangle;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Animated output (the encode operation's {@code animated}): every frame of an animated GIF or WebP
- * resized by libvips' {@code thumbnail} over all pages ({@code n=-1}) and written as an animated
- * GIF or WebP by libvips' savers, which keep each frame's delay and the loop count. Only a resize
- * that fits inside its box (never enlarging) and the encoder's options apply; any other operation
- * is refused, as is a source over {@value #MAX_FRAMES} frames or whose frames together, decoded or
- * made, exceed the pixel limit. A source of one frame, or an output format without animation (JPEG,
- * PNG, AVIF), takes the ordinary first-frame path.
+ * Animated output (the encode operation's {@code animated}, docs/animation.md): every frame of an
+ * animated GIF or WebP made as a still would be, written as an animated GIF or WebP by libvips'
+ * savers (which keep each frame's delay and the loop count) or as an animated AVIF by FFmpeg
+ * ({@link AnimatedAvif}). All frames are resized at once by {@code thumbnail} over all pages (with
+ * a fixed crop, loaded whole and the crop cut from each frame first), then made one by one ({@link
+ * AnimationFrames}). A trim is refused (each frame would trim differently), as is a source over
+ * {@value #MAX_FRAMES} frames or whose frames together, decoded or made, exceed the pixel limit. A
+ * source of one frame, or an output format without animation (JPEG, PNG), takes the ordinary
+ * first-frame path.
  */
 final class Animation {
   /** Most frames an animation may have (imgproxy's frame limit, set high). */
@@ -26,8 +29,10 @@ final class Animation {
   /** The header field naming the loader libvips chose. */
   private static final String LOADER = "vips-loader";
 
-  /** libvips' {@code VIPS_MAX_COORD}: a box side that does not constrain. */
-  private static final int UNBOUNDED = 10_000_000;
+  /** The header fields of each frame's delay (ms) and of the loop count (0: forever). */
+  private static final String DELAY = "delay";
+
+  private static final String LOOP = "loop";
 
   /** Bytes a decoded RGBA pixel of a frame takes in libvips, and the copies held while saving. */
   private static final int PIXEL_BYTES = 4;
@@ -38,20 +43,22 @@ final class Animation {
 
   /**
    * An animation's header, read once: its frames, its width, the height of one frame (the first
-   * page, as opened) and whether it carries an ICC profile (only then is the thumbnail asked for an
-   * sRGB export, which without one made lcms transform every pixel of every frame sRGB to sRGB).
+   * page, as opened), whether it carries an ICC profile (only then is the thumbnail asked for an
+   * sRGB export, which without one made lcms transform every pixel of every frame sRGB to sRGB) and
+   * the libvips loader that read it ({@code gifload}, {@code webpload}).
    */
-  record Frames(int count, int width, int frameHeight, boolean icc) {}
+  record Frames(int count, int width, int frameHeight, boolean icc, String loader) {}
 
   /**
    * The frames of {@code input} when {@code recipe} asks for an animation and can have one: it says
-   * {@code animated}, writes GIF or WebP, and {@code input} is, by the loader libvips picks from
-   * its bytes, a GIF or WebP of more than one frame; else {@code null}.
+   * {@code animated}, writes GIF, WebP or AVIF, and {@code input} is, by the loader libvips picks
+   * from its bytes, a GIF or WebP of more than one frame; else {@code null}.
    */
   static Frames frames(ImageRecipe recipe, Path input) {
     if (!recipe.animated()
         || !(MediaTypes.IMAGE_GIF.equals(recipe.mediaType())
-            || MediaTypes.IMAGE_WEBP.equals(recipe.mediaType()))
+            || MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())
+            || MediaTypes.IMAGE_AVIF.equals(recipe.mediaType()))
         || recipe.page() != 1) {
       return null;
     }
@@ -61,7 +68,11 @@ final class Animation {
           (loader.startsWith("gifload") || loader.startsWith("webpload")) && header.pages() > 1;
       return animation
           ? new Frames(
-              header.pages(), header.width(), header.height(), header.has(VipsImage.ICC_PROFILE))
+              header.pages(),
+              header.width(),
+              header.height(),
+              header.has(VipsImage.ICC_PROFILE),
+              loader.replace("_source", "").replace("_buffer", ""))
           : null;
     } catch (VipsException e) {
       return null; // not readable as an animation: the ordinary path says what is wrong
@@ -69,13 +80,13 @@ final class Animation {
   }
 
   /**
-   * Writes the resized animation of {@code input}, whose header {@code frames} is, to {@code
-   * output}.
+   * Writes the animation of {@code input}, whose header {@code header} is, made as {@code recipe}
+   * says with {@code watermark} ({@code null} for none) on every frame, to {@code output}.
    *
-   * @throws PermanentStepFailure {@code invalid-step} for an operation animations do not take yet,
-   *     {@code input-too-large} over the frame or pixel limits or the memory budget, {@code
-   *     output-too-large} for frames that together exceed the pixel limit, {@code corrupt-input}
-   *     when libvips cannot decode it
+   * @throws PermanentStepFailure {@code invalid-step} for a trim, a translucent background or a
+   *     crop outside the frame, {@code input-too-large} over the frame or pixel limits or the
+   *     memory budget, {@code output-too-large} for frames that together exceed the pixel limit,
+   *     {@code corrupt-input} when libvips cannot decode it
    */
   static void write(
       ImageRecipe recipe,
@@ -83,113 +94,161 @@ final class Animation {
       Path input,
       long maxPixels,
       MemoryBudget budget,
+      Watermark watermark,
       Path output) {
     refuseOtherOperations(recipe);
-    Vips vips = Vips.shared();
     int frames = header.count();
-    int width = header.width();
-    int frameHeight = header.frameHeight();
     if (frames > MAX_FRAMES) {
       throw new PermanentStepFailure(
           StepErrorTypes.INPUT_TOO_LARGE,
           "the animation has " + frames + " frames; at most " + MAX_FRAMES + " are made");
     }
-    long inputPixels = (long) width * frameHeight * frames;
+    long inputPixels = (long) header.width() * header.frameHeight() * frames;
     if (inputPixels > maxPixels) {
       throw new PermanentStepFailure(
           StepErrorTypes.INPUT_TOO_LARGE,
           frames
               + " frames of "
-              + width
+              + header.width()
               + "x"
-              + frameHeight
+              + header.frameHeight()
               + " are "
               + inputPixels
               + " pixels, over the limit of "
               + maxPixels);
     }
-    ResizeBox box = recipe.box();
-    int boxWidth = box == null || box.width() == null ? UNBOUNDED : box.width();
-    int boxHeight = box == null || box.height() == null ? UNBOUNDED : box.height();
-    Placement placed =
-        box == null ? Placement.unchanged(width, frameHeight) : box.place(width, frameHeight);
-    long outputPixels = (long) placed.width() * placed.height() * frames;
+    Rectangle crop =
+        recipe.crop() == null ? null : recipe.crop().on(header.width(), header.frameHeight());
+    Placement upright =
+        placement(
+            recipe,
+            crop == null ? header.width() : crop.width,
+            crop == null ? header.frameHeight() : crop.height);
+    long framePixels = framePixels(recipe, upright);
+    long outputPixels = framePixels * frames;
     if (outputPixels > maxPixels) {
       throw new PermanentStepFailure(
           StepErrorTypes.OUTPUT_TOO_LARGE,
           frames
               + " frames of "
-              + placed.width()
+              + upright.width()
               + "x"
-              + placed.height()
+              + upright.height()
               + " are over the limit of "
               + maxPixels
               + " pixels");
     }
     budget.check(
-        new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * (inputPixels + outputPixels)),
-        "making " + frames + " frames of " + placed.width() + "x" + placed.height());
-    try (VipsImage resized =
-        header.icc()
-            ? vips.thumbnail(input, boxWidth, boxHeight, "n=-1")
-            : vips.operation("thumbnail")
-                .set("filename", input + "[n=-1]")
-                .set("width", boxWidth)
-                .set("height", boxHeight)
-                .set("size", "down")
-                .set("fail_on", "error")
-                .image()) {
+        new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * inputPixels)
+            .plus(VipsPipeline.outputCost(outputPixels)),
+        "making " + frames + " frames of " + upright.width() + "x" + upright.height());
+    Vips vips = Vips.shared();
+    try (VipsImage roll = decode(vips, recipe, header, input, crop, upright);
+        VipsImage made =
+            AnimationFrames.make(vips, roll, frames, recipe, upright, crop, watermark, output)) {
       int effort =
-          ImageEncoder.effort(
-              recipe.mediaType(), recipe.effort(), (long) resized.width() * resized.height());
-      if (MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())) {
-        vips.saveWebp(resized, output, recipe.quality(), recipe.lossless(), effort);
+          ImageEncoder.animationEffort(
+              recipe.mediaType(), recipe.effort(), (long) made.width() * made.height() / frames);
+      if (MediaTypes.IMAGE_AVIF.equals(recipe.mediaType())) {
+        AnimatedAvif.write(
+            vips,
+            made,
+            frames,
+            made.ints(DELAY).orElse(null),
+            made.integer(LOOP).orElse(0),
+            recipe.quality(),
+            effort,
+            background(recipe),
+            output);
+      } else if (MediaTypes.IMAGE_WEBP.equals(recipe.mediaType())) {
+        vips.saveWebp(made, output, recipe.quality(), recipe.lossless(), effort);
       } else {
-        vips.saveGif(resized, output, effort);
+        vips.saveGif(made, output, effort);
       }
     } catch (VipsException e) {
       throw new PermanentStepFailure(
-          StepErrorTypes.CORRUPT_INPUT, "a frame of the animation cannot be decoded");
+          StepErrorTypes.CORRUPT_INPUT, "a frame of the animation cannot be decoded", e);
     }
+  }
+
+  /**
+   * Where each frame of {@code width} x {@code height} (cropped, upright) goes: the box fitted to
+   * the frame as the caller sees it (turned when the rotation turns it), then turned back, as
+   * {@link ImageTransformer} places a still.
+   */
+  private static Placement placement(ImageRecipe recipe, int width, int height) {
+    boolean turned = recipe.rotationSwapsAxes();
+    int shownWidth = turned ? height : width;
+    int shownHeight = turned ? width : height;
+    Placement shown =
+        recipe.box() == null
+            ? Placement.unchanged(shownWidth, shownHeight)
+            : recipe.box().place(shownWidth, shownHeight);
+    return turned ? shown.transposed() : shown;
+  }
+
+  /** What an AVIF's frames are flattened onto: the step's background, else white. */
+  private static double[] background(ImageRecipe recipe) {
+    java.awt.Color colour = recipe.background();
+    return colour == null
+        ? NormaliseStage.WHITE
+        : new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()};
+  }
+
+  /** The most pixels one frame has on its way: scaled, placed, or with its border. */
+  private static long framePixels(ImageRecipe recipe, Placement upright) {
+    long pixels =
+        Math.max(
+            (long) upright.scaledWidth() * upright.scaledHeight(),
+            (long) upright.width() * upright.height());
+    Padding pad = recipe.pad();
+    return pad == null
+        ? pixels
+        : Math.max(pixels, (long) pad.width(upright.width()) * pad.height(upright.height()));
+  }
+
+  /**
+   * All frames stacked, each {@code upright}'s scaled size, 8-bit sRGB: {@code thumbnail} over all
+   * pages (exact size: {@code force}); with a crop, every page loaded, the crop cut from each and
+   * left to the {@link ResizeStage}. In memory when the frames will be read out of order.
+   */
+  private static VipsImage decode(
+      Vips vips, ImageRecipe recipe, Frames header, Path input, Rectangle crop, Placement upright) {
+    VipsImage roll =
+        crop != null
+            ? vips.operation(header.loader())
+                .set("filename", input.toString())
+                .set("n", -1)
+                .set("fail_on", "error")
+                .image()
+            : vips.operation("thumbnail")
+                .set("filename", input + "[n=-1]")
+                .set("width", upright.scaledWidth())
+                .set("height", upright.scaledHeight())
+                .set("size", "force")
+                .set("fail_on", "error")
+                .set("export_profile", header.icc() ? "srgb" : null)
+                .image();
+    if (!AnimationFrames.onlyResized(recipe) || crop != null) {
+      try (roll) {
+        return vips.copyMemory(roll);
+      }
+    }
+    return roll;
   }
 
   private static void refuseOtherOperations(ImageRecipe recipe) {
     List<String> others = new ArrayList<>();
     if (recipe.trim() != null) {
-      others.add(ImageRecipe.TRIM);
+      others.add(ImageRecipe.TRIM + " (each frame would lose a different border)");
     }
-    if (recipe.crop() != null) {
-      others.add(ImageRecipe.CROP);
-    }
-    if (recipe.rotate() != 0) {
-      others.add(ImageRecipe.ROTATE);
-    }
-    if (recipe.flip()) {
-      others.add(ImageRecipe.FLIP);
-    }
-    if (recipe.flop()) {
-      others.add(ImageRecipe.FLOP);
-    }
-    if (recipe.greyscale()) {
-      others.add(ImageRecipe.GREYSCALE);
-    }
-    if (Effects.any(recipe)) {
-      others.add("blur or sharpen");
-    }
-    if (recipe.pad() != null) {
-      others.add(ImageRecipe.PAD);
-    }
-    if (recipe.background() != null) {
-      others.add(ImageRecipe.BACKGROUND);
-    }
-    ResizeBox box = recipe.box();
-    if (box != null && (box.fit() != Fit.INSIDE || !box.withoutEnlargement())) {
-      others.add("a resize other than fit inside without enlargement");
+    if (recipe.background() != null && recipe.background().getAlpha() != 0xFF) {
+      others.add("a translucent " + ImageRecipe.BACKGROUND);
     }
     if (!others.isEmpty()) {
       throw new PermanentStepFailure(
           StepErrorTypes.INVALID_STEP,
-          "an animated output takes only a resize inside its box and the encoder's options, not "
+          "an animated output does not take "
               + String.join(", ", others)
               + "; leave out animated for the first frame");
     }

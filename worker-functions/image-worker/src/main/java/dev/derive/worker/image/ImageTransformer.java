@@ -100,7 +100,7 @@ public final class ImageTransformer implements StepTransformer {
     }
     Animation.Frames frames = Animation.frames(recipe, input);
     if (frames != null) {
-      Animation.write(recipe, frames, input, maxPixels, budget, output);
+      Animation.write(recipe, frames, input, maxPixels, budget, Watermark.of(step), output);
       return;
     }
     Watermark watermark = Watermark.of(step);

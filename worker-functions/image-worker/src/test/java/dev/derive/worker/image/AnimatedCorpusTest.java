@@ -79,6 +79,44 @@ class AnimatedCorpusTest {
     }
   }
 
+  @ParameterizedTest(name = "{0} as AVIF")
+  @CsvSource({"animated/rotating-squares.gif", "animated/dispose-previous.gif"})
+  void everyFrameIsKeptInOrderInAnAvifSequenceFlattenedOntoWhite(String sample) throws IOException {
+    Path file = samples().resolve(sample);
+    Path out = dir.resolve("out.avif");
+    transformer.transform(
+        step(
+            TestImages.resize(64, 64),
+            new Operation(
+                ImageRecipe.ENCODE,
+                Map.of("mediaType", MediaTypes.IMAGE_AVIF, "animated", true, "quality", 90))),
+        file,
+        out);
+
+    AvifSequence sequence = AvifSequence.probe(out);
+    List<BufferedImage> made = sequence.frames(out);
+    // AV1 keeps every frame, identical ones too; the source's transparency is white
+    List<BufferedImage> source = new ArrayList<>();
+    for (BufferedImage frame : frames(file, 64)) {
+      source.add(Canvas.flatten(frame, java.awt.Color.WHITE));
+    }
+    assertThat(made).hasSameSizeAs(source).hasSizeGreaterThan(1);
+    assertThat(sequence.durations()).hasSameSizeAs(source);
+    for (int i = 0; i < made.size(); i++) {
+      double own = PixelDifference.meanDifference(made.get(i), source.get(i));
+      assertThat(own).as("%s frame %d", sample, i).isLessThan(8.0);
+      for (int j : new int[] {i - 1, i + 1}) {
+        if (j >= 0
+            && j < source.size()
+            && PixelDifference.meanDifference(source.get(i), source.get(j)) > 8) {
+          assertThat(own)
+              .as("%s frame %d against frame %d", sample, i, j)
+              .isLessThan(PixelDifference.meanDifference(made.get(i), source.get(j)));
+        }
+      }
+    }
+  }
+
   /** {@code frames} with each frame equal to the one before left out. */
   private static List<BufferedImage> distinct(List<BufferedImage> frames) {
     List<BufferedImage> runs = new ArrayList<>();

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * libvips (the prebuilt {@code libvips-cpp.so} of npm's {@code @img/sharp-libvips-linux-*} 1.3.4,
@@ -157,6 +158,9 @@ public final class Vips {
   final MethodHandle typeOf;
   final MethodHandle getString;
   final MethodHandle getBlob;
+  private final MethodHandle getInt;
+  private final MethodHandle setInt;
+  private final MethodHandle getArrayInt;
   final MethodHandle writeToMemory;
   private final MethodHandle newFromMemoryCopy;
   private final MethodHandle webpsave;
@@ -267,6 +271,16 @@ public final class Vips {
     // int vips_image_get_string(const VipsImage *image, const char *name, const char **out)
     getString =
         b.bind("vips_image_get_string", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    // int vips_image_get_int(const VipsImage *image, const char *name, int *out)
+    getInt =
+        b.bind("vips_image_get_int", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    // int vips_image_get_array_int(VipsImage *image, const char *name, int **out, int *n)
+    getArrayInt =
+        b.bind(
+            "vips_image_get_array_int",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    // void vips_image_set_int(VipsImage *image, const char *name, int i)
+    setInt = b.bind("vips_image_set_int", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT));
     // int vips_image_get_blob(const VipsImage *image, const char *name, const void **data,
     //     size_t *length)
     getBlob =
@@ -975,6 +989,53 @@ public final class Vips {
   boolean has(MemorySegment image, String field) {
     try (Arena call = Arena.ofConfined()) {
       return (long) typeOf.invokeExact(image, call.allocateFrom(field)) != 0L;
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /** The value of an int header field, or empty without it (see {@link VipsImage#integer}). */
+  OptionalInt integer(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment name = call.allocateFrom(field);
+      MemorySegment out = call.allocate(JAVA_INT);
+      if ((int) getInt.invokeExact(image, name, out) != 0) {
+        takeError();
+        return OptionalInt.empty();
+      }
+      return OptionalInt.of(out.get(JAVA_INT, 0));
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /** The values of an int-array header field, or empty without it (see {@link VipsImage#ints}). */
+  Optional<int[]> ints(MemorySegment image, String field) {
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment name = call.allocateFrom(field);
+      if ((long) typeOf.invokeExact(image, name) == 0L) {
+        return Optional.empty();
+      }
+      MemorySegment out = call.allocate(ADDRESS);
+      MemorySegment count = call.allocate(JAVA_INT);
+      if ((int) getArrayInt.invokeExact(image, name, out, count) != 0) {
+        takeError();
+        return Optional.empty();
+      }
+      int n = count.get(JAVA_INT, 0);
+      return Optional.of(
+          n == 0
+              ? new int[0]
+              : out.get(ADDRESS, 0).reinterpret(JAVA_INT.byteSize() * n).toArray(JAVA_INT));
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  /** Sets an int header field of {@code image} (see {@link VipsImage#set}). */
+  void setInteger(MemorySegment image, String field, int value) {
+    try (Arena call = Arena.ofConfined()) {
+      setInt.invokeExact(image, call.allocateFrom(field), value);
     } catch (Throwable e) {
       throw rethrow(e);
     }

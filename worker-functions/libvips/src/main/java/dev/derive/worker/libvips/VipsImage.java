@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * One {@code VipsImage} reference (a GObject owned by this object): its header, and its pixels
@@ -102,6 +103,31 @@ public final class VipsImage implements AutoCloseable {
   /** A blob header field such as {@link #ICC_PROFILE}, copied into Java; empty without it. */
   public Optional<byte[]> blob(String field) {
     return vips.blob(pointer(), field);
+  }
+
+  /**
+   * An int header field such as {@code page-height} or {@code loop}, or one of the built-in ones
+   * ({@code xoffset}, {@code yoffset}: where an {@code extract_area} or {@code smartcrop} cut its
+   * result, negated); empty without it.
+   */
+  public OptionalInt integer(String field) {
+    return vips.integer(pointer(), field);
+  }
+
+  /**
+   * An int-array header field such as {@code delay} (each frame's, in milliseconds), copied into
+   * Java; empty without it.
+   */
+  public Optional<int[]> ints(String field) {
+    return vips.ints(pointer(), field);
+  }
+
+  /**
+   * Sets int header field {@code field} (e.g. {@code page-height}) of this image. libvips images
+   * are shared once an operation has used them: call it only on a fresh {@code copy} of one.
+   */
+  public void set(String field, int value) {
+    vips.setInteger(pointer(), field, value);
   }
 
   /** A string header field such as {@code heif-compression} or {@code vips-loader}. */

@@ -311,6 +311,35 @@ class VipsTest {
   }
 
   @Test
+  void intHeaderFieldsAreSetOnACopyAndReadBackWithTheFramesDelays() {
+    // two 4 x 2 frames stacked: page-height 2, saved as a GIF and loaded with all its pages
+    byte[] samples = new byte[4 * 4 * 3];
+    java.util.Arrays.fill(samples, 0, 24, (byte) 200);
+    Path gif = dir.resolve("two.gif");
+    try (VipsImage tall = vips.fromPixels(samples, 4, 4, 3);
+        VipsImage copy = vips.operation("copy").set("in", tall).image()) {
+      assertThat(copy.integer("page-height")).isEmpty();
+      copy.set("page-height", 2);
+      assertThat(copy.integer("page-height")).hasValue(2);
+      assertThat(copy.ints("delay")).isEmpty();
+      vips.saveGif(copy, gif, Vips.GIF_MIN_EFFORT);
+    }
+    try (VipsImage frames =
+        vips.operation("gifload").set("filename", gif.toString()).set("n", -1).image()) {
+      assertThat(frames.integer("page-height")).hasValue(2);
+      assertThat(frames.pages()).isEqualTo(2);
+      assertThat(frames.ints("delay")).hasValueSatisfying(d -> assertThat(d).hasSize(2));
+      assertThat(frames.integer("loop")).isPresent();
+    }
+    try (VipsImage frames =
+            vips.operation("gifload").set("filename", gif.toString()).set("n", -1).image();
+        VipsImage second = vips.extractArea(frames, 1, 2, 3, 2)) {
+      assertThat(second.integer("xoffset")).hasValue(-1);
+      assertThat(second.integer("yoffset")).hasValue(-2);
+    }
+  }
+
+  @Test
   void saveWebpWritesLosslessExactlyAndLossySmallerAtLowerQuality() throws IOException {
     BufferedImage gradient = halves(64, 48, true);
     for (int y = 0; y < 48; y++) {

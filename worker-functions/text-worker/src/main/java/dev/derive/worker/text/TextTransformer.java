@@ -21,7 +21,6 @@ import org.apache.tika.io.TikaInputStream;
 import org.apache.tika.metadata.Metadata;
 import org.apache.tika.metadata.PagedText;
 import org.apache.tika.metadata.TikaCoreProperties;
-import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
 import org.apache.tika.parser.pdf.PDFParser;
@@ -64,7 +63,17 @@ public final class TextTransformer implements StepTransformer {
   private static final int PDF_HEADER_WINDOW = 1024;
 
   private final long maxTextBytes;
-  private final Parser parser = new AutoDetectParser();
+
+  /**
+   * Tika's type detection and every parser of the standard package, built on first use (most of a
+   * cold start's Init otherwise); with it, POI's inflation bound is set ({@link ZipBudget}: a
+   * part's declared size can lie), since only its parsers reach POI.
+   */
+  private final DeferredAutoDetectParser parser =
+      new DeferredAutoDetectParser(
+          () ->
+              org.apache.poi.openxml4j.util.ZipSecureFile.setMaxEntrySize(
+                  ZipBudget.MAX_ENTRY_BYTES));
 
   /**
    * The parser {@link #parser} picks for a PDF, called directly when the step's extract is of a
@@ -91,8 +100,11 @@ public final class TextTransformer implements StepTransformer {
     }
     this.maxTextBytes = maxTextBytes;
     pdfParser.setDropThreshold(PARAGRAPH_GAP_IN_GLYPH_HEIGHTS);
-    // a part's declared size can lie: POI stops inflating one past the same bound (ZipBudget)
-    org.apache.poi.openxml4j.util.ZipSecureFile.setMaxEntrySize(ZipBudget.MAX_ENTRY_BYTES);
+  }
+
+  /** Whether Tika's detecting parser has been built yet (a cold start's concern). */
+  boolean detectingParserBuilt() {
+    return parser.isBuilt();
   }
 
   /** Runs {@link TextProbe} in {@code scratch}. */

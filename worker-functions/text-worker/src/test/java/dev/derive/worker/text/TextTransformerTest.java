@@ -58,6 +58,20 @@ class TextTransformerTest {
     assertThat(extract(pdf, "application/pdf")).contains("Derivatives from PDFs");
   }
 
+  /**
+   * Tika's detecting parser is built by the first document, not with the transformer (the worker's
+   * Init; docs/cold-start.md).
+   */
+  @Test
+  void theDetectingParserIsBuiltByTheFirstDocumentNotAtStart() throws IOException {
+    TextTransformer fresh = new TextTransformer(1024 * 1024);
+    assertThat(fresh.detectingParserBuilt()).isFalse();
+
+    fresh.probe(dir);
+
+    assertThat(fresh.detectingParserBuilt()).isTrue();
+  }
+
   /** A PDF goes to Tika's PDF parser directly; a file only labelled as one still to detection. */
   @Test
   void aDocumentSentAsAPdfIsReadAsWhatItIs() throws IOException {

@@ -1,0 +1,167 @@
+package dev.derive.worker.image;
+
+import dev.derive.worker.ffmpeg.Ffmpeg;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * An animated AVIF (an AV1 image sequence, brand {@code avis}) written by FFmpeg's libaom encoder
+ * and AVIF muxer, because libvips' {@code heifsave} writes the frames of a tall image as separate
+ * still items, not a sequence (docs/animation.md). Each frame is saved as a PNG into a folder
+ * beside the output and listed for FFmpeg's concat demuxer with its delay (millisecond time base);
+ * the demuxer knows no duration for the last frame, so its packet gets its delay by the {@code
+ * setts} filter. AVIF's alpha would need a second stream: the frames are flattened onto the step's
+ * background, else white.
+ */
+final class AnimatedAvif {
+  /** The longest the encoding may take; the step's own deadline comes first. */
+  private static final Duration TIMEOUT = Duration.ofMinutes(5);
+
+  /** What a delay of 0 plays as: browsers show such a GIF frame for 100 ms. */
+  static final int ZERO_DELAY_MS = 100;
+
+  /** libaom's fastest {@code cpu-used} in FFmpeg's {@code good} usage. */
+  private static final int FASTEST_CPU_USED = 8;
+
+  private AnimatedAvif() {}
+
+  /**
+   * Writes {@code roll} ({@code frames} frames stacked, each {@code delays}[i] ms, 0 playing as
+   * {@value #ZERO_DELAY_MS}) to {@code output}, looping {@code loop} times (0: forever).
+   *
+   * @param quality 1..100, as libheif maps it to libaom's {@code cq-level}: (100 - q) x 63 / 100
+   * @param effort 0..9, as libheif maps it to libaom's {@code cpu-used}: 9 - effort, at most 8
+   * @param background the colour alpha is flattened onto, 0..255 red, green, blue
+   * @throws dev.derive.worker.ffmpeg.FfmpegException if FFmpeg fails to encode
+   * @throws dev.derive.worker.ffmpeg.FfmpegUnavailableException (retryable) without FFmpeg
+   */
+  static void write(
+      Vips vips,
+      VipsImage roll,
+      int frames,
+      int[] delays,
+      int loop,
+      int quality,
+      int effort,
+      double[] background,
+      Path output) {
+    Path folder;
+    try {
+      folder = Files.createTempDirectory(output.toAbsolutePath().getParent(), "frames");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      int frameHeight = roll.height() / frames;
+      StringBuilder list = new StringBuilder("ffconcat version 1.0\n");
+      int last = 0;
+      for (int i = 0; i < frames; i++) {
+        Path png = folder.resolve(String.format(Locale.ROOT, "frame-%04d.png", i));
+        try (VipsImage frame =
+                vips.extractArea(roll, 0, i * frameHeight, roll.width(), frameHeight);
+            VipsImage opaque =
+                frame.hasAlpha()
+                    ? vips.operation("flatten")
+                        .set("in", frame)
+                        .set("background", background)
+                        .image()
+                    : vips.operation("copy").set("in", frame).image()) {
+          vips.operation("pngsave")
+              .set("in", opaque)
+              .set("filename", png.toString())
+              .set("compression", 1)
+              .set("keep", Vips.KEEP_NONE)
+              .run();
+        }
+        last = delay(delays, i);
+        list.append("file '")
+            .append(png.getFileName())
+            .append("'\noption framerate 1000\nduration ")
+            .append(String.format(Locale.ROOT, "%.3f", last / 1000.0))
+            .append('\n');
+      }
+      Path listFile = Files.writeString(folder.resolve("frames.ffconcat"), list);
+      Ffmpeg.shared()
+          .run(
+              Ffmpeg.Tool.FFMPEG,
+              List.of(
+                  "-v",
+                  "error",
+                  "-nostats",
+                  "-y",
+                  "-f",
+                  "concat",
+                  "-safe",
+                  "0",
+                  "-i",
+                  listFile.toString(),
+                  "-fps_mode",
+                  "passthrough",
+                  "-vf",
+                  "scale=out_color_matrix=bt709:out_range=full",
+                  "-pix_fmt",
+                  "yuv420p",
+                  "-colorspace",
+                  "bt709",
+                  "-color_primaries",
+                  "bt709",
+                  "-color_trc",
+                  "iec61966-2-1",
+                  "-color_range",
+                  "pc",
+                  "-c:v",
+                  "libaom-av1",
+                  "-crf",
+                  Integer.toString((100 - quality) * 63 / 100),
+                  "-b:v",
+                  "0",
+                  "-cpu-used",
+                  Integer.toString(Math.min(FASTEST_CPU_USED, 9 - effort)),
+                  "-bsf:v",
+                  "setts=duration=if(eq(N\\,"
+                      + (frames - 1)
+                      + ")\\,"
+                      + last
+                      + "/1000/TB\\,DURATION)",
+                  "-video_track_timescale",
+                  "1000",
+                  "-loop",
+                  Integer.toString(loop),
+                  "-f",
+                  "avif",
+                  output.toAbsolutePath().toString()),
+              null,
+              64 * 1024,
+              TIMEOUT);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      delete(folder);
+    }
+  }
+
+  /** Frame {@code i}'s delay in ms: the header's, 0 as {@value #ZERO_DELAY_MS}, none as that. */
+  private static int delay(int[] delays, int i) {
+    int delay = delays != null && i < delays.length ? delays[i] : 0;
+    return delay <= 0 ? ZERO_DELAY_MS : delay;
+  }
+
+  private static void delete(Path folder) {
+    try (Stream<Path> files = Files.walk(folder)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      // left behind, it goes with the step's folder (StepDirectories), where the output is
+    }
+  }
+}
