@@ -85,7 +85,7 @@ final class AnimationFrames {
 
   /**
    * The stages one frame takes, in {@link VipsPipeline}'s order, with the crop found once ({@link
-   * FirstFrameCrop}) and greyscale after the turn, as {@link Geometry} greys.
+   * FirstFrameCrop}); greyscale is {@link GeometryStage}'s, as a still's.
    */
   private static List<Stage> stages() {
     return List.of(
@@ -95,47 +95,8 @@ final class AnimationFrames {
         new FirstFrameCrop(),
         new CanvasStage(),
         new GeometryStage(),
-        AnimationFrames::grey,
         new EffectsStage(),
         new PadStage(),
         new WatermarkStage());
-  }
-
-  /**
-   * The {@value ImageRecipe#GREYSCALE} operation on a frame: BT.601 luma rounded, in all three
-   * colour bands, alpha kept, as {@link Geometry} greys a still (the mean of the bands weighted
-   * three times over, so libvips' {@code bandmean} sums them).
-   */
-  private static void grey(PipelineContext context) {
-    if (!context.recipe().greyscale()) {
-      return;
-    }
-    Vips vips = context.vips();
-    VipsImage image = context.image();
-    try (VipsImage colours =
-            vips.operation("extract_band").set("in", image).set("band", 0).set("n", 3).image();
-        VipsImage weighted =
-            vips.operation("linear")
-                .set("in", colours)
-                .set("a", new double[] {3 * 0.299, 3 * 0.587, 3 * 0.114})
-                .set("b", new double[] {0.5, 0.5, 0.5})
-                .image();
-        VipsImage mean = vips.operation("bandmean").set("in", weighted).image();
-        VipsImage luma = vips.cast(mean, Vips.FORMAT_UCHAR);
-        VipsImage alpha =
-            image.bands() == 4
-                ? vips.operation("extract_band").set("in", image).set("band", 3).image()
-                : null;
-        VipsImage joined =
-            vips.operation("bandjoin")
-                .set(
-                    "in",
-                    alpha == null
-                        ? new VipsImage[] {luma, luma, luma}
-                        : new VipsImage[] {luma, luma, luma, alpha})
-                .image()) {
-      context.replace(
-          vips.operation("copy").set("in", joined).set("interpretation", "srgb").image());
-    }
   }
 }

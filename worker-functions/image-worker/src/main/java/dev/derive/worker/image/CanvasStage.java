@@ -29,14 +29,15 @@ final class CanvasStage implements Stage {
   }
 
   /**
-   * Places the image at {@code x}, {@code y} on {@code width} x {@code height} pixels of
-   * transparency where the output format keeps alpha (an alpha band is added for it), else of
-   * white, or of the step's opaque background: {@link Canvas#centre}'s and {@link Padding#apply}'s
-   * colours.
+   * Places the image at {@code x}, {@code y} on {@code width} x {@code height} pixels of the step's
+   * background, else of transparency where the output format keeps alpha, else of white: {@link
+   * Canvas#centre}'s and {@link Padding#apply}'s colours. An alpha band is added where the fill is
+   * not opaque (a translucent background is flattened onto white with the rest by {@link
+   * EncodeStage} when the format has no alpha).
    */
   static void embed(PipelineContext context, int x, int y, int width, int height) {
     double[] background = context.background();
-    boolean alpha = background == null && context.keepsAlpha();
+    boolean alpha = background == null ? context.keepsAlpha() : background.length == 4;
     if (alpha && context.image().bands() == 3) {
       context.replace(
           context

@@ -2,7 +2,6 @@ package dev.derive.worker.image;
 
 import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsImage;
-import java.awt.image.BufferedImage;
 
 /**
  * The effects of a recipe on the resized image, in declaration order, with libvips' operations:
@@ -16,17 +15,6 @@ final class Effects {
   /** Whether {@code recipe} asks for an effect. */
   static boolean any(ImageRecipe recipe) {
     return recipe.blur() > 0 || recipe.sharpen() > 0;
-  }
-
-  /** {@code image} with the recipe's effects applied; {@code image} itself when it has none. */
-  static BufferedImage apply(BufferedImage image, ImageRecipe recipe) {
-    if (!any(recipe)) {
-      return image;
-    }
-    try (VipsImage in = VipsPixels.toVips(image);
-        VipsImage out = apply(Vips.shared(), in, recipe)) {
-      return VipsPixels.toJava(out);
-    }
   }
 
   /**

@@ -9,19 +9,22 @@ import dev.derive.worker.libvips.VipsImage;
  * JPEG by {@code jpegsave} (mozjpeg in its libjpeg-compatible profile, so quality {@code q} gives
  * the same IJG tables as the JDK's writer at {@code q / 100}; chroma always 4:2:0 as the JDK writes
  * it; progressive when asked), PNG by {@code pngsave} (8-bit, alpha kept), WebP, AVIF and GIF as
- * {@link ImageEncoder} (the same savers and efforts).
+ * {@link ImageEncoder} (the same savers and efforts); the image declaration writes no other format.
+ * A picture still translucent for a format without alpha (a translucent background's) is flattened
+ * onto white first.
  */
 final class EncodeStage implements Stage {
-  /** Whether this stage writes {@code mediaType}: JPEG, PNG, WebP, AVIF and GIF. */
-  static boolean writes(String mediaType) {
-    return MediaTypes.IMAGE_JPEG.equals(mediaType)
-        || MediaTypes.IMAGE_PNG.equals(mediaType)
-        || ImageEncoder.needsLibvips(mediaType);
-  }
-
   @Override
   public void apply(PipelineContext context) {
     Vips vips = context.vips();
+    if (context.image().bands() == 4 && !context.keepsAlpha()) {
+      context.replace(
+          vips.operation("flatten")
+              .set("in", context.image())
+              .set("background", NormaliseStage.WHITE)
+              .image());
+      context.replace(vips.cast(context.image(), Vips.FORMAT_UCHAR));
+    }
     VipsImage image = context.image();
     ImageRecipe recipe = context.recipe();
     String mediaType = recipe.mediaType();

@@ -395,7 +395,7 @@ final class HeicSource implements ImageSource {
   public MemoryEstimate decodeCost(int resultWidth, int resultHeight) {
     int shrink =
         HeicDecoder.shrink(
-            layout, ImageTransformer.subsampling(width, height, resultWidth, resultHeight));
+            layout, ImageSource.subsampling(width, height, resultWidth, resultHeight));
     double pixels =
         (double) Math.ceilDiv(layout.width(), shrink) * Math.ceilDiv(layout.height(), shrink);
     int sampleBytes = layout.config().bitDepth() > 8 ? 6 : 3;

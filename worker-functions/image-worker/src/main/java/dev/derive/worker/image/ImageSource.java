@@ -10,6 +10,19 @@ import java.io.IOException;
  * pixel is decoded: {@link SourceImage} (ImageIO) or {@link VipsSource} (libvips).
  */
 interface ImageSource extends AutoCloseable {
+  /** Decoding keeps at least this many source pixels per target pixel before resampling. */
+  int MIN_OVERSAMPLING = 3;
+
+  /**
+   * The largest decode subsampling that still leaves at least {@link #MIN_OVERSAMPLING} source
+   * pixels per target pixel in both directions (1 = decode every pixel).
+   */
+  static int subsampling(int sourceWidth, int sourceHeight, int targetWidth, int targetHeight) {
+    int byWidth = sourceWidth / (MIN_OVERSAMPLING * targetWidth);
+    int byHeight = sourceHeight / (MIN_OVERSAMPLING * targetHeight);
+    return Math.max(1, Math.min(byWidth, byHeight));
+  }
+
   /** Width in pixels, in the orientation {@link #decode} returns (before {@link #orientation}). */
   int width();
 
@@ -31,16 +44,16 @@ interface ImageSource extends AutoCloseable {
   /**
    * Decodes the image for a resize to {@code width} x {@code height} (in the orientation {@link
    * #decode} returns): by default {@link #decode} subsampled to no less than three source pixels
-   * per target pixel ({@link ImageTransformer#subsampling}), for the caller's Lanczos resample; a
-   * source that resamples well itself may return that size, or close to it, directly.
+   * per target pixel ({@link #subsampling}), for the caller's Lanczos resample; a source that
+   * resamples well itself may return that size, or close to it, directly.
    */
   default BufferedImage decodeScaled(int width, int height) {
-    return decode(ImageTransformer.subsampling(width(), height(), width, height));
+    return decode(subsampling(width(), height(), width, height));
   }
 
   /** The size {@link #decodeScaled} returns for a box of {@code width} x {@code height}. */
   default Dimension decodedSize(int width, int height) {
-    int subsampling = ImageTransformer.subsampling(width(), height(), width, height);
+    int subsampling = subsampling(width(), height(), width, height);
     return new Dimension(Math.ceilDiv(width(), subsampling), Math.ceilDiv(height(), subsampling));
   }
 

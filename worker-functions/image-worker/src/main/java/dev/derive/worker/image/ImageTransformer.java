@@ -1,14 +1,12 @@
 package dev.derive.worker.image;
 
-import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.DeclaredStep;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import dev.derive.worker.runtime.StepTransformer;
-import java.awt.Color;
 import java.awt.Dimension;
 import java.awt.Rectangle;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
@@ -17,44 +15,24 @@ import javax.imageio.ImageIO;
  * The image capability: decode (libvips for 8-bit JPEG incl. arithmetic-coded, CMYK TIFF, WebP,
  * AVIF/HEIF, {@link VipsSource}; ImageIO with the TwelveMonkeys plug-ins for the rest: PNG, GIF,
  * BMP, TIFF, lossless and 12-bit JPEG), convert to sRGB ({@link ColourManagement}), auto-orient
- * from EXIF, crop ({@link CropRegion}), resize (sharp's fit modes, {@link Fit}; Lanczos), rotate,
- * flip, flop, greyscale ({@link Geometry}), encode JPEG, PNG, BMP or TIFF (ImageIO) or WebP, AVIF
- * and GIF (libvips), with no metadata (EXIF, ICC) carried over.
+ * from EXIF, trim ({@link Trim}), crop ({@link CropRegion}), resize (sharp's fit modes, {@link
+ * Fit}; Lanczos), then the stages of {@link VipsPipeline} to the encoded file, with no metadata
+ * (EXIF, ICC) carried over.
  *
  * <p>Order of work: the header is read and the pixel limit checked first; the box is placed on the
- * size the caller sees (upright, then rotated), and both the scaled and the output size are checked
- * against the pixel limit; the memory the step will need is estimated from the header and checked
- * against the function's budget ({@link MemoryBudget}); large images are subsampled while decoding
- * (never below three times the target size) and resampled to the scaled size in stored orientation;
- * the small result is turned upright, centred on the output size (cropped or padded, {@link
- * Canvas}), then rotated, mirrored and greyed, so padding turns grey with the image; effects come
- * next, and the {@link Padding} border last. A {@link Trim} decodes the whole image first, finds
- * its border, and cuts the rest (and a crop of it) from that decode. A step with a crop decodes
- * only the region (where it lies in the stored image, subsampled the same way), turns it upright
- * and resamples it.
+ * size the caller sees (upright, trimmed and cropped, then rotated), and both the scaled and the
+ * output size are checked against the pixel limit; the memory the step will need is estimated from
+ * the header and checked against the function's budget ({@link MemoryBudget}). A source libvips
+ * reads is decoded by the pipeline's first stage, shrunk on load: the whole image, the crop's
+ * region only, or (for a {@link Trim}, which must see every pixel to find the border) the whole
+ * image at full size, cut there. Any other source is decoded by {@link Java2dBackend} and handed to
+ * the same stages.
  */
-// Over 300 lines because the Java2D fallback path (crop, trim, geometry) still lives here.
 public final class ImageTransformer implements StepTransformer {
-  /** Decoding keeps at least this many source pixels per target pixel before resampling. */
-  private static final int MIN_OVERSAMPLING = 3;
-
-  private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
-
   static {
     ImageIO.setUseCache(false); // Lambda's /tmp is small; decode in memory
     ImageIO.scanForPlugins(); // register TwelveMonkeys from the application class loader
   }
-
-  /**
-   * Bytes a pixel takes in each {@code TYPE_INT_RGB}/{@code ARGB} copy after the decode, and how
-   * many such copies of the decoded size (normalised layout, colour conversion) and of the output
-   * size (the resample's result and its work image, orientation's two sample arrays and result, the
-   * canvas, the encoder's samples) the pipeline holds at its peak.
-   */
-  private static final int INT_PIXEL_BYTES = 4;
-
-  private static final int DECODED_COPIES = 2;
-  private static final int OUTPUT_COPIES = 6;
 
   private final long maxPixels;
   private final MemoryBudget budget;
@@ -125,225 +103,70 @@ public final class ImageTransformer implements StepTransformer {
       Animation.write(recipe, frames, input, maxPixels, budget, Watermark.of(step), output);
       return;
     }
+    Watermark watermark = Watermark.of(step);
     try (ImageSource source = ImageSources.open(input, maxPixels, recipe.page())) {
+      if (recipe.trim() != null) {
+        trimmed(source, recipe, watermark, output);
+        return;
+      }
       Orientation orientation = source.orientation();
       boolean swap = orientation.swapsAxes();
       int uprightWidth = swap ? source.height() : source.width();
       int uprightHeight = swap ? source.width() : source.height();
-      // A trim decodes the whole image first to find its border; the crop is cut from what is left.
-      BufferedImage whole = recipe.trim() == null ? null : decodeWhole(source, orientation);
-      Rectangle trimmed = whole == null ? null : recipe.trim().on(whole);
-      Rectangle crop = trimmed;
-      if (recipe.crop() != null) {
-        crop =
-            trimmed == null
-                ? recipe.crop().on(uprightWidth, uprightHeight)
-                : recipe.crop().on(trimmed.width, trimmed.height);
-        if (trimmed != null) {
-          crop.translate(trimmed.x, trimmed.y);
-        }
-      }
-      int croppedWidth = crop == null ? uprightWidth : crop.width;
-      int croppedHeight = crop == null ? uprightHeight : crop.height;
-      // The box is fitted to the image as the caller will see it: upright, cropped, then rotated.
-      boolean turned = recipe.rotationSwapsAxes();
-      int shownWidth = turned ? croppedHeight : croppedWidth;
-      int shownHeight = turned ? croppedWidth : croppedHeight;
-      Placement shown =
-          recipe.box() == null
-              ? Placement.unchanged(shownWidth, shownHeight)
-              : recipe.box().place(shownWidth, shownHeight);
-      checkOutputSize(shown.scaledWidth(), shown.scaledHeight());
-      checkOutputSize(shown.width(), shown.height());
-      Padding pad = recipe.pad();
-      long paddedPixels =
-          pad == null ? 0 : (long) pad.width(shown.width()) * pad.height(shown.height());
-      if (pad != null) {
-        checkOutputSize(pad.width(shown.width()), pad.height(shown.height()));
-      }
-      // Resampling and cropping or padding happen before the rotation: transpose the placement.
-      Placement upright = turned ? shown.transposed() : shown;
-      Color background = background(recipe);
-      // Resample in stored orientation (fewer pixels to turn), subsampling large images.
-      int storedWidth = swap ? upright.scaledHeight() : upright.scaledWidth();
-      int storedHeight = swap ? upright.scaledWidth() : upright.scaledHeight();
-      long outputPixels =
-          Math.max(
-              Math.max(
-                  (long) upright.scaledWidth() * upright.scaledHeight(),
-                  (long) upright.width() * upright.height()),
-              paddedPixels);
-      if (VipsPipeline.accepts(recipe, source)) {
-        VipsSource vips = (VipsSource) source; // upright: stored and upright sizes agree
-        Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
-        budget.check(
-            VipsPipeline.cost(vips, decodedSize.width, decodedSize.height, outputPixels),
-            work(source, shown));
-        VipsPipeline.run(vips, recipe, upright, output, Watermark.of(step));
+      Rectangle crop = recipe.crop() == null ? null : recipe.crop().on(uprightWidth, uprightHeight);
+      Layout layout =
+          Layout.of(
+              recipe,
+              crop == null ? uprightWidth : crop.width,
+              crop == null ? uprightHeight : crop.height,
+              maxPixels);
+      if (!VipsPipeline.accepts(source)) {
+        Java2dBackend.make(source, crop, recipe, layout, budget, watermark, output);
         return;
       }
-      BufferedImage sized;
-      if (crop == null) {
-        boolean stages = VipsPipeline.takes(recipe); // the Java2D backend decodes for the stages
-        Dimension decodedSize = source.decodedSize(storedWidth, storedHeight);
-        checkMemory(
-            source,
-            source
-                .decodeCost(decodedSize.width, decodedSize.height)
-                .plus(stages ? VipsPipeline.outputCost(outputPixels) : MemoryEstimate.NONE),
-            (long) decodedSize.width * decodedSize.height,
-            outputPixels,
-            shown);
-        BufferedImage decoded =
-            ColourManagement.toSrgb(source.decodeScaled(storedWidth, storedHeight));
-        boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
-        sized =
-            orientation.apply(
-                Pixels.resize(Pixels.normalize(decoded, keepAlpha), storedWidth, storedHeight));
-        if (stages) {
-          VipsPipeline.runFrom(sized, recipe, upright, output, Watermark.of(step));
-          return;
-        }
-      } else if (whole != null) {
-        checkMemory(
-            source,
-            source.decodeCost(source.width(), source.height()),
-            (long) source.width() * source.height(),
-            outputPixels,
-            shown);
-        boolean keepAlpha = keepAlpha(recipe, whole, upright, background);
-        BufferedImage cut =
-            Pixels.normalize(
-                Pixels.copy(whole.getSubimage(crop.x, crop.y, crop.width, crop.height)), keepAlpha);
-        whole = null;
-        sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
-      } else {
-        Rectangle region = orientation.toStored(crop, source.width(), source.height());
-        int subsampling = subsampling(region.width, region.height, storedWidth, storedHeight);
-        checkMemory(
-            source,
-            source.regionCost(region, subsampling),
-            (long) Math.ceilDiv(region.width, subsampling)
-                * Math.ceilDiv(region.height, subsampling),
-            outputPixels,
-            shown);
-        BufferedImage decoded = ColourManagement.toSrgb(source.decodeRegion(region, subsampling));
-        boolean keepAlpha = keepAlpha(recipe, decoded, upright, background);
-        BufferedImage cut = orientation.apply(Pixels.normalize(decoded, keepAlpha));
-        sized = Pixels.resize(cut, upright.scaledWidth(), upright.scaledHeight());
-      }
-      if (recipe.background() != null) {
-        // the picture's own alpha, before padding: what a contain or pad adds is the colour itself
-        sized = Canvas.flatten(sized, recipe.background());
-      }
-      BufferedImage placed =
-          recipe.box() == null
-              ? Canvas.centre(sized, upright.width(), upright.height(), background)
-              : recipe
-                  .box()
-                  .gravity()
-                  .crop(sized, upright.width(), upright.height(), background, recipe.rotate());
-      BufferedImage shaped = Effects.apply(Geometry.apply(placed, recipe), recipe);
-      if (pad != null) {
-        shaped = pad.apply(shaped, background, ImageEncoder.keepsAlpha(recipe.mediaType()));
-      }
-      ImageEncoder.write(Watermark.apply(step, shaped), recipe, output);
+      VipsSource vips = (VipsSource) source; // upright: stored and upright sizes agree
+      Placement upright = layout.upright();
+      Dimension decoded = source.decodedSize(upright.scaledWidth(), upright.scaledHeight());
+      MemoryEstimate decode =
+          crop == null
+              ? vips.stagesCost(decoded.width, decoded.height)
+              : vips.stagesRegionCost(
+                  crop,
+                  ImageSource.subsampling(
+                      crop.width, crop.height, upright.scaledWidth(), upright.scaledHeight()));
+      budget.check(
+          decode.plus(VipsPipeline.outputCost(layout.outputPixels())), layout.work(source));
+      VipsPipeline.run(vips, crop, recipe, upright, output, watermark);
     }
   }
 
   /**
-   * The whole image, upright, at full size, in sRGB with its alpha ({@value ImageRecipe#TRIM} needs
-   * every pixel), once the decode and {@value #DECODED_COPIES} copies fit the budget.
+   * A step with a {@value ImageRecipe#TRIM}: the whole image decoded upright at full size into
+   * libvips (by libvips, or the Java2D backend's decode imported), its border found, the crop (if
+   * any) placed inside what is left, and the stages run from that cut.
    *
-   * @throws PermanentStepFailure {@code input-too-large} when they do not
+   * @throws PermanentStepFailure {@code input-too-large} when the whole image does not fit the
+   *     budget
    */
-  private BufferedImage decodeWhole(ImageSource source, Orientation orientation) {
-    long pixels = (long) source.width() * source.height();
-    budget.check(
-        source
-            .decodeCost(source.width(), source.height())
-            .plus(MemoryEstimate.heap((double) INT_PIXEL_BYTES * DECODED_COPIES * pixels)),
-        "decoding " + source.describe() + " whole to trim its border");
-    BufferedImage decoded = ColourManagement.toSrgb(source.decode(1));
-    return orientation.apply(Pixels.normalize(decoded, decoded.getColorModel().hasAlpha()));
-  }
-
-  private static boolean keepAlpha(
-      ImageRecipe recipe, BufferedImage decoded, Placement upright, Color background) {
-    // alpha is kept to the flatten onto the background, whatever the format
-    return (ImageEncoder.keepsAlpha(recipe.mediaType()) || recipe.background() != null)
-        && (decoded.getColorModel().hasAlpha() || (upright.pads() && background.getAlpha() < 0xFF));
-  }
-
-  /**
-   * Refuses the step before decoding when the decode ({@code decode}, from the source's header) and
-   * the pipeline after it ({@value #DECODED_COPIES} copies of the {@code decodedPixels} and {@value
-   * #OUTPUT_COPIES} of the {@code outputPixels}, {@value #INT_PIXEL_BYTES} bytes a pixel, on the
-   * heap) do not fit the budget.
-   *
-   * @throws PermanentStepFailure {@code input-too-large}
-   */
-  private void checkMemory(
-      ImageSource source,
-      MemoryEstimate decode,
-      long decodedPixels,
-      long outputPixels,
-      Placement shown) {
-    MemoryEstimate pipeline =
-        MemoryEstimate.heap(
-            (double) INT_PIXEL_BYTES
-                * (DECODED_COPIES * (double) decodedPixels
-                    + OUTPUT_COPIES * (double) outputPixels));
-    budget.check(decode.plus(pipeline), work(source, shown));
-  }
-
-  /** The work a memory refusal names: decoding the source and making the shown image. */
-  private static String work(ImageSource source, Placement shown) {
-    return "decoding "
-        + source.describe()
-        + " and making a "
-        + shown.width()
-        + "x"
-        + shown.height()
-        + " image of it";
-  }
-
-  /**
-   * The colour of padding: the {@value ImageRecipe#BACKGROUND} operation's, else transparent where
-   * the output format keeps alpha (PNG, TIFF, WebP, AVIF), else white.
-   */
-  private static Color background(ImageRecipe recipe) {
-    if (recipe.background() != null) {
-      return recipe.background();
+  private void trimmed(ImageSource source, ImageRecipe recipe, Watermark watermark, Path output) {
+    MemoryEstimate whole =
+        VipsPipeline.accepts(source)
+            ? ((VipsSource) source).wholeCost()
+            : Java2dBackend.wholeCost(source);
+    budget.check(whole, "decoding " + source.describe() + " whole to trim its border");
+    try (VipsImage upright =
+        VipsPipeline.accepts(source)
+            ? ((VipsSource) source).decodeWhole()
+            : Java2dBackend.decodeWhole(source)) {
+      Rectangle cut = recipe.trim().on(Vips.shared(), upright);
+      if (recipe.crop() != null) {
+        Rectangle trimmed = cut;
+        cut = recipe.crop().on(trimmed.width, trimmed.height);
+        cut.translate(trimmed.x, trimmed.y);
+      }
+      Layout layout = Layout.of(recipe, cut.width, cut.height, maxPixels);
+      budget.check(whole.plus(VipsPipeline.outputCost(layout.outputPixels())), layout.work(source));
+      VipsPipeline.runCut(upright, cut, recipe, layout.upright(), output, watermark);
     }
-    return ImageEncoder.keepsAlpha(recipe.mediaType()) ? TRANSPARENT : Color.WHITE;
-  }
-
-  /**
-   * @throws PermanentStepFailure {@code output-too-large} if {@code width} x {@code height} is over
-   *     the pixel limit
-   */
-  private void checkOutputSize(int width, int height) {
-    if ((long) width * height > maxPixels) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.OUTPUT_TOO_LARGE,
-          "output of "
-              + width
-              + "x"
-              + height
-              + " pixels is over the limit of "
-              + maxPixels
-              + " pixels");
-    }
-  }
-
-  /**
-   * The largest decode subsampling that still leaves at least {@link #MIN_OVERSAMPLING} source
-   * pixels per target pixel in both directions (1 = decode every pixel).
-   */
-  static int subsampling(int sourceWidth, int sourceHeight, int targetWidth, int targetHeight) {
-    int byWidth = sourceWidth / (MIN_OVERSAMPLING * targetWidth);
-    int byHeight = sourceHeight / (MIN_OVERSAMPLING * targetHeight);
-    return Math.max(1, Math.min(byWidth, byHeight));
   }
 }

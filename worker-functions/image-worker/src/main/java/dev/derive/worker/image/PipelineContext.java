@@ -79,14 +79,17 @@ final class PipelineContext implements AutoCloseable {
   }
 
   /**
-   * The step's {@value ImageRecipe#BACKGROUND} as libvips' colour (0..255 red, green, blue), or
-   * {@code null} without one; the stages take opaque ones only ({@link VipsPipeline#takes}).
+   * The step's {@value ImageRecipe#BACKGROUND} as libvips' colour, 0..255: red, green, blue for an
+   * opaque one, and its alpha after them for a translucent one; {@code null} without one.
    */
   double[] background() {
     java.awt.Color colour = recipe.background();
-    return colour == null
-        ? null
-        : new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()};
+    if (colour == null) {
+      return null;
+    }
+    return colour.getAlpha() == 0xFF
+        ? new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()}
+        : new double[] {colour.getRed(), colour.getGreen(), colour.getBlue(), colour.getAlpha()};
   }
 
   /** Whether the output format keeps an alpha channel ({@link ImageEncoder#keepsAlpha}). */

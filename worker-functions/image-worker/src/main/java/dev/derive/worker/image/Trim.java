@@ -4,7 +4,6 @@ import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsImage;
 import java.awt.Color;
 import java.awt.Rectangle;
-import java.awt.image.BufferedImage;
 import java.util.Map;
 
 /**
@@ -19,26 +18,30 @@ import java.util.Map;
  */
 record Trim(int threshold, Color background) {
   /**
-   * The region of {@code upright} inside the border; all of it when the image is all border (as
-   * imgproxy and libvips leave such an image alone).
+   * The region of {@code upright} (8-bit sRGB, with or without alpha) inside the border; all of it
+   * when the image is all border (as imgproxy and libvips leave such an image alone).
    */
-  Rectangle on(BufferedImage upright) {
-    Color colour = background != null ? background : new Color(upright.getRGB(0, 0));
-    try (VipsImage in = VipsPixels.toVips(upright)) {
-      Map<String, Object> box =
-          Vips.shared()
-              .operation("find_trim")
-              .set("in", in)
-              .set("threshold", (double) threshold)
-              .set(
-                  "background", new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()})
-              .run("left", "top", "width", "height");
-      int width = (Integer) box.get("width");
-      int height = (Integer) box.get("height");
-      if (width <= 0 || height <= 0) {
-        return new Rectangle(0, 0, upright.getWidth(), upright.getHeight());
+  Rectangle on(Vips vips, VipsImage upright) {
+    double[] colour;
+    if (background != null) {
+      colour = new double[] {background.getRed(), background.getGreen(), background.getBlue()};
+    } else {
+      try (VipsImage corner = vips.extractArea(upright, 0, 0, 1, 1)) {
+        byte[] pixel = corner.bytes();
+        colour = new double[] {pixel[0] & 0xFF, pixel[1] & 0xFF, pixel[2] & 0xFF};
       }
-      return new Rectangle((Integer) box.get("left"), (Integer) box.get("top"), width, height);
     }
+    Map<String, Object> box =
+        vips.operation("find_trim")
+            .set("in", upright)
+            .set("threshold", (double) threshold)
+            .set("background", colour)
+            .run("left", "top", "width", "height");
+    int width = (Integer) box.get("width");
+    int height = (Integer) box.get("height");
+    if (width <= 0 || height <= 0) {
+      return new Rectangle(0, 0, upright.width(), upright.height());
+    }
+    return new Rectangle((Integer) box.get("left"), (Integer) box.get("top"), width, height);
   }
 }

@@ -25,13 +25,14 @@ import java.util.Set;
  * dev.derive.worker.libvips.VipsUnavailableException}, which the worker runtime retries (a
  * deployment fault is never cached as the input's failure).
  *
- * <p>About 450 lines because it is the one {@link ImageSource} over libvips: the two ways in (HEIF
+ * <p>About 540 lines because it is the one {@link ImageSource} over libvips: the two ways in (HEIF
  * with its structure sniffed, or a file libvips recognises) share the pixel limit, the decode
- * failures' wording, shrink-on-load, region decode and the hand-over of libvips' pixels to Java
- * (8-bit sRGB, or 16-bit for the HDR tone map), each short; the tone map itself lives in {@link
- * HdrToneMap}, and the EXIF orientation is libvips' own (its loader's {@code orientation} field).
+ * failures' wording, shrink-on-load, the region and whole-image decodes the stages start from, and
+ * the hand-over of libvips' pixels to Java (8-bit sRGB, or 16-bit for the HDR tone map, the {@code
+ * info} derivative), each short; the tone map itself lives in {@link HdrToneMap}, and the EXIF
+ * orientation is libvips' own (its loader's {@code orientation} field).
  */
-// Over 300 lines because HEIF, files, failures, shrink-on-load and regions share one source.
+// Over 300 lines because HEIF, files, failures and the stages' three decodes share one source.
 final class VipsSource implements ImageSource {
   /** HEIF brands of HEVC-coded images (ISO/IEC 23008-12 Annex B). */
   private static final Set<String> HEVC_BRANDS =
@@ -292,7 +293,7 @@ final class VipsSource implements ImageSource {
   @Override
   public BufferedImage decodeScaled(int boxWidth, int boxHeight) {
     if (pqHdr()) {
-      return decode(ImageTransformer.subsampling(width, height, boxWidth, boxHeight));
+      return decode(ImageSource.subsampling(width, height, boxWidth, boxHeight));
     }
     // Cover the box with the image's own aspect ratio, so a stretch (fit fill) only shrinks.
     double scale = Math.max((double) boxWidth / width, (double) boxHeight / height);
@@ -409,41 +410,92 @@ final class VipsSource implements ImageSource {
   }
 
   /**
-   * Decodes {@code region} of the upright image only: for a file, its rows are streamed ({@link
-   * Vips#openSequential}), the region of the stored image is cut out ({@link Orientation#toStored})
-   * and copied, then colour-managed and shrunk by libvips and turned upright in Java; a HEIF image
-   * (libheif decodes it whole, already upright) has the region cut out of it.
+   * Decodes {@code region} of the upright image only, subsampled as {@link ImageSource} says: the
+   * pixels of {@link #decodeRegionCovering} (PQ HDR: of the region cut out, tone-mapped) in Java.
    */
   @Override
   public BufferedImage decodeRegion(Rectangle region, int subsampling) {
     int boxWidth = Math.max(1, Math.ceilDiv(region.width, subsampling));
     int boxHeight = Math.max(1, Math.ceilDiv(region.height, subsampling));
     try {
-      if (heif != null) {
+      if (pqHdr()) {
         try (VipsImage area =
             vips.extractArea(heif, region.x, region.y, region.width, region.height)) {
-          if (nclx != null && nclx.pq()) {
-            return toneMapped(area, subsampling);
-          }
-          try (VipsImage small = vips.thumbnail(area, boxWidth, boxHeight, false)) {
-            return VipsPixels.toJava(small);
-          }
+          return toneMapped(area, subsampling);
         }
       }
-      boolean swap = stored.swapsAxes();
-      Rectangle cut = stored.toStored(region, swap ? height : width, swap ? width : height);
-      Path source = loadOptions.isEmpty() ? file : Path.of(file + "[" + loadOptions + "]");
-      try (VipsImage image = vips.openSequential(source);
-          VipsImage area = vips.extractArea(image, cut.x, cut.y, cut.width, cut.height);
-          VipsImage copy = vips.copyMemory(area);
-          VipsImage small =
-              vips.thumbnail(
-                  copy, swap ? boxHeight : boxWidth, swap ? boxWidth : boxHeight, false)) {
-        return stored.apply(VipsPixels.toJava(small));
+      try (VipsImage small = decodeRegionCovering(region, boxWidth, boxHeight)) {
+        return VipsPixels.toJava(small);
       }
     } catch (VipsException e) {
       throw decodeFailure(e);
     }
+  }
+
+  /**
+   * The crop's decode stage: {@code region} of the upright image only, colour-managed to sRGB and
+   * shrunk to cover {@code boxWidth} x {@code boxHeight} with the region's own aspect ratio (never
+   * enlarged); the caller closes it. For a file the rows are streamed ({@link
+   * Vips#openSequential}), the region of the stored image cut out ({@link Orientation#toStored})
+   * and copied, then shrunk and turned upright by libvips' thumbnail (the cut keeps the EXIF
+   * orientation); a HEIF image (libheif decodes it whole, already upright) has the region cut out
+   * of it. Not for PQ HDR.
+   *
+   * @throws VipsException if libvips cannot decode the pixels
+   */
+  VipsImage decodeRegionCovering(Rectangle region, int boxWidth, int boxHeight) {
+    double scale =
+        Math.min(1, Math.max((double) boxWidth / region.width, (double) boxHeight / region.height));
+    int coverWidth = Math.max(1, (int) Math.ceil(region.width * scale));
+    int coverHeight = Math.max(1, (int) Math.ceil(region.height * scale));
+    if (heif != null) {
+      try (VipsImage area =
+          vips.extractArea(heif, region.x, region.y, region.width, region.height)) {
+        return vips.thumbnail(area, coverWidth, coverHeight, false);
+      }
+    }
+    boolean swap = stored.swapsAxes();
+    Rectangle cut = stored.toStored(region, swap ? height : width, swap ? width : height);
+    Path source = loadOptions.isEmpty() ? file : Path.of(file + "[" + loadOptions + "]");
+    try (VipsImage image = vips.openSequential(source);
+        VipsImage area = vips.extractArea(image, cut.x, cut.y, cut.width, cut.height);
+        VipsImage copy = vips.copyMemory(area)) {
+      return vips.thumbnail(copy, coverWidth, coverHeight, true);
+    }
+  }
+
+  /**
+   * The trim's decode stage: the whole image, upright, in sRGB at full size, in memory (the border
+   * search and the cut read it twice); the caller closes it.
+   *
+   * @throws PermanentStepFailure {@code corrupt-input} or {@code unsupported-input} when libvips
+   *     cannot decode the pixels
+   */
+  VipsImage decodeWhole() {
+    try (VipsImage upright = shrunk(width, height);
+        VipsImage srgb =
+            upright.interpretation() == Vips.INTERPRETATION_SRGB
+                ? vips.operation("copy").set("in", upright).image()
+                : vips.colourspace(upright, Vips.INTERPRETATION_SRGB);
+        VipsImage samples = vips.cast(srgb, Vips.FORMAT_UCHAR)) {
+      return vips.copyMemory(samples);
+    } catch (VipsException e) {
+      throw decodeFailure(e);
+    }
+  }
+
+  /** What {@link #decodeWhole} holds: the decode and its 8-bit RGBA copy, off the heap. */
+  MemoryEstimate wholeCost() {
+    return new MemoryEstimate(0, decodeCost(width, height).nativeBytes() + 4L * width * height);
+  }
+
+  /**
+   * What {@link #decodeRegionCovering} holds for {@code region} subsampled by {@code subsampling}:
+   * as {@link #regionCost}, all off the heap (no copy into Java).
+   */
+  MemoryEstimate stagesRegionCost(Rectangle region, int subsampling) {
+    MemoryEstimate cost = regionCost(region, subsampling);
+    return new MemoryEstimate(0, cost.nativeBytes());
   }
 
   /**

@@ -63,15 +63,6 @@ record Watermark(Path mark, String gravity, int margin, int opacity, int scale) 
         p.integer("watermarkScale"));
   }
 
-  /**
-   * {@code image} with {@code step}'s watermark over it, or {@code image} itself when the step has
-   * none: what the Java path (a crop or trim) calls after the padding.
-   */
-  static BufferedImage apply(DeclaredStep step, BufferedImage image) {
-    Watermark watermark = of(step);
-    return watermark == null ? image : watermark.over(image);
-  }
-
   /** {@code image} with the mark over it ({@code image} is kept). */
   BufferedImage over(BufferedImage image) {
     try (VipsImage base = VipsPixels.toVips(image);

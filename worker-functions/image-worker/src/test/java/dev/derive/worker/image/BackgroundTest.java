@@ -71,6 +71,35 @@ class BackgroundTest {
     assertThat(out.getRGB(75, 30)).isEqualTo(0xFFFF0000);
   }
 
+  /**
+   * A source libvips decodes (lossless WebP) takes the translucent colour in libvips too, with the
+   * same pixels as the PNG, which the Java2D backend decodes.
+   */
+  @Test
+  void aTranslucentColourOverALibvipsDecodeGivesThePngsPixels() throws IOException {
+    Path webp = Files.createTempFile(dir, "in", ".webp");
+    try (dev.derive.worker.libvips.VipsImage pixels =
+        VipsPixels.toVips(ImageIO.read(new java.io.ByteArrayInputStream(thirds())))) {
+      dev.derive.worker.libvips.Vips.shared().saveWebp(pixels, webp, 100, true, 4);
+    }
+    BufferedImage fromPng = run(MediaTypes.IMAGE_PNG, TestImages.background("#ff000080"));
+    Path out = Files.createTempFile(dir, "out", ".png");
+    transformer.transform(
+        step(
+            TestImages.background("#ff000080"),
+            new Operation(ImageRecipe.ENCODE, Map.of("mediaType", MediaTypes.IMAGE_PNG))),
+        webp,
+        out);
+    BufferedImage fromWebp = ImageIO.read(out.toFile());
+
+    for (int x = 5; x < 90; x += 10) {
+      assertThat(Integer.toHexString(fromWebp.getRGB(x, 30)))
+          .as("pixel %d,30", x)
+          .isEqualTo(Integer.toHexString(fromPng.getRGB(x, 30)));
+    }
+    assertThat(Integer.toHexString(fromWebp.getRGB(15, 30))).isEqualTo("80ff0000");
+  }
+
   @Test
   void withAContainResizeThePaddingIsTheColourAndThePictureFlattened() throws IOException {
     BufferedImage out =

@@ -103,6 +103,26 @@ class CropAndColourTest {
     assertNear(out, 25, 50, TestImages.BOTTOM_LEFT);
   }
 
+  /**
+   * A crop of a turned JPEG (libvips decodes its region and shrinks it on the way) is the upright
+   * region, resized: orientation 6 brings the stored bottom-left quadrant to the upright top left
+   * and the top-left quadrant to the upright top right.
+   */
+  @Test
+  void aCropOfATurnedJpegIsItsUprightRegionResized() throws IOException {
+    BufferedImage out =
+        run(
+            TestImages.jpegWithOrientation(TestImages.quadrants(800, 400), 6),
+            crop(Map.of("width", 400, "height", 400, "gravity", "north")),
+            TestImages.resize(100, 100),
+            TestImages.encode(MediaTypes.IMAGE_PNG, 85));
+
+    assertThat(out.getWidth()).isEqualTo(100);
+    assertThat(out.getHeight()).isEqualTo(100);
+    assertNear(out, 25, 50, TestImages.BOTTOM_LEFT);
+    assertNear(out, 75, 50, TestImages.TOP_LEFT);
+  }
+
   @Test
   void cropOutsideTheImageIsAnInvalidStep() throws IOException {
     Path input =

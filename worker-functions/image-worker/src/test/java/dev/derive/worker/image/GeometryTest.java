@@ -106,6 +106,45 @@ class GeometryTest {
     assertThat((rgb >> 16) & 0xFF).isEqualTo((rgb >> 8) & 0xFF).isEqualTo(rgb & 0xFF);
   }
 
+  /**
+   * Greyscale stays in libvips for a JPEG (a libvips decode) and keeps the Java code's values:
+   * every pixel is {@code Math.round(0.299 R + 0.587 G + 0.114 B)} of the same decode without
+   * greyscale, exactly (libvips' own {@code colourspace b-w} and {@code recomb} would differ by one
+   * in places).
+   */
+  @Test
+  void greyscaleOfALibvipsDecodeIsTheBt601LumaRoundedAsJavaRoundsIt() throws IOException {
+    BufferedImage noise = new BufferedImage(96, 64, BufferedImage.TYPE_INT_RGB);
+    java.util.Random random = new java.util.Random(29);
+    for (int y = 0; y < noise.getHeight(); y++) {
+      for (int x = 0; x < noise.getWidth(); x++) {
+        noise.setRGB(x, y, random.nextInt(0x1000000));
+      }
+    }
+    Path input = Files.write(dir.resolve("noise.jpg"), TestImages.encode(noise, "jpg"));
+    BufferedImage colour = runOn(input, TestImages.encode(MediaTypes.IMAGE_PNG, 85));
+    BufferedImage grey =
+        runOn(
+            input,
+            op(ImageRecipe.GREYSCALE, Map.of()),
+            TestImages.encode(MediaTypes.IMAGE_PNG, 85));
+
+    int differing = 0;
+    for (int y = 0; y < colour.getHeight(); y++) {
+      for (int x = 0; x < colour.getWidth(); x++) {
+        int rgb = colour.getRGB(x, y);
+        long luma =
+            Math.round(
+                0.299 * ((rgb >> 16) & 0xFF) + 0.587 * ((rgb >> 8) & 0xFF) + 0.114 * (rgb & 0xFF));
+        int expected = (int) (luma << 16 | luma << 8 | luma);
+        if ((grey.getRGB(x, y) & 0xFFFFFF) != expected) {
+          differing++;
+        }
+      }
+    }
+    assertThat(differing).as("pixels whose grey is not Math.round of the luma").isZero();
+  }
+
   @Test
   void encodesGif() throws IOException {
     BufferedImage out =
@@ -176,6 +215,12 @@ class GeometryTest {
     BufferedImage decoded = ImageIO.read(output.toFile());
     assertThat(decoded).as("output decodes").isNotNull();
     return decoded;
+  }
+
+  private BufferedImage runOn(Path input, Operation... operations) throws IOException {
+    Path output = Files.createTempFile(dir, "out", ".png");
+    transformer.transform(TestImages.step(operations), input, output);
+    return ImageIO.read(output.toFile());
   }
 
   private static Operation op(String name, Map<String, Object> params) {

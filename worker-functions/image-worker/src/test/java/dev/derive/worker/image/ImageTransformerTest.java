@@ -280,9 +280,9 @@ class ImageTransformerTest {
 
   @Test
   void subsamplingKeepsThreeSourcePixelsPerTargetPixel() {
-    assertThat(ImageTransformer.subsampling(6000, 4000, 256, 171)).isEqualTo(7);
-    assertThat(ImageTransformer.subsampling(700, 500, 256, 183)).isEqualTo(1);
-    assertThat(ImageTransformer.subsampling(100, 100, 400, 400)).isEqualTo(1);
+    assertThat(ImageSource.subsampling(6000, 4000, 256, 171)).isEqualTo(7);
+    assertThat(ImageSource.subsampling(700, 500, 256, 183)).isEqualTo(1);
+    assertThat(ImageSource.subsampling(100, 100, 400, 400)).isEqualTo(1);
   }
 
   private BufferedImage run(ImageTransformer transformer, byte[] input, StepMessage step)

@@ -141,6 +141,26 @@ class TrimTest {
     assertThat(top.getRed()).as("red, once at the left, is on top").isGreaterThan(200);
   }
 
+  /**
+   * A turned JPEG is trimmed upright (libvips decodes it whole and turns it before the border is
+   * looked for): orientation 6 shows the 80 x 40 rectangle as 40 x 80, its red half on top.
+   */
+  @Test
+  void aTurnedJpegIsTrimmedUpright() throws IOException {
+    BufferedImage out =
+        run(
+            TestImages.jpegWithOrientation(framed(Color.WHITE, BufferedImage.TYPE_INT_RGB), 6),
+            "image/png",
+            trim(40));
+
+    assertThat(out.getWidth()).isBetween(38, 42);
+    assertThat(out.getHeight()).isBetween(78, 82);
+    Color top = new Color(out.getRGB(out.getWidth() / 2, 5));
+    Color bottom = new Color(out.getRGB(out.getWidth() / 2, out.getHeight() - 5));
+    assertThat(top.getRed()).as("top %s", top).isGreaterThan(200);
+    assertThat(bottom.getBlue()).as("bottom %s", bottom).isGreaterThan(200);
+  }
+
   private BufferedImage run(byte[] input, String mediaType, Operation... before)
       throws IOException {
     Path in = Files.createTempFile(dir, "in", ".bin");
