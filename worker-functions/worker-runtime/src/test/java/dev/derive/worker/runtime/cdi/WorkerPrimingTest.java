@@ -62,10 +62,20 @@ class WorkerPrimingTest {
   void beforeCheckpointPrimesTheWorkersTransformer() throws Exception {
     RecordingTransformer transformer = new RecordingTransformer(false);
 
-    WorkerPriming priming = new WorkerPriming(transformer, null);
+    List<String> built = new ArrayList<>();
+    WorkerPriming priming =
+        new WorkerPriming(
+            transformer,
+            null,
+            () -> {
+              built.add("processor");
+              return null;
+            });
     priming.register(null);
+    assertThat(built).as("the processor (the SDK clients) is not built at startup").isEmpty();
     priming.registration().beforeCheckpoint(null);
 
+    assertThat(built).as("but before the snapshot").containsExactly("processor");
     assertThat(transformer.scratches).hasSize(1);
   }
 }
