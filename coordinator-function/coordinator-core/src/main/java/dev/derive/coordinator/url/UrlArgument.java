@@ -21,9 +21,9 @@ import java.util.Set;
 /**
  * One argument of a declared image URL option read into the request target's parameter it spells,
  * by the parameter's declared type and {@link UrlSpelling}: whole numbers, {@code 1}/{@code 0}
- * flags (negated where declared), allowed values and their aliases, prefixes, and a source
- * object's base64url key. Errors point at {@code /url/<option>} ({@link UrlOptions} checks the
- * number of arguments).
+ * flags (negated where declared), allowed values and their aliases, prefixes, and a source object's
+ * base64url key. Errors point at {@code /url/<option>} ({@link UrlOptions} checks the number of
+ * arguments).
  */
 final class UrlArgument {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,8 +33,7 @@ final class UrlArgument {
   private UrlArgument() {}
 
   /** Sets the target option {@code name}, consumed by {@code operation}, from one argument. */
-  static void set(
-      OperationDescriptor operation, String name, String value, ObjectNode target) {
+  static void set(OperationDescriptor operation, String name, String value, ObjectNode target) {
     ParameterDescriptor parameter = operation.parameter(name).orElseThrow();
     UrlSpelling spelling =
         parameter.url() == null
