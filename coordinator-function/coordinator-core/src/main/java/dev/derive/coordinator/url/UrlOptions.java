@@ -6,6 +6,7 @@ import dev.derive.coordinator.validate.InvalidRequestException;
 import dev.derive.protocol.capability.CapabilityCatalogue;
 import dev.derive.protocol.capability.CapabilityCatalogue.UrlOption;
 import dev.derive.protocol.capability.CapabilityDescriptor.ImageUrlFormats;
+import dev.derive.protocol.capability.ParameterDescriptor;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
