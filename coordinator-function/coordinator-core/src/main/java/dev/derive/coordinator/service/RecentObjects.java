@@ -17,9 +17,11 @@ import java.util.Optional;
  * <p>A mark is not content-addressed: uploading a new one under the same key makes a new version. A
  * pin found is kept for {@link #MEMORY} from the HEAD that found it, so a mark replaced in that
  * window is noticed at most that long after the HEAD, on this instance; until then requests are
- * planned with the mark before, as if they had come just before the upload (docs/image-urls.md). A
- * missing object is not remembered: a mark uploaded after a 404 is found by the next request.
- * Thread-safe; bounded to {@link #CAPACITY} keys, the least recently used dropped first.
+ * planned with the mark before: in a versioned bucket (the template's) as if they had come just
+ * before the upload, in one without versions failing {@code source-changed} if they must be made
+ * (the worker reads the mark with {@code If-Match}; docs/image-urls.md). A missing object is not
+ * remembered: a mark uploaded after a 404 is found by the next request. Thread-safe; bounded to
+ * {@link #CAPACITY} keys, the least recently used dropped first.
  */
 final class RecentObjects implements SourceObjects.Lookup {
   /** How long a found pin is used without asking the bucket again. */

@@ -195,16 +195,23 @@ final class Animation {
         : new double[] {colour.getRed(), colour.getGreen(), colour.getBlue()};
   }
 
-  /** The most pixels one frame has on its way: scaled, placed, or with its border. */
+  /**
+   * The most pixels one frame has on its way: scaled, placed, or with its border, which {@link
+   * PadStage} adds after {@link GeometryStage} has turned the frame (so around the turned size).
+   */
   private static long framePixels(ImageRecipe recipe, Placement upright) {
     long pixels =
         Math.max(
             (long) upright.scaledWidth() * upright.scaledHeight(),
             (long) upright.width() * upright.height());
     Padding pad = recipe.pad();
-    return pad == null
-        ? pixels
-        : Math.max(pixels, (long) pad.width(upright.width()) * pad.height(upright.height()));
+    if (pad == null) {
+      return pixels;
+    }
+    boolean turned = recipe.rotationSwapsAxes();
+    int width = turned ? upright.height() : upright.width();
+    int height = turned ? upright.width() : upright.height();
+    return Math.max(pixels, (long) pad.width(width) * pad.height(height));
   }
 
   /**

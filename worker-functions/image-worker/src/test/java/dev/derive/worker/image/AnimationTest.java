@@ -214,6 +214,30 @@ class AnimationTest {
             f -> assertThat(f.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE));
   }
 
+  @Test
+  void aBorderIsCountedAroundTheTurnedFrame() throws IOException {
+    // 4 frames of 200 x 100 turned to 100 x 200, with 100 px left and right: 300 x 200 = 60 000 a
+    // frame, 240 000 in all; counted around the unturned frame it would be 160 000, within 200 000
+    ImageTransformer limited = new ImageTransformer(200_000);
+    Path in = Files.write(dir.resolve("in.gif"), gif());
+    assertThatThrownBy(
+            () ->
+                limited.transform(
+                    step(
+                        new Operation(ImageRecipe.ROTATE, Map.of("angle", 90)),
+                        new Operation(
+                            ImageRecipe.PAD,
+                            Map.of("padTop", 0, "padRight", 100, "padBottom", 0, "padLeft", 100)),
+                        new Operation(
+                            ImageRecipe.ENCODE,
+                            Map.of("mediaType", MediaTypes.IMAGE_GIF, "animated", true))),
+                    in,
+                    dir.resolve("out.gif")))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            f -> assertThat(f.type()).isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE));
+  }
+
   private Path run(byte[] input, String mediaType, Operation... before) throws IOException {
     Path in = Files.createTempFile(dir, "in", ".gif");
     Path out = Files.createTempFile(dir, "out", ".bin");
