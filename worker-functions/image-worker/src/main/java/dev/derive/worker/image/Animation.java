@@ -85,8 +85,8 @@ final class Animation {
    *
    * @throws PermanentStepFailure {@code invalid-step} for a trim, a translucent background or a
    *     crop outside the frame, {@code input-too-large} over the frame or pixel limits or the
-   *     memory budget, {@code output-too-large} for frames that together exceed the pixel limit,
-   *     {@code corrupt-input} when libvips cannot decode it
+   *     memory budget or (AVIF) the scratch space, {@code output-too-large} for frames that
+   *     together exceed the pixel limit, {@code corrupt-input} when libvips cannot decode it
    */
   static void write(
       ImageRecipe recipe,
@@ -137,6 +137,13 @@ final class Animation {
               + " are over the limit of "
               + maxPixels
               + " pixels");
+    }
+    if (MediaTypes.IMAGE_AVIF.equals(recipe.mediaType())) {
+      Padding pad = recipe.pad();
+      AnimatedAvif.checkScratch(
+          frames,
+          pad == null ? upright.width() : pad.width(upright.width()),
+          pad == null ? upright.height() : pad.height(upright.height()));
     }
     budget.check(
         new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * inputPixels)
