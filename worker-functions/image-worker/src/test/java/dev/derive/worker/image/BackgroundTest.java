@@ -140,6 +140,16 @@ class BackgroundTest {
       assertNear(gif.get(i), 10, 20, Color.BLUE);
       assertNear(gif.get(i), 30, 20, AnimationTest.FRAMES[i]);
     }
+    // AVIF's sequence has no alpha: the colour, made opaque, under every frame
+    Path avif = animated(in, MediaTypes.IMAGE_AVIF, "#0000ff80");
+    List<BufferedImage> opaque = AvifSequence.probe(avif).frames(avif);
+    assertThat(opaque).hasSize(AnimationTest.FRAMES.length);
+    for (int i = 0; i < opaque.size(); i++) {
+      AnimationTest.assertNear(new Color(opaque.get(i).getRGB(8, 20)), Color.BLUE, "AVIF " + i);
+      AnimationTest.assertNear(
+          new Color(opaque.get(i).getRGB(32, 20)), AnimationTest.FRAMES[i], "AVIF frame " + i);
+    }
+
     // and a colour under half opaque (alpha 64) leaves those pixels clear
     List<BufferedImage> faint =
         AnimationTest.frames(animated(in, MediaTypes.IMAGE_GIF, "#0000ff40"));
