@@ -1,8 +1,10 @@
 package dev.derive.worker.image;
 
+import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.ffmpeg.Ffmpeg;
 import dev.derive.worker.libvips.Vips;
 import dev.derive.worker.libvips.VipsImage;
+import dev.derive.worker.runtime.PermanentStepFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,7 +22,9 @@ import java.util.stream.Stream;
  * beside the output and listed for FFmpeg's concat demuxer with its delay (millisecond time base);
  * the demuxer knows no duration for the last frame, so its packet gets its delay by the {@code
  * setts} filter. AVIF's alpha would need a second stream: the frames are flattened onto the step's
- * background, else white.
+ * background, else white. The PNGs take room in the step's folder while FFmpeg runs: an animation
+ * whose frames would take more than {@link #SCRATCH_BYTES} is refused before decoding ({@link
+ * #checkScratch}).
  */
 final class AnimatedAvif {
   /** The longest the encoding may take; the step's own deadline comes first. */
@@ -32,7 +36,52 @@ final class AnimatedAvif {
   /** libaom's fastest {@code cpu-used} in FFmpeg's {@code good} usage. */
   private static final int FASTEST_CPU_USED = 8;
 
+  /**
+   * Room the frames' PNGs may take in the step's folder on {@code /tmp}, in bytes: 256 MiB, half of
+   * the 512 MB of ephemeral storage Lambda gives a function that declares no {@code
+   * EphemeralStorage} (the image worker declares none in {@code template.yaml}). The other half
+   * holds the source (at most {@code MAX_SOURCE_BYTES}, 100 MB by default), the output and the
+   * runtime's own files.
+   */
+  static final long SCRATCH_BYTES = 256L << 20;
+
   private AnimatedAvif() {}
+
+  /**
+   * The most bytes the PNGs of {@code frames} frames of {@code width} x {@code height} take: 3
+   * bytes per 8-bit RGB pixel and a filter byte per row (frames that do not compress, which zlib at
+   * level 1 then stores), plus zlib's 5 bytes per stored 64 KiB block and 1 KiB of chunks a frame.
+   */
+  static long scratchBytes(int frames, long width, long height) {
+    long raw = (3 * width * height + Math.max(width, height)) * frames;
+    return raw + raw / 10_000 + 1024L * frames;
+  }
+
+  /**
+   * Refuses, before any frame is decoded, an animated AVIF whose frames' PNGs would take more than
+   * {@link #SCRATCH_BYTES}.
+   *
+   * @throws PermanentStepFailure {@code input-too-large}
+   */
+  static void checkScratch(int frames, int width, int height) {
+    long need = scratchBytes(frames, width, height);
+    if (need > SCRATCH_BYTES) {
+      throw new PermanentStepFailure(
+          StepErrorTypes.INPUT_TOO_LARGE,
+          "an animated AVIF of "
+              + frames
+              + " frames of "
+              + width
+              + "x"
+              + height
+              + " needs about "
+              + (need >> 20)
+              + " MB of temporary disk space while it is encoded, more than the "
+              + (SCRATCH_BYTES >> 20)
+              + " MB this image worker has for it: ask for a smaller size, or make an animated"
+              + " GIF or WebP");
+    }
+  }
 
   /**
    * Writes {@code roll} ({@code frames} frames stacked, each {@code delays}[i] ms, 0 playing as

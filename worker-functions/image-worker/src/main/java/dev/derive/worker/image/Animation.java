@@ -83,9 +83,9 @@ final class Animation {
    * Writes the animation of {@code input}, whose header {@code header} is, made as {@code recipe}
    * says with {@code watermark} ({@code null} for none) on every frame, to {@code output}.
    *
-   * @throws PermanentStepFailure {@code invalid-step} for a trim, a translucent background or a
-   *     crop outside the frame, {@code input-too-large} over the frame or pixel limits or the
-   *     memory budget, {@code output-too-large} for frames that together exceed the pixel limit,
+   * @throws PermanentStepFailure {@code invalid-step} for a trim or a crop outside the frame,
+   *     {@code input-too-large} over the frame or pixel limits or the memory budget or (AVIF) the
+   *     scratch space, {@code output-too-large} for frames that together exceed the pixel limit,
    *     {@code corrupt-input} when libvips cannot decode it
    */
   static void write(
@@ -138,6 +138,13 @@ final class Animation {
               + maxPixels
               + " pixels");
     }
+    if (MediaTypes.IMAGE_AVIF.equals(recipe.mediaType())) {
+      Padding pad = recipe.pad();
+      AnimatedAvif.checkScratch(
+          frames,
+          pad == null ? upright.width() : pad.width(upright.width()),
+          pad == null ? upright.height() : pad.height(upright.height()));
+    }
     budget.check(
         new MemoryEstimate(0, (long) PIXEL_BYTES * COPIES * inputPixels)
             .plus(VipsPipeline.outputCost(outputPixels)),
@@ -187,7 +194,10 @@ final class Animation {
     return turned ? shown.transposed() : shown;
   }
 
-  /** What an AVIF's frames are flattened onto: the step's background, else white. */
+  /**
+   * What an AVIF's frames are flattened onto: the step's background (a translucent one made opaque:
+   * the sequence has no alpha), else white.
+   */
   private static double[] background(ImageRecipe recipe) {
     java.awt.Color colour = recipe.background();
     return colour == null
@@ -248,9 +258,6 @@ final class Animation {
     List<String> others = new ArrayList<>();
     if (recipe.trim() != null) {
       others.add(ImageRecipe.TRIM + " (each frame would lose a different border)");
-    }
-    if (recipe.background() != null && recipe.background().getAlpha() != 0xFF) {
-      others.add("a translucent " + ImageRecipe.BACKGROUND);
     }
     if (!others.isEmpty()) {
       throw new PermanentStepFailure(

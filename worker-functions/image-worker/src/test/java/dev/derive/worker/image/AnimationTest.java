@@ -238,6 +238,41 @@ class AnimationTest {
             f -> assertThat(f.type()).isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE));
   }
 
+  @Test
+  void anAnimatedAvifWhoseFramesWouldFillTheScratchSpaceIsRefusedBeforeDecoding()
+      throws IOException {
+    // 4 frames of 7000 x 3500 are 98 000 000 pixels, within the pixel limit; as RGB PNGs they
+    // would take about 294 MB of the step's folder, over its 256 MB
+    Path in = Files.write(dir.resolve("in.gif"), gif());
+    Path out = dir.resolve("out.avif");
+    assertThatThrownBy(
+            () ->
+                transformer.transform(
+                    step(
+                        TestImages.resize(7000, 3500, false),
+                        new Operation(
+                            ImageRecipe.ENCODE,
+                            Map.of("mediaType", MediaTypes.IMAGE_AVIF, "animated", true))),
+                    in,
+                    out))
+        .isInstanceOfSatisfying(
+            PermanentStepFailure.class,
+            f -> {
+              assertThat(f.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+              assertThat(f.detail())
+                  .contains("4 frames of 7000x3500")
+                  .contains("temporary disk space")
+                  .contains("256 MB")
+                  .doesNotContain("Exception")
+                  .doesNotContain("AnimatedAvif");
+            });
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .as("no frame written")
+          .containsOnly("in.gif");
+    }
+  }
+
   private Path run(byte[] input, String mediaType, Operation... before) throws IOException {
     Path in = Files.createTempFile(dir, "in", ".gif");
     Path out = Files.createTempFile(dir, "out", ".bin");

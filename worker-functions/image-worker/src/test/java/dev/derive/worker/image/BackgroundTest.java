@@ -2,12 +2,11 @@ package dev.derive.worker.image;
 
 import static dev.derive.worker.image.TestImages.step;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.Operation;
-import dev.derive.protocol.message.StepErrorTypes;
-import dev.derive.worker.runtime.PermanentStepFailure;
+import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsImage;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -116,25 +115,78 @@ class BackgroundTest {
   }
 
   @Test
-  void anAnimationRefusesATranslucentOne() {
-    // an opaque one flattens every frame (AnimationOperationsTest); a translucent one is the Java
-    // path's compose, which the frames do not take
-    assertThatThrownBy(
-            () ->
-                transformer.transform(
-                    step(
-                        TestImages.background("#ffffff80"),
-                        new Operation(
-                            ImageRecipe.ENCODE,
-                            Map.of("mediaType", MediaTypes.IMAGE_GIF, "animated", true))),
-                    Files.write(Files.createTempFile(dir, "in", ".gif"), AnimationTest.gif()),
-                    Files.createTempFile(dir, "out", ".gif")))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            e -> {
-              assertThat(e.type()).isEqualTo(StepErrorTypes.INVALID_STEP);
-              assertThat(e.getMessage()).contains("background");
-            });
+  void everyFrameOfAnAnimationTakesATranslucentOne() throws IOException {
+    // each 40 x 40 frame: left half clear, right half AnimationTest.FRAMES[i]; blue at alpha 128
+    Path in = halfClearAnimation();
+
+    List<BufferedImage> webp =
+        AnimationTest.frames(animated(in, MediaTypes.IMAGE_WEBP, "#0000ff80"));
+    assertThat(webp).hasSize(AnimationTest.FRAMES.length);
+    for (int i = 0; i < webp.size(); i++) {
+      int clear = webp.get(i).getRGB(10, 20);
+      assertThat(clear >>> 24)
+          .as("frame %d's clear half: the colour's alpha", i)
+          .isBetween(126, 130);
+      assertNear(webp.get(i), 10, 20, Color.BLUE);
+      assertThat(webp.get(i).getRGB(30, 20) >>> 24).as("frame %d's picture", i).isEqualTo(255);
+      assertNear(webp.get(i), 30, 20, AnimationTest.FRAMES[i]);
+    }
+
+    // GIF's alpha is one bit: a colour at least half opaque (alpha 128 and up) comes out opaque
+    List<BufferedImage> gif = AnimationTest.frames(animated(in, MediaTypes.IMAGE_GIF, "#0000ff80"));
+    assertThat(gif).hasSize(AnimationTest.FRAMES.length);
+    for (int i = 0; i < gif.size(); i++) {
+      assertThat(gif.get(i).getRGB(10, 20) >>> 24).as("frame %d's clear half", i).isEqualTo(255);
+      assertNear(gif.get(i), 10, 20, Color.BLUE);
+      assertNear(gif.get(i), 30, 20, AnimationTest.FRAMES[i]);
+    }
+    // AVIF's sequence has no alpha: the colour, made opaque, under every frame
+    Path avif = animated(in, MediaTypes.IMAGE_AVIF, "#0000ff80");
+    List<BufferedImage> opaque = AvifSequence.probe(avif).frames(avif);
+    assertThat(opaque).hasSize(AnimationTest.FRAMES.length);
+    for (int i = 0; i < opaque.size(); i++) {
+      AnimationTest.assertNear(new Color(opaque.get(i).getRGB(8, 20)), Color.BLUE, "AVIF " + i);
+      AnimationTest.assertNear(
+          new Color(opaque.get(i).getRGB(32, 20)), AnimationTest.FRAMES[i], "AVIF frame " + i);
+    }
+
+    // and a colour under half opaque (alpha 64) leaves those pixels clear
+    List<BufferedImage> faint =
+        AnimationTest.frames(animated(in, MediaTypes.IMAGE_GIF, "#0000ff40"));
+    for (int i = 0; i < faint.size(); i++) {
+      assertThat(faint.get(i).getRGB(10, 20) >>> 24).as("frame %d's clear half", i).isZero();
+      assertNear(faint.get(i), 30, 20, AnimationTest.FRAMES[i]);
+    }
+  }
+
+  /** An animated lossless WebP of 40 x 40 frames: left half clear, right half FRAMES[i]. */
+  private Path halfClearAnimation() {
+    int frames = AnimationTest.FRAMES.length;
+    BufferedImage tall = new BufferedImage(40, 40 * frames, BufferedImage.TYPE_INT_ARGB);
+    Graphics2D g = tall.createGraphics();
+    for (int i = 0; i < frames; i++) {
+      g.setColor(AnimationTest.FRAMES[i]);
+      g.fillRect(20, 40 * i, 20, 40);
+    }
+    g.dispose();
+    Path in = dir.resolve("in.webp");
+    try (VipsImage pixels = VipsPixels.toVips(tall);
+        VipsImage roll = Vips.shared().operation("copy").set("in", pixels).image()) {
+      roll.set(AnimationFrames.PAGE_HEIGHT, 40);
+      Vips.shared().saveWebp(roll, in, 100, true, 4);
+    }
+    return in;
+  }
+
+  private Path animated(Path in, String mediaType, String background) throws IOException {
+    Path out = Files.createTempFile(dir, "out", ".bin");
+    transformer.transform(
+        step(
+            TestImages.background(background),
+            new Operation(ImageRecipe.ENCODE, Map.of("mediaType", mediaType, "animated", true))),
+        in,
+        out);
+    return out;
   }
 
   private BufferedImage run(String mediaType, Operation... before) throws IOException {
