@@ -2,7 +2,10 @@ package dev.derive.worker.image;
 
 import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.ffmpeg.Ffmpeg;
+import dev.derive.worker.ffmpeg.FfmpegException;
+import dev.derive.worker.ffmpeg.FfmpegTimeoutException;
 import dev.derive.worker.libvips.Vips;
+import dev.derive.worker.libvips.VipsException;
 import dev.derive.worker.libvips.VipsImage;
 import dev.derive.worker.runtime.PermanentStepFailure;
 import java.io.IOException;
@@ -130,6 +133,13 @@ final class AnimatedAvif {
               .set("compression", 1)
               .set("keep", Vips.KEEP_NONE)
               .run();
+        } catch (VipsException e) {
+          // the frames were decoded and made: only the scratch folder can refuse them (full)
+          throw new PermanentStepFailure(
+              StepErrorTypes.WORKER_FAILED,
+              "the frames of the animated AVIF could not be written to the worker's temporary"
+                  + " folder",
+              e);
         }
         last = delay(delays, i);
         list.append("file '")
@@ -191,6 +201,14 @@ final class AnimatedAvif {
               null,
               64 * 1024,
               TIMEOUT);
+    } catch (FfmpegTimeoutException e) {
+      throw e;
+    } catch (FfmpegException e) {
+      // FFmpeg read frames this step wrote: a failure would repeat on every delivery
+      throw new PermanentStepFailure(
+          StepErrorTypes.WORKER_FAILED,
+          "FFmpeg could not encode the frames as an AVIF sequence",
+          e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
