@@ -93,7 +93,9 @@ final class AnimatedAvif {
    * @param quality 1..100, as libheif maps it to libaom's {@code cq-level}: (100 - q) x 63 / 100
    * @param effort 0..9, as libheif maps it to libaom's {@code cpu-used}: 9 - effort, at most 8
    * @param background the colour alpha is flattened onto, 0..255 red, green, blue
-   * @throws dev.derive.worker.ffmpeg.FfmpegException if FFmpeg fails to encode
+   * @throws PermanentStepFailure {@code worker-failed} when a frame cannot be written to the
+   *     scratch folder or FFmpeg fails to encode (either would fail again on a redelivery)
+   * @throws FfmpegTimeoutException when FFmpeg takes longer than {@link #TIMEOUT}
    * @throws dev.derive.worker.ffmpeg.FfmpegUnavailableException (retryable) without FFmpeg
    */
   static void write(

@@ -273,6 +273,38 @@ class AnimationTest {
     }
   }
 
+  @Test
+  void anAvifSequenceFfmpegCannotWriteFailsAtOnceWithASentence() throws IOException {
+    Path notAFile = Files.createDirectory(dir.resolve("out.avif")); // FFmpeg cannot write here
+    Vips vips = Vips.shared();
+    try (VipsImage roll =
+        vips.thumbnail(Files.write(dir.resolve("in.gif"), gif()), 64, 64, "n=-1")) {
+      assertThatThrownBy(
+              () ->
+                  AnimatedAvif.write(
+                      vips,
+                      roll,
+                      FRAMES.length,
+                      DELAYS,
+                      0,
+                      70,
+                      9,
+                      new double[] {255, 255, 255},
+                      notAFile))
+          .isInstanceOfSatisfying(
+              PermanentStepFailure.class,
+              f -> {
+                assertThat(f.type()).isEqualTo(StepErrorTypes.WORKER_FAILED);
+                assertThat(f.detail()).contains("AVIF sequence").doesNotContain("Exception");
+              });
+    }
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .as("the frames' folder is gone")
+          .containsOnly("in.gif", "out.avif");
+    }
+  }
+
   private Path run(byte[] input, String mediaType, Operation... before) throws IOException {
     Path in = Files.createTempFile(dir, "in", ".gif");
     Path out = Files.createTempFile(dir, "out", ".bin");
