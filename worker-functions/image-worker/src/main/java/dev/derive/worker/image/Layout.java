@@ -1,6 +1,5 @@
 package dev.derive.worker.image;
 
-import dev.derive.protocol.message.StepErrorTypes;
 import dev.derive.worker.runtime.PermanentStepFailure;
 
 /**
@@ -28,12 +27,12 @@ record Layout(Placement shown, Placement upright, long outputPixels) {
         recipe.box() == null
             ? Placement.unchanged(shownWidth, shownHeight)
             : recipe.box().place(shownWidth, shownHeight);
-    checkOutput(shown.scaledWidth(), shown.scaledHeight(), maxPixels);
-    checkOutput(shown.width(), shown.height(), maxPixels);
+    PixelLimit.checkOutput(shown.scaledWidth(), shown.scaledHeight(), maxPixels);
+    PixelLimit.checkOutput(shown.width(), shown.height(), maxPixels);
     Padding pad = recipe.pad();
     long paddedPixels = 0;
     if (pad != null) {
-      checkOutput(pad.width(shown.width()), pad.height(shown.height()), maxPixels);
+      PixelLimit.checkOutput(pad.width(shown.width()), pad.height(shown.height()), maxPixels);
       paddedPixels = (long) pad.width(shown.width()) * pad.height(shown.height());
     }
     Placement upright = turned ? shown.transposed() : shown;
@@ -44,24 +43,6 @@ record Layout(Placement shown, Placement upright, long outputPixels) {
                 (long) upright.width() * upright.height()),
             paddedPixels);
     return new Layout(shown, upright, outputPixels);
-  }
-
-  /**
-   * @throws PermanentStepFailure {@code output-too-large} if {@code width} x {@code height} is over
-   *     {@code maxPixels}
-   */
-  private static void checkOutput(int width, int height, long maxPixels) {
-    if ((long) width * height > maxPixels) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.OUTPUT_TOO_LARGE,
-          "output of "
-              + width
-              + "x"
-              + height
-              + " pixels is over the limit of "
-              + maxPixels
-              + " pixels");
-    }
   }
 
   /** The work a memory refusal names: decoding {@code source} and making the shown image. */

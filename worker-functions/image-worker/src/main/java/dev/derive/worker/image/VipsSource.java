@@ -143,7 +143,7 @@ final class VipsSource implements ImageSource {
         image.close();
         image = chosen;
       }
-      checkPixels(image.width(), image.height(), maxPixels);
+      PixelLimit.checkInput(image.width(), image.height(), maxPixels);
       return new VipsSource(
           vips,
           file,
@@ -194,7 +194,7 @@ final class VipsSource implements ImageSource {
     } catch (VipsException e) {
       throw decodeFailure(name, e);
     }
-    checkPixels(storedWidth, storedHeight, maxPixels);
+    PixelLimit.checkInput(storedWidth, storedHeight, maxPixels);
     boolean swap = orientation.swapsAxes();
     return new VipsSource(
         vips,
@@ -239,20 +239,6 @@ final class VipsSource implements ImageSource {
         StepErrorTypes.CORRUPT_INPUT,
         "the " + name + " image is damaged: its pixel data cannot be decoded",
         e);
-  }
-
-  private static void checkPixels(int width, int height, long maxPixels) {
-    if ((long) width * height > maxPixels) {
-      throw new PermanentStepFailure(
-          StepErrorTypes.INPUT_TOO_LARGE,
-          "image of "
-              + width
-              + "x"
-              + height
-              + " pixels is over the limit of "
-              + maxPixels
-              + " pixels");
-    }
   }
 
   @Override
