@@ -3,6 +3,7 @@ package dev.derive.worker.image;
 import static dev.derive.worker.image.TestImages.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.derive.protocol.MediaTypes;
 import dev.derive.protocol.message.Operation;
@@ -198,44 +199,23 @@ class AnimationTest {
   @Test
   void framesOverThePixelLimitTogetherAreRefused() throws IOException {
     // 4 frames of 200 x 100 are 80 000 pixels; each alone is within 50 000
-    ImageTransformer small = new ImageTransformer(50_000);
-    Path in = Files.write(dir.resolve("in.gif"), gif());
-    assertThatThrownBy(
-            () ->
-                small.transform(
-                    step(
-                        new Operation(
-                            ImageRecipe.ENCODE,
-                            Map.of("mediaType", MediaTypes.IMAGE_GIF, "animated", true))),
-                    in,
-                    dir.resolve("out.gif")))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            f -> assertThat(f.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE));
+    assertThat(refusal(new ImageTransformer(50_000), MediaTypes.IMAGE_GIF).type())
+        .isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
   }
 
   @Test
   void aBorderIsCountedAroundTheTurnedFrame() throws IOException {
     // 4 frames of 200 x 100 turned to 100 x 200, with 100 px left and right: 300 x 200 = 60 000 a
     // frame, 240 000 in all; counted around the unturned frame it would be 160 000, within 200 000
-    ImageTransformer limited = new ImageTransformer(200_000);
-    Path in = Files.write(dir.resolve("in.gif"), gif());
-    assertThatThrownBy(
-            () ->
-                limited.transform(
-                    step(
-                        new Operation(ImageRecipe.ROTATE, Map.of("angle", 90)),
-                        new Operation(
-                            ImageRecipe.PAD,
-                            Map.of("padTop", 0, "padRight", 100, "padBottom", 0, "padLeft", 100)),
-                        new Operation(
-                            ImageRecipe.ENCODE,
-                            Map.of("mediaType", MediaTypes.IMAGE_GIF, "animated", true))),
-                    in,
-                    dir.resolve("out.gif")))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            f -> assertThat(f.type()).isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE));
+    PermanentStepFailure refused =
+        refusal(
+            new ImageTransformer(200_000),
+            MediaTypes.IMAGE_GIF,
+            new Operation(ImageRecipe.ROTATE, Map.of("angle", 90)),
+            new Operation(
+                ImageRecipe.PAD,
+                Map.of("padTop", 0, "padRight", 100, "padBottom", 0, "padLeft", 100)));
+    assertThat(refused.type()).isEqualTo(StepErrorTypes.OUTPUT_TOO_LARGE);
   }
 
   @Test
@@ -243,29 +223,15 @@ class AnimationTest {
       throws IOException {
     // 4 frames of 7000 x 3500 are 98 000 000 pixels, within the pixel limit; as RGB PNGs they
     // would take about 294 MB of the step's folder, over its 256 MB
-    Path in = Files.write(dir.resolve("in.gif"), gif());
-    Path out = dir.resolve("out.avif");
-    assertThatThrownBy(
-            () ->
-                transformer.transform(
-                    step(
-                        TestImages.resize(7000, 3500, false),
-                        new Operation(
-                            ImageRecipe.ENCODE,
-                            Map.of("mediaType", MediaTypes.IMAGE_AVIF, "animated", true))),
-                    in,
-                    out))
-        .isInstanceOfSatisfying(
-            PermanentStepFailure.class,
-            f -> {
-              assertThat(f.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
-              assertThat(f.detail())
-                  .contains("4 frames of 7000x3500")
-                  .contains("temporary disk space")
-                  .contains("256 MB")
-                  .doesNotContain("Exception")
-                  .doesNotContain("AnimatedAvif");
-            });
+    PermanentStepFailure refused =
+        refusal(transformer, MediaTypes.IMAGE_AVIF, TestImages.resize(7000, 3500, false));
+    assertThat(refused.type()).isEqualTo(StepErrorTypes.INPUT_TOO_LARGE);
+    assertThat(refused.detail())
+        .contains("4 frames of 7000x3500")
+        .contains("temporary disk space")
+        .contains("256 MB")
+        .doesNotContain("Exception")
+        .doesNotContain("AnimatedAvif");
     try (var left = Files.list(dir)) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .as("no frame written")
@@ -303,6 +269,23 @@ class AnimationTest {
           .as("the frames' folder is gone")
           .containsOnly("in.gif", "out.avif");
     }
+  }
+
+  /**
+   * What {@code by} refuses {@link #gif} with, made into an animated {@code mediaType} after {@code
+   * before}.
+   */
+  private PermanentStepFailure refusal(ImageTransformer by, String mediaType, Operation... before)
+      throws IOException {
+    Path in = Files.write(dir.resolve("in.gif"), gif());
+    List<Operation> operations = new ArrayList<>(List.of(before));
+    operations.add(
+        new Operation(ImageRecipe.ENCODE, Map.of("mediaType", mediaType, "animated", true)));
+    Throwable thrown =
+        catchThrowable(
+            () -> by.transform(step(operations.toArray(Operation[]::new)), in, dir.resolve("out")));
+    assertThat(thrown).isInstanceOf(PermanentStepFailure.class);
+    return (PermanentStepFailure) thrown;
   }
 
   private Path run(byte[] input, String mediaType, Operation... before) throws IOException {
